@@ -1,0 +1,3 @@
+from chatspace.service.cli import main
+
+main()

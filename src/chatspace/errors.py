@@ -1,0 +1,188 @@
+"""The one exception hierarchy of chatspace.
+
+    ChatspaceError
+    ├── ConfigurationError            bad client settings, no service reachable to start
+    ├── APIConnectionError            the request never got an answer
+    │   └── APITimeoutError
+    └── APIStatusError                the service answered with an error status
+        ├── BadRequestError           400
+        ├── AuthenticationError       401
+        ├── PermissionDeniedError     403
+        ├── NotFoundError             404
+        ├── ConflictError             409
+        ├── RequestTooLargeError      413
+        ├── ValidationError           422, with the service's ``detail`` items
+        ├── RateLimitError            429
+        └── ServerError               5xx
+
+Every message is one line that says what happened and what to do. Errors never carry
+the request's headers, so the bearer token cannot leak through ``str()``, ``repr()``,
+a traceback or a pickle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "APIConnectionError",
+    "APIStatusError",
+    "APITimeoutError",
+    "AuthenticationError",
+    "BadRequestError",
+    "ChatspaceError",
+    "ConfigurationError",
+    "ConflictError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "RequestTooLargeError",
+    "ServerError",
+    "ValidationError",
+    "error_for_status",
+]
+
+
+class ChatspaceError(Exception):
+    """Base of every error chatspace raises on purpose."""
+
+
+class ConfigurationError(ChatspaceError):
+    """The client settings are wrong or incomplete."""
+
+
+class APIConnectionError(ChatspaceError):
+    """The service could not be reached, or the connection broke before an answer."""
+
+    def __init__(self, message: str, *, url: str | None = None) -> None:
+        super().__init__(message)
+        self.url = url
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), (str(self),), {"url": self.url}))
+
+
+class APITimeoutError(APIConnectionError):
+    """The service did not answer within the timeout."""
+
+
+class APIStatusError(ChatspaceError):
+    """The service answered with an error status.
+
+    ``detail`` is the body's ``detail``: a sentence, or for a 422 the list of items
+    (each a dict with ``loc``, ``msg`` and ``type``).
+    """
+
+    status_code: int = 0
+    hint: str = ""
+
+    def __init__(
+        self,
+        detail: Any,
+        *,
+        status_code: int | None = None,
+        request_id: str | None = None,
+        method: str | None = None,
+        url: str | None = None,
+    ) -> None:
+        if status_code is not None:
+            self.status_code = status_code
+        self.detail = detail
+        self.request_id = request_id
+        self.method = method
+        self.url = url
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        text = self.detail if isinstance(self.detail, str) else str(self.detail)
+        where = f" ({self.method} {self.url})" if self.method and self.url else ""
+        hint = f" {self.hint}" if self.hint else ""
+        return f"{self.status_code} {text.rstrip('.')}.{hint}{where}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = {
+            "status_code": self.status_code,
+            "request_id": self.request_id,
+            "method": self.method,
+            "url": self.url,
+        }
+        return (_rebuild, (type(self), (self.detail,), state))
+
+
+class BadRequestError(APIStatusError):
+    status_code = 400
+
+
+class AuthenticationError(APIStatusError):
+    status_code = 401
+    hint = "Check the token (CHATSPACE_TOKEN or Client(token=...)); it may have expired."
+
+
+class PermissionDeniedError(APIStatusError):
+    status_code = 403
+    hint = "Ask an admin of the workspace for a higher access level."
+
+
+class NotFoundError(APIStatusError):
+    status_code = 404
+
+
+class ConflictError(APIStatusError):
+    status_code = 409
+
+
+class RequestTooLargeError(APIStatusError):
+    status_code = 413
+
+
+class ValidationError(APIStatusError):
+    """A 422: ``detail`` is the list of ``{loc, msg, type}`` items of the answer."""
+
+    status_code = 422
+
+    def _message(self) -> str:
+        if not isinstance(self.detail, list) or not self.detail:
+            return super()._message()
+        parts = []
+        for item in self.detail:
+            if isinstance(item, dict):
+                loc = ".".join(str(p) for p in item.get("loc", ()))
+                parts.append(f"{loc}: {item.get('msg', '')}" if loc else str(item.get("msg")))
+            else:
+                parts.append(str(item))
+        return f"{self.status_code} " + "; ".join(parts)
+
+
+class RateLimitError(APIStatusError):
+    status_code = 429
+    hint = "Wait and retry, or raise max_retries."
+
+
+class ServerError(APIStatusError):
+    status_code = 500
+
+
+_BY_STATUS: dict[int, type[APIStatusError]] = {
+    cls.status_code: cls
+    for cls in (
+        BadRequestError,
+        AuthenticationError,
+        PermissionDeniedError,
+        NotFoundError,
+        ConflictError,
+        RequestTooLargeError,
+        ValidationError,
+        RateLimitError,
+    )
+}
+
+
+def error_for_status(status_code: int) -> type[APIStatusError]:
+    """The exception class that stands for an HTTP error status."""
+    if status_code >= 500:
+        return ServerError
+    return _BY_STATUS.get(status_code, APIStatusError)
+
+
+def _rebuild(cls: type[Exception], args: tuple[Any, ...], state: dict[str, Any]) -> Exception:
+    return cls(*args, **state)

@@ -1,0 +1,1 @@
+"""Models that write answers: the built-in local engine and upstream forwarding."""

@@ -1,0 +1,1 @@
+"""HTTP routes, one router per resource; thin: parse, authorize, call the store, answer."""

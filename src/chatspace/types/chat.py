@@ -1,0 +1,300 @@
+"""Chat completions on the wire (seed 2.1-2.3, contract section 1)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    field_validator,
+)
+
+from .common import Metadata, RequestModel, WireModel, WorkspaceId
+
+__all__ = [
+    "Annotation",
+    "ChatCompletion",
+    "ChatCompletionChoice",
+    "ChatCompletionChunk",
+    "ChatCompletionDeleted",
+    "ChatCompletionList",
+    "ChatCompletionMessage",
+    "ChatCompletionMessageList",
+    "ChatCompletionMessageObject",
+    "ChatCompletionRequest",
+    "ChatMessage",
+    "ChoiceDelta",
+    "ChunkChoice",
+    "CompletionUsage",
+    "ContentPart",
+    "FileCitation",
+    "FilterContentPart",
+    "LogProbs",
+    "ResponseFormat",
+    "Role",
+    "StreamOptions",
+    "TextContentPart",
+]
+
+Role = Literal["system", "user", "assistant", "developer"]
+
+# ---------------------------------------------------------------- request
+
+
+class TextContentPart(RequestModel):
+    """A piece of a message's text."""
+
+    type: Literal["text"] = "text"
+    text: str
+
+
+class FilterContentPart(RequestModel):
+    """Narrows which uploaded files the completion searches (contract section 3).
+
+    ``filter`` is a JSON object as a string, matched against file metadata; ``file_ids``
+    limits the search to those files; ``top_k`` is the number of passages (1..50, default 5).
+    """
+
+    type: Literal["filter"] = "filter"
+    filter: str | None = None
+    top_k: Annotated[int, Field(ge=1, le=50)] | None = None
+    file_ids: list[str] | None = None
+
+
+def _part_kind(part: Any) -> str:
+    """The tag of a content part; ``type`` may be left out, as both parts default it."""
+    if isinstance(part, BaseModel):
+        return str(getattr(part, "type", "text"))
+    if isinstance(part, dict):
+        if "type" in part:
+            return str(part["type"])
+        if "text" not in part and part.keys() & {"filter", "top_k", "file_ids"}:
+            return "filter"
+    return "text"
+
+
+ContentPart = Annotated[
+    Annotated[TextContentPart, Tag("text")] | Annotated[FilterContentPart, Tag("filter")],
+    Discriminator(
+        _part_kind,
+        custom_error_type="union_tag_invalid",
+        custom_error_message="Content part type must be 'text' or 'filter'",
+    ),
+]
+
+
+class ChatMessage(BaseModel):
+    """One message of a request. Fields the service does not use (``tool_calls``, ...)
+    are ignored, so that messages taken from an earlier answer can be sent back as they are.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    role: Role = "user"
+    content: str | list[ContentPart]
+    name: str | None = None
+
+    def text(self) -> str:
+        """The message's text parts joined with a newline (contract 1.4)."""
+        if isinstance(self.content, str):
+            return self.content
+        return "\n".join(p.text for p in self.content if isinstance(p, TextContentPart))
+
+    def filters(self) -> list[FilterContentPart]:
+        if isinstance(self.content, str):
+            return []
+        return [p for p in self.content if isinstance(p, FilterContentPart)]
+
+
+class ResponseFormat(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+
+
+class StreamOptions(RequestModel):
+    include_usage: bool | None = None
+
+
+class ChatCompletionRequest(RequestModel):
+    """The body of ``POST /chat/completions``, with the seed's defaults and the contract's bounds."""
+
+    messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=4096)]
+    workspace: WorkspaceId = "default"
+    model: Annotated[str, Field(min_length=1, max_length=256)] = "service-l0"
+    temperature: Annotated[float, Field(ge=0, le=2)] | None = 1
+    top_p: Annotated[float, Field(ge=0, le=1)] | None = 1
+    n: Annotated[int, Field(ge=1, le=8)] | None = 1
+    stream: bool | None = False
+    max_tokens: Annotated[int, Field(ge=1)] | None = None
+    max_completion_tokens: Annotated[int, Field(ge=1)] | None = None
+    presence_penalty: Annotated[float, Field(ge=-2, le=2)] | None = 0
+    frequency_penalty: Annotated[float, Field(ge=-2, le=2)] | None = 0
+    logit_bias: dict[str, Annotated[float, Field(ge=-100, le=100)]] | None = None
+    logprobs: bool | None = False
+    top_logprobs: Annotated[int, Field(ge=0, le=20)] | None = None
+    stop: str | Annotated[list[str], Field(max_length=4)] | None = None
+    seed: int | None = None
+    response_format: ResponseFormat | None = None
+    user: Annotated[str, Field(max_length=256)] | None = None
+    stream_options: StreamOptions | None = None
+    store: bool | None = False
+    metadata: Metadata | None = None
+    modalities: list[str] | None = None
+    service_tier: str | None = None
+    reasoning_effort: Literal["low", "medium", "high"] | None = None
+
+    @field_validator("top_logprobs")
+    @classmethod
+    def _top_logprobs_needs_logprobs(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is not None and not info.data.get("logprobs"):
+            raise ValueError("top_logprobs is only allowed with logprobs: true")
+        return value
+
+    def stop_sequences(self) -> list[str]:
+        if self.stop is None:
+            return []
+        return [self.stop] if isinstance(self.stop, str) else list(self.stop)
+
+    def token_limit(self) -> int | None:
+        """The tighter of ``max_tokens`` and ``max_completion_tokens``."""
+        limits = [v for v in (self.max_tokens, self.max_completion_tokens) if v is not None]
+        return min(limits) if limits else None
+
+
+# ---------------------------------------------------------------- answer
+
+
+class FileCitation(WireModel):
+    file_id: str
+    filename: str
+    quote: str
+
+
+class Annotation(WireModel):
+    """A citation in an answer: ``content[start_index:end_index] == text``."""
+
+    type: str
+    text: str
+    start_index: int
+    end_index: int
+    file_citation: FileCitation | None = None
+    file_path: dict[str, Any] | None = None
+
+
+class ChatCompletionMessage(WireModel):
+    role: Role
+    content: str | None = None
+    reasoning_content: str | None = None
+    refusal: Any = None
+    annotations: list[Annotation] = Field(default_factory=list)
+
+
+class LogProbs(WireModel):
+    content: list[dict[str, Any]]
+
+
+class ChatCompletionChoice(WireModel):
+    index: int
+    message: ChatCompletionMessage
+    finish_reason: str | None = None
+    logprobs: LogProbs | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class CompletionUsage(WireModel):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class ChatCompletion(WireModel):
+    """A chat completion, as created and as stored."""
+
+    id: str
+    object: str = "chat.completion"
+    created: int
+    model: str
+    system_fingerprint: str | None = None
+    choices: list[ChatCompletionChoice]
+    usage: CompletionUsage
+    perception_usage: CompletionUsage | None = None
+    service_tier: str | None = None
+    request_id: str | None = None
+    seed: int | None = None
+    top_p: float | None = None
+    temperature: float | None = None
+    presence_penalty: float | None = None
+    frequency_penalty: float | None = None
+    input_user: str | None = None
+    tools: list[dict[str, Any]] | None = None
+    metadata: dict[str, Any] | None = None
+    response_format: dict[str, Any] | None = None
+    responses: dict[str, Any] | None = None
+
+    @property
+    def text(self) -> str:
+        """The content of the first choice ('' when it has none)."""
+        return (self.choices[0].message.content or "") if self.choices else ""
+
+
+class ChoiceDelta(WireModel):
+    role: Role | None = None
+    content: str | None = None
+    annotations: list[Annotation] | None = None
+
+
+class ChunkChoice(WireModel):
+    index: int
+    delta: ChoiceDelta
+    finish_reason: str | None = None
+    logprobs: LogProbs | None = None
+
+
+class ChatCompletionChunk(WireModel):
+    """One event of a streamed completion (contract 1.2)."""
+
+    id: str
+    object: str = "chat.completion.chunk"
+    created: int
+    model: str
+    system_fingerprint: str | None = None
+    choices: list[ChunkChoice] = Field(default_factory=list)
+    usage: CompletionUsage | None = None
+
+
+class ChatCompletionList(WireModel):
+    object: str = "list"
+    data: list[ChatCompletion]
+    first_id: str | None = None
+    last_id: str | None = None
+    has_more: bool = False
+
+
+class ChatCompletionMessageObject(WireModel):
+    """A message of a stored completion; ``id`` is ``<completion_id>-<i>``."""
+
+    id: str
+    role: Role
+    content: str | None = None
+    name: str | None = None
+    content_parts: list[dict[str, Any]] | None = None
+
+
+class ChatCompletionMessageList(WireModel):
+    object: str = "list"
+    data: list[ChatCompletionMessageObject]
+    first_id: str | None = None
+    last_id: str | None = None
+    has_more: bool = False
+
+
+class ChatCompletionDeleted(WireModel):
+    id: str
+    object: str = "chat.completion.deleted"
+    deleted: bool = True

@@ -1,0 +1,98 @@
+"""Test support: the real reference service, started as a user would start it.
+
+Every test that needs a service talks to one started by :func:`start_service`: the
+``chatspace serve`` command in its own process on a free port of 127.0.0.1, with its
+own data dir. It prints its address once it listens, which is the event we wait on.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chatspace.tokens import mint_token
+
+TEST_SECRET = "test-secret-that-is-long-enough-for-hs256-0123456789"
+READY_PREFIX = "chatspace service listening on "
+
+
+@dataclass
+class Service:
+    """A running reference service and the means to call it."""
+
+    url: str
+    data_dir: Path
+    process: subprocess.Popen[str]
+    secret: str = TEST_SECRET
+    log: list[str] = field(default_factory=list)
+
+    def token(self, user: str = "alice", org: str = "acme", ttl: int = 3600) -> str:
+        return mint_token(user=user, org=org, secret=self.secret, ttl_seconds=ttl)
+
+    def headers(self, user: str = "alice", org: str = "acme") -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token(user, org)}"}
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_service(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> Service:
+    """Start ``chatspace serve`` on a free port and return once it listens."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    full_env = dict(os.environ, CHATSPACE_JWT_SECRET=TEST_SECRET, PYTHONUNBUFFERED="1")
+    full_env.update(env or {})
+    cmd = [sys.executable, "-m", "chatspace", "serve", "--host", "127.0.0.1", "--port", "0"]
+    cmd += ["--data-dir", str(data_dir), *args]
+    process = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=full_env
+    )
+    log: list[str] = []
+    assert process.stdout is not None
+    for line in process.stdout:  # blocks until the service prints, or exits
+        log.append(line)
+        if line.startswith(READY_PREFIX):
+            url = line[len(READY_PREFIX) :].strip()
+            service = Service(url=url, data_dir=data_dir, process=process, log=log)
+            _drain(process, log)
+            return service
+    process.wait()
+    raise RuntimeError("chatspace serve exited before listening:\n" + "".join(log))
+
+
+def _drain(process: subprocess.Popen[str], log: list[str]) -> None:
+    """Keep reading the service's output so that its pipe never fills up."""
+    import threading
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            log.append(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+
+
+@contextmanager
+def running_service(data_dir: Path, *args: str, **kw: dict[str, str]) -> Iterator[Service]:
+    service = start_service(data_dir, *args, **kw)
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+def new_org() -> str:
+    """A fresh organization, so that tests sharing one service never see each other's data."""
+    return f"org-{uuid.uuid4().hex[:12]}"

@@ -23,9 +23,9 @@ __all__ = [
     "parse_ttl",
 ]
 
-SECRET_ENV = "CHATSPACE_JWT_SECRET"
+SECRET_ENV = "CHATSPACE_JWT_SECRET"  # noqa: S105 - a variable name
 DATA_DIR_ENV = "CHATSPACE_DATA_DIR"
-_SECRET_FILE = "jwt-secret"
+_SECRET_FILE = "jwt-secret"  # noqa: S105 - a file name
 _TTL = re.compile(r"^(\d+)\s*([smhdw]?)$")
 _UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 

@@ -122,7 +122,7 @@ class StreamOptions(RequestModel):
 
 
 class ChatCompletionRequest(RequestModel):
-    """The body of ``POST /chat/completions``, with the seed's defaults and the contract's bounds."""
+    """The body of ``POST /chat/completions``: the seed's defaults, the contract's bounds."""
 
     messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=4096)]
     workspace: WorkspaceId = "default"

@@ -1,0 +1,46 @@
+# One entry point for people and CI. Every target sets up what it needs first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CONSTRAINTS := .ci/constraints.txt
+
+.PHONY: setup lab test test-fast lint bench browser-deps clean
+
+$(STAMP): pyproject.toml $(CONSTRAINTS)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+	$(BIN)/pip install -q -c $(CONSTRAINTS) -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## JupyterLab on the quickstart notebook, against the embedded service.
+lab: setup
+	$(BIN)/jupyter lab notebooks/quickstart.ipynb
+
+## Debian's Chromium for the browser tests (Playwright's own download cannot work here).
+browser-deps:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; fi; }
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+
+## The whole suite: lint, types, unit and integration tests, browser tests, notebooks (nbval).
+test: setup browser-deps lint
+	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \
+	  --nbval-cell-timeout=120 -p no:randomly notebooks
+
+test-fast: setup
+	$(BIN)/python -m pytest -m "not browser and not slow" -x -q
+
+bench: setup
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) build dist

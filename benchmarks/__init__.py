@@ -1,0 +1,1 @@
+"""chatspace against its baselines, side by side: ``python -m benchmarks``."""

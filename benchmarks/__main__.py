@@ -1,0 +1,83 @@
+"""Run the benchmarks: ``python -m benchmarks [--size tiny|full] [--only NAME ...] [--out DIR]``.
+
+``full`` is the real measurement (minutes); ``tiny`` runs every benchmark at a toy size so
+that the test suite keeps them working. Results go to ``benchmarks/results/`` as a
+Markdown table and a JSON file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from . import (
+    bench_imports,
+    bench_listing,
+    bench_requests,
+    bench_service,
+    bench_streaming,
+    bench_transfer,
+)
+from ._harness import Report, Section
+from ._service import start
+
+SIZES = {
+    "tiny": {
+        "requests": 30, "rounds": 3, "streams": 3, "stream_paragraphs": 20, "stream_n": 1,
+        "listing": 120, "listing_rounds": 2, "transfer_mb": 8, "transfer_rounds": 1,
+        "import_runs": 2, "service_completions": 32, "retrieval_files": 50,
+        "retrieval_questions": 10,
+    },
+    "full": {
+        "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
+        "listing": 10_000, "listing_rounds": 5, "transfer_mb": 1024, "transfer_rounds": 3,
+        "import_runs": 15, "service_completions": 2000, "retrieval_files": 10_000,
+        "retrieval_questions": 300,
+    },
+}  # fmt: skip
+NAMES = ["requests", "streaming", "listing", "transfer", "imports", "service"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--size", choices=sorted(SIZES), default="full")
+    parser.add_argument("--only", nargs="+", choices=NAMES, default=NAMES)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    args = parser.parse_args(argv)
+    size = SIZES[args.size]
+    report = Report(args.size)
+    with tempfile.TemporaryDirectory(prefix="chatspace-bench-") as tmp:
+        scratch = Path(tmp)
+        shared = start(scratch / "data") if set(args.only) & {
+            "requests", "streaming", "listing", "transfer"
+        } else None  # fmt: skip
+        try:
+            for name in args.only:
+                print(f"running {name} ...", file=sys.stderr, flush=True)
+                found: Section | list[Section]
+                if name == "imports":
+                    found = bench_imports.run(size)
+                elif name == "service":
+                    found = bench_service.run(size, scratch)
+                elif name == "transfer":
+                    assert shared is not None
+                    found = bench_transfer.run(shared, size, scratch)
+                else:
+                    assert shared is not None
+                    module = {"requests": bench_requests, "streaming": bench_streaming,
+                              "listing": bench_listing}[name]  # fmt: skip
+                    found = module.run(shared, size)
+                report.sections += found if isinstance(found, list) else [found]
+        finally:
+            if shared is not None:
+                shared.stop()
+    json_path, md_path = report.write(args.out)
+    print(md_path.read_text())
+    print(f"written: {json_path} and {md_path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

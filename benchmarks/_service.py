@@ -1,0 +1,60 @@
+"""The reference service the benchmarks run against: ``chatspace serve`` in its own process."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from chatspace.tokens import load_or_create_secret, mint_token
+
+READY = "chatspace service listening on "
+
+
+@dataclass
+class BenchService:
+    url: str
+    data_dir: Path
+    process: subprocess.Popen[str]
+
+    def token(self, org: str = "bench", user: str = "bench") -> str:
+        secret = load_or_create_secret(self.data_dir)
+        return mint_token(user=user, org=org, secret=secret, ttl_seconds=24 * 3600)
+
+    def fresh_token(self) -> str:
+        """A token of a new org: each benchmark starts from an empty workspace."""
+        return self.token(org=f"bench-{uuid.uuid4().hex[:8]}")
+
+    def stop(self) -> None:
+        # SIGINT, not SIGTERM: uvicorn re-raises the signal after its graceful shutdown,
+        # and only KeyboardInterrupt lets cProfile write its profile on the way out.
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def start(data_dir: Path, *args: str, profile: Path | None = None) -> BenchService:
+    """``chatspace serve`` on a free port; under cProfile (written at exit) if ``profile``."""
+    python = [sys.executable]
+    if profile is not None:
+        python += ["-m", "cProfile", "-o", str(profile)]
+    cmd = [*python, "-m", "chatspace", "serve", "--port", "0", "--data-dir", str(data_dir)]
+    process = subprocess.Popen(
+        [*cmd, "--log-level", "warning", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.startswith(READY):
+            # Keep reading its output, or its pipe fills up and the service blocks.
+            threading.Thread(target=process.stdout.read, daemon=True).start()
+            return BenchService(line[len(READY) :].strip(), data_dir, process)
+    raise RuntimeError("chatspace serve exited before listening")

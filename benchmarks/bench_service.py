@@ -1,0 +1,182 @@
+"""6. The service: stored completions per second under 16 clients, and retrieval latency.
+
+Retrieval is measured in this process on the service's own database (WAL mode allows a
+second reader): the FTS5 search the service runs, against scanning every passage of the
+workspace and scoring it by query-term counts, the way a search without an index would.
+A cProfile of the service under the load says where its time goes.
+"""
+
+from __future__ import annotations
+
+import pstats
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from ._harness import Section, median, percentile
+from ._service import BenchService, start
+
+WORDS = (
+    "river",
+    "salmon",
+    "harbor",
+    "invoice",
+    "budget",
+    "forecast",
+    "glacier",
+    "orchard",
+    "copper",
+    "ledger",
+    "turbine",
+    "meadow",
+    "lantern",
+    "quarry",
+    "violin",
+    "beacon",
+    "canyon",
+    "prairie",
+    "falcon",
+    "marble",
+    "tundra",
+    "reactor",
+    "pepper",
+    "cobalt",
+    "summit",
+    "willow",
+    "garnet",
+    "plasma",
+    "anchor",
+    "compass",
+)
+
+
+def _throughput(service: BenchService, token: str, store: bool, total: int) -> float:
+    from chatspace import Client
+
+    clients = [Client(base_url=service.url, token=token, max_retries=0) for _ in range(16)]
+
+    def work(i: int) -> None:
+        clients[i % 16].chat.create(
+            messages=[{"role": "user", "content": f"question {i} about the harbor"}], store=store
+        )
+
+    with ThreadPoolExecutor(16) as pool:
+        start_t = time.perf_counter()
+        list(pool.map(work, range(total)))
+        seconds = time.perf_counter() - start_t
+    for c in clients:
+        c.close()
+    return total / seconds
+
+
+def _upload_corpus(service: BenchService, token: str, files: int, folder: Path) -> None:
+    """``files`` small text files, sent 100 to a request."""
+    from chatspace import Client
+
+    folder.mkdir()
+    paths = []
+    for i in range(files):
+        words = " ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(60))
+        path = folder / f"doc-{i}.txt"
+        path.write_text(f"Document {i}. {words}. Reference code R{i}.")
+        paths.append(path)
+    with Client(base_url=service.url, token=token, max_retries=0) as client:
+        for first in range(0, files, 100):
+            client.files.upload(paths[first : first + 100], progress=False)
+
+
+def _scan(conn: sa.Connection, org_id: str, terms: list[str], top_k: int) -> list[int]:
+    """The baseline: read every passage of the workspace and rank by term counts."""
+    rows = conn.execute(
+        sa.text("SELECT id, text FROM passages WHERE org_id = :o AND workspace_id = 'default'"),
+        {"o": org_id},
+    )
+    patterns = [re.compile(rf"\b{re.escape(t)}\b", re.IGNORECASE) for t in terms]
+    scored = []
+    for pid, body in rows:
+        score = sum(len(p.findall(body)) for p in patterns)
+        if score:
+            scored.append((-score, pid))
+    scored.sort()
+    return [pid for _, pid in scored[:top_k]]
+
+
+def _retrieval(service: BenchService, org_id: str, questions: list[str]) -> dict[str, list[float]]:
+    from chatspace.service.retrieval.scope import Scope
+    from chatspace.service.retrieval.search import search, search_terms
+    from chatspace.service.store.db import open_database
+
+    engine = open_database(service.data_dir / "chatspace.db")
+    times: dict[str, list[float]] = {"scan every passage": [], "FTS5 bm25 (chatspace)": []}
+    with engine.connect() as conn:
+        for q in questions:
+            terms = list(search_terms(q))
+            t = time.perf_counter()
+            search(conn, org_id=org_id, workspace_id="default", terms=terms, scope=Scope(None))
+            times["FTS5 bm25 (chatspace)"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            _scan(conn, org_id, terms, 5)
+            times["scan every passage"].append(time.perf_counter() - t)
+    engine.dispose()
+    return times
+
+
+def _profile_summary(path: Path, limit: int = 12) -> list[str]:
+    stats = pstats.Stats(str(path))
+    stats.sort_stats("tottime")
+    lines = []
+    for func, (_, calls, tottime, cumtime, _) in sorted(
+        stats.stats.items(),  # type: ignore[attr-defined]
+        key=lambda kv: kv[1][2],
+        reverse=True,
+    )[:limit]:
+        where = f"{Path(func[0]).name}:{func[1]}({func[2]})"
+        lines.append(f"{tottime:.2f}s self, {cumtime:.2f}s cum, {calls} calls: {where}")
+    return lines
+
+
+def run(size: dict[str, Any], scratch: Path) -> list[Section]:
+    profile = scratch / "service.prof"
+    service = start(scratch / "service-data", profile=profile)
+    try:
+        token = service.fresh_token()
+        total = size["service_completions"]
+        stored = _throughput(service, token, True, total)
+        plain = _throughput(service, token, False, total)
+        org_id = f"retrieval-{time.time_ns()}"
+        retrieval_token = service.token(org=org_id)
+        _upload_corpus(service, retrieval_token, size["retrieval_files"], scratch / "corpus")
+        questions = [
+            f"What about {WORDS[i % len(WORDS)]} and {WORDS[(i * 5 + 1) % len(WORDS)]}?"
+            for i in range(size["retrieval_questions"])
+        ]
+        latency = _retrieval(service, org_id, questions)
+    finally:
+        service.stop()
+    throughput = Section(
+        "service",
+        f"6a. Service: completions per second from 16 concurrent clients ({total:,} each)",
+        baseline="store: false",
+        unit_notes="Completions per second (higher is better).",
+    )
+    throughput.add("store: false", completions_per_s=plain)
+    throughput.add("store: true", completions_per_s=stored)
+    throughput.notes.append("Where the service's time goes under this load (cProfile, self time):")
+    throughput.notes += [f"`{line}`" for line in _profile_summary(profile)]
+    retrieval = Section(
+        "retrieval",
+        f"6b. Retrieval latency over {size['retrieval_files']:,} stored files",
+        baseline="scan every passage",
+        unit_notes="Milliseconds per search (lower is better), in-process on its database.",
+    )
+    for name, values in latency.items():
+        retrieval.add(name, p50_ms=median(values) * 1e3, p99_ms=percentile(values, 99) * 1e3)
+    retrieval.goal(
+        "FTS5 search faster than scanning every passage (p99)",
+        retrieval.ratio("FTS5 bm25 (chatspace)", "p99_ms") < 1,
+    )
+    return [throughput, retrieval]

@@ -1,0 +1,172 @@
+"""A real JupyterLab with the chatspace server extension, driven by Debian's Chromium.
+
+Follows ``shared/notes/jupyter-testing.md``: Playwright for Python with
+``executable_path`` (its own browser download cannot work here), JupyterLab started with
+``--allow-root`` and ``expose_app_in_browser``, the news toast switched off, and every
+directory (settings, workspaces, runtime, chatspace data) temporary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+SHOTS = Path(os.environ.get("CHATSPACE_SCREENSHOTS", REPO / "artifacts" / "screenshots"))
+TOKEN = "browser-test-token"
+
+pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@dataclass
+class Lab:
+    base: str
+    root: Path
+    data_dir: Path
+    log: Path
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"token {TOKEN}"}
+
+    def url(self, path: str) -> str:
+        return f"{self.base}/{path.lstrip('/')}?token={TOKEN}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _stop_embedded_service(data_dir: Path) -> None:
+    """The extension's embedded service outlives the Jupyter server by design; stop it."""
+    runtime = data_dir / "service.json"
+    if runtime.exists():
+        pid = json.loads(runtime.read_text())["pid"]
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser-deps` (Debian's chromium)")
+    tmp = tmp_path_factory.mktemp("lab")
+    root = tmp / "nb"
+    root.mkdir()
+    shutil.copy(REPO / "notebooks" / "quickstart.ipynb", root / "quickstart.ipynb")
+    settings = tmp / "user-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    data_dir = tmp / "chatspace-data"
+    env = dict(
+        os.environ,
+        CHATSPACE_DATA_DIR=str(data_dir),
+        JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(tmp / "user-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
+    )
+    port = _free_port()
+    log_path = tmp / "lab.log"
+    log = log_path.open("w")
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+            "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={TOKEN}",
+            f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
+            "--FileContentsManager.delete_to_trash=False",
+        ],
+        stdout=log, stderr=subprocess.STDOUT, env=env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_lab(base, proc, log_path)
+        yield Lab(base=base, root=root, data_dir=data_dir, log=log_path)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        _stop_embedded_service(data_dir)
+
+
+def _wait_for_lab(base: str, proc: subprocess.Popen[bytes], log_path: Path) -> None:
+    """Poll /api/status until it answers; fail at once if the server died."""
+    with httpx.Client(timeout=2) as http:
+        for _ in range(300):
+            if proc.poll() is not None:
+                raise RuntimeError("JupyterLab exited:\n" + log_path.read_text())
+            try:
+                if http.get(f"{base}/api/status", params={"token": TOKEN}).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            try:
+                proc.wait(timeout=0.3)  # an event (exit) or the next poll, whichever first
+            except subprocess.TimeoutExpired:
+                pass
+    raise RuntimeError("JupyterLab did not answer in 90 s:\n" + log_path.read_text())
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--disable-gpu", "--disable-background-networking", "--disable-sync",
+                  "--disable-component-update", "--no-first-run"],
+        )  # fmt: skip
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: object, lab: Lab) -> Iterator[object]:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 1400, "height": 1000}, accept_downloads=True
+    )
+    pg = context.new_page()
+    pg.console_errors = []  # type: ignore[attr-defined]
+    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
+    yield pg
+    context.close()
+    with httpx.Client(headers=lab.headers) as http:
+        for s in http.get(f"{lab.base}/api/sessions").json():
+            http.delete(f"{lab.base}/api/sessions/{s['id']}")
+
+
+def shot(page: object, name: str) -> Path:
+    """A screenshot kept where CI keeps artifacts (ignored by git)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
+    page.screenshot(path=str(path), full_page=False)  # type: ignore[attr-defined]
+    return path

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +33,18 @@ class Service:
     process: subprocess.Popen[str]
     secret: str = TEST_SECRET
     log: list[str] = field(default_factory=list)
+    log_changed: threading.Condition = field(default_factory=threading.Condition)
+    reader: threading.Thread | None = None
+
+    def wait_for_log(self, text: str, timeout: float = 20.0) -> str:
+        """The first line of the service's output containing ``text``, once it is printed."""
+        with self.log_changed:
+            found = self.log_changed.wait_for(
+                lambda: next((line for line in self.log if text in line), None), timeout
+            )
+        if found is None:
+            raise AssertionError(f"the service did not print {text!r} within {timeout} s")
+        return found
 
     def token(self, user: str = "alice", org: str = "acme", ttl: int = 3600) -> str:
         return mint_token(user=user, org=org, secret=self.secret, ttl_seconds=ttl)
@@ -47,6 +60,10 @@ class Service:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.reader is not None:
+            self.reader.join(timeout=20)  # the output ends with the process
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 def start_service(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> Service:
@@ -66,22 +83,24 @@ def start_service(data_dir: Path, *args: str, env: dict[str, str] | None = None)
         if line.startswith(READY_PREFIX):
             url = line[len(READY_PREFIX) :].strip()
             service = Service(url=url, data_dir=data_dir, process=process, log=log)
-            _drain(process, log)
+            _drain(process, service)
             return service
     process.wait()
     raise RuntimeError("chatspace serve exited before listening:\n" + "".join(log))
 
 
-def _drain(process: subprocess.Popen[str], log: list[str]) -> None:
+def _drain(process: subprocess.Popen[str], service: Service) -> None:
     """Keep reading the service's output so that its pipe never fills up."""
-    import threading
 
     def pump() -> None:
         assert process.stdout is not None
         for line in process.stdout:
-            log.append(line)
+            with service.log_changed:
+                service.log.append(line)
+                service.log_changed.notify_all()
 
-    threading.Thread(target=pump, daemon=True).start()
+    service.reader = threading.Thread(target=pump, daemon=True)
+    service.reader.start()
 
 
 @contextmanager

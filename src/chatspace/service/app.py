@@ -12,7 +12,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from chatspace._version import __version__
+from chatspace.types.common import HTTPValidationError
 
+from . import housekeeping
 from .config import Settings
 from .problems import Invalid, Problem
 from .routes import chat, files, models, workspaces
@@ -65,7 +67,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state = AppState.open(settings)
         app.state.chatspace = state
         try:
-            yield
+            async with housekeeping.running(state):
+                yield
         finally:
             await state.aclose()
 
@@ -74,7 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="The chatspace reference service (interface version 1.0.0).",
         version="1.0.0",
         lifespan=lifespan,
-        responses={422: {"description": "Validation Error"}},
+        responses={422: {"description": "Validation Error", "model": HTTPValidationError}},
     )
     app.state.service_version = __version__
     app.add_exception_handler(RequestValidationError, _on_validation_error)

@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
     """Requests per caller per minute; over it, 429 with ``Retry-After``."""
     upstreams: list[Upstream] = Field(default_factory=list)
+    instructions_model: str = "service-l0"
+    """The model that runs file ``instructions``: ``service-l0`` (a deterministic extractor)
+    or a name an upstream serves (the model then returns the metadata as a JSON object)."""
 
     @property
     def max_upload_bytes(self) -> int:

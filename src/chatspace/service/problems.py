@@ -8,6 +8,9 @@ its status and the contract's body: ``{"detail": "<one sentence>"}``, or for
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+from chatspace.types.common import ErrorResponse
 
 
 class Problem(Exception):
@@ -64,3 +67,22 @@ class Invalid(Problem):
     def __init__(self, loc: Sequence[str | int], msg: str, type: str = "value_error") -> None:
         super().__init__(msg)
         self.items = [{"loc": list(loc), "msg": msg, "type": type}]
+
+
+_ERROR_DESCRIPTIONS = {
+    401: "Missing, malformed, badly signed or expired bearer token",
+    403: "The caller's access level in the workspace is too low",
+    404: "Not found, or not visible to the caller",
+    409: "Conflict with the current state",
+    413: "A file or form field over the size limit",
+    429: "Rate limit reached (see Retry-After)",
+    502: "The upstream model failed",
+    504: "The upstream model timed out",
+}
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses, each with the one-sentence body."""
+    return {
+        code: {"model": ErrorResponse, "description": _ERROR_DESCRIPTIONS[code]} for code in codes
+    }

@@ -10,9 +10,14 @@ from pydantic import (
     Discriminator,
     Field,
     Tag,
+    TypeAdapter,
+    ValidationError,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
     field_validator,
 )
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .common import Metadata, RequestModel, WireModel, WorkspaceId
 
@@ -82,10 +87,73 @@ ContentPart = Annotated[
     Annotated[TextContentPart, Tag("text")] | Annotated[FilterContentPart, Tag("filter")],
     Discriminator(
         _part_kind,
-        custom_error_type="union_tag_invalid",
+        custom_error_type="content_part_type",
         custom_error_message="Content part type must be 'text' or 'filter'",
     ),
 ]
+
+
+_PART_ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    "text": TypeAdapter(TextContentPart),
+    "filter": TypeAdapter(FilterContentPart),
+}
+_STOP_ADAPTER: TypeAdapter[list[str]] = TypeAdapter(Annotated[list[str], Field(max_length=4)])
+
+
+def _details(prefix: tuple[str | int, ...], exc: ValidationError) -> list[InitErrorDetails]:
+    """The errors of a nested validation, each under ``prefix``."""
+    return [
+        InitErrorDetails(
+            type=PydanticCustomError(e["type"], e["msg"]),
+            loc=(*prefix, *e["loc"]),
+            input=e["input"],
+        )
+        for e in exc.errors()
+    ]
+
+
+def _content(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A string, or a list of parts validated part by part.
+
+    Validating each part by its own model keeps pydantic's union labels out of error
+    locations: a text part without text is ``[..., "content", 1, "text"]``, not
+    ``[..., "content", "list[tagged-union[...]]", 1, "text", "text"]``.
+    """
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list):
+        raise PydanticCustomError(
+            "content_type", "Content must be a string or a list of content parts"
+        )
+    parts: list[Any] = []
+    errors: list[InitErrorDetails] = []
+    for j, item in enumerate(value):
+        adapter = _PART_ADAPTERS.get(_part_kind(item))
+        if adapter is None:
+            kind = PydanticCustomError(
+                "content_part_type", "Content part type must be 'text' or 'filter'"
+            )
+            errors.append(InitErrorDetails(type=kind, loc=(j,), input=item))
+            continue
+        try:
+            parts.append(adapter.validate_python(item))
+        except ValidationError as exc:
+            errors += _details((j,), exc)
+    if errors:
+        raise ValidationError.from_exception_data("content", errors)
+    return parts
+
+
+def _stop(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """``stop`` as given; a list is checked without pydantic's union labels in ``loc``."""
+    if value is None or isinstance(value, str):
+        return value
+    if not isinstance(value, list):
+        raise PydanticCustomError("stop_type", "stop must be a string or a list of strings")
+    try:
+        return _STOP_ADAPTER.validate_python(value)
+    except ValidationError as exc:
+        raise ValidationError.from_exception_data("stop", _details((), exc)) from None
 
 
 class ChatMessage(BaseModel):
@@ -96,7 +164,7 @@ class ChatMessage(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     role: Role = "user"
-    content: str | list[ContentPart]
+    content: Annotated[str | list[ContentPart], WrapValidator(_content)]
     name: str | None = None
 
     def text(self) -> str:
@@ -138,7 +206,9 @@ class ChatCompletionRequest(RequestModel):
     logit_bias: dict[str, Annotated[float, Field(ge=-100, le=100)]] | None = None
     logprobs: bool | None = False
     top_logprobs: Annotated[int, Field(ge=0, le=20)] | None = None
-    stop: str | Annotated[list[str], Field(max_length=4)] | None = None
+    stop: Annotated[
+        str | Annotated[list[str], Field(max_length=4)] | None, WrapValidator(_stop)
+    ] = None
     seed: int | None = None
     response_format: ResponseFormat | None = None
     user: Annotated[str, Field(max_length=256)] | None = None
@@ -236,6 +306,9 @@ class ChatCompletion(WireModel):
     metadata: dict[str, Any] | None = None
     response_format: dict[str, Any] | None = None
     responses: dict[str, Any] | None = None
+    question: str | None = None
+    """A chatspace addition: the text of the request's last user message, so that a list
+    of completions can show what was asked without one more request per completion."""
 
     @property
     def text(self) -> str:

@@ -2,13 +2,42 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import Field
 
 from .common import WireModel
 
-__all__ = ["File", "FileDeleted", "FileList"]
+__all__ = [
+    "FILE_METADATA_MAX_BYTES",
+    "FILE_METADATA_MAX_KEYS",
+    "FILE_METADATA_MAX_KEY_LENGTH",
+    "File",
+    "FileDeleted",
+    "FileList",
+    "file_metadata_problem",
+]
+
+FILE_METADATA_MAX_KEYS = 256
+FILE_METADATA_MAX_KEY_LENGTH = 128
+FILE_METADATA_MAX_BYTES = 64 * 1024
+"""Bounds of a file's metadata (free-form in the seed; see docs/architecture.md)."""
+
+
+def file_metadata_problem(metadata: object) -> str | None:
+    """Why ``metadata`` cannot be a file's metadata, in one sentence; None when it can."""
+    if not isinstance(metadata, dict):
+        return "File metadata must be a JSON object."
+    if len(metadata) > FILE_METADATA_MAX_KEYS:
+        return f"File metadata has {len(metadata)} keys; at most {FILE_METADATA_MAX_KEYS} allowed."
+    for key in metadata:
+        if not 1 <= len(key) <= FILE_METADATA_MAX_KEY_LENGTH:
+            return f"File metadata keys must have 1 to {FILE_METADATA_MAX_KEY_LENGTH} characters."
+    size = len(json.dumps(metadata, ensure_ascii=False, separators=(",", ":")).encode())
+    if size > FILE_METADATA_MAX_BYTES:
+        return f"File metadata is {size} bytes of JSON; at most {FILE_METADATA_MAX_BYTES} allowed."
+    return None
 
 
 class File(WireModel):

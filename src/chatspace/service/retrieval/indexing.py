@@ -1,14 +1,63 @@
-# PLACEHOLDER owned by the chat/retrieval helper: replace entirely (keep these signatures).
+"""Turning an uploaded file into searchable passages, in the upload's own transaction.
+
+A passage is about :data:`PASSAGE_CHARS` characters of the file's extracted text, cut at
+a paragraph, line, sentence or word boundary where one is near, and overlapping the
+previous passage by about :data:`OVERLAP_CHARS` so that a sentence that straddles a cut
+is still found whole in one passage. ``start`` records where a passage begins in the
+extracted text. The FTS5 index (``passages_fts``) follows the ``passages`` table through
+triggers, so a rolled-back upload leaves no index entry behind.
+"""
+
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import sqlalchemy as sa
 
+from chatspace.service.store import schema
 
-def extract_text(path: Path, *, filename: str, content_type: str) -> str | None:
-    """The file's text, or None when it has none that can be extracted."""
-    return None
+from .extract import extract_text
+
+__all__ = ["OVERLAP_CHARS", "PASSAGE_CHARS", "extract_text", "index_file", "split_passages"]
+
+PASSAGE_CHARS = 1000
+OVERLAP_CHARS = 200
+_SPACE = re.compile(r"\s")
+_BREAKS = ("\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ")
+
+
+def _cut_before(text: str, lo: int, hi: int) -> int:
+    """The best place to end a passage in ``text[lo:hi]``: just after the strongest break."""
+    for mark in _BREAKS:
+        at = text.rfind(mark, lo, hi)
+        if at != -1:
+            return at + len(mark)
+    return hi
+
+
+def split_passages(
+    text: str, *, size: int = PASSAGE_CHARS, overlap: int = OVERLAP_CHARS
+) -> list[tuple[int, str]]:
+    """``(start, passage)`` pairs covering ``text``; ``text[start:].startswith(passage)``."""
+    passages: list[tuple[int, str]] = []
+    start, n = 0, len(text)
+    while start < n:
+        while start < n and text[start].isspace():
+            start += 1
+        if start >= n:
+            break
+        end = n if n - start <= size else _cut_before(text, start + size // 2, start + size)
+        chunk = text[start:end].rstrip()
+        if chunk:
+            passages.append((start, chunk))
+        if end >= n:
+            break
+        # Step back by the overlap, then forward to a word start, but always move on.
+        back = max(end - overlap, start + 1)
+        space = _SPACE.search(text, back, end)
+        start = space.end() if space else back
+    return passages
 
 
 def index_file(
@@ -25,4 +74,20 @@ def index_file(
 
     Returns the number of passages; 0 when the file has no extractable text.
     """
-    return 0
+    text = extract_text(path, filename=filename, content_type=content_type)
+    if text is None:
+        return 0
+    rows = [
+        {
+            "file_id": file_id,
+            "org_id": org_id,
+            "workspace_id": workspace_id,
+            "ord": i,
+            "start": start,
+            "text": passage,
+        }
+        for i, (start, passage) in enumerate(split_passages(text))
+    ]
+    if rows:
+        conn.execute(sa.insert(schema.passages), rows)
+    return len(rows)

@@ -1,3 +1,272 @@
-from fastapi import APIRouter
+"""Files (seed 4.3, contract section 5): upload, list, get, delete, content, metadata.
 
-router = APIRouter()
+Uploads are parsed by :mod:`chatspace.service.uploads` from the raw stream (so the body
+is never held whole); their OpenAPI body is declared by hand in :data:`UPLOAD_BODY`.
+Reading needs ``reader`` access to the workspace; uploading, patching and deleting
+need ``writer``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from typing import Annotated, Any, Literal
+from urllib.parse import quote
+
+from fastapi import APIRouter, Body, Header, Query, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, JSONResponse, RangeNotSatisfiable, Response
+
+from chatspace.service.deps import CallerDep, StateDep, require_access
+from chatspace.service.file_actions import MAX_INSTRUCTIONS, create_files, patch_metadata
+from chatspace.service.idempotency import IdempotencyKeyDep
+from chatspace.service.problems import Invalid, error_responses
+from chatspace.service.store import files as store
+from chatspace.service.store.transactions import write_transaction
+from chatspace.service.uploads import receive_upload
+from chatspace.types import WORKSPACE_ID_PATTERN, WorkspaceId
+from chatspace.types.files import File, FileDeleted, FileList
+
+router = APIRouter(tags=["files"], responses=error_responses(401, 429))
+
+WorkspaceQuery = Annotated[
+    WorkspaceId, Query(description="The workspace the file is in (default `default`).")
+]
+
+UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "title": "FileUpload",
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {
+                            "type": "array",
+                            "items": {"type": "string", "format": "binary"},
+                            "description": "The file to upload; repeat the part to upload "
+                            "several files in one request.",
+                        },
+                        "purpose": {
+                            "type": "string",
+                            "enum": ["user_data"],
+                            "default": "user_data",
+                        },
+                        "metadata": {
+                            "type": "string",
+                            "description": "File metadata as a JSON object string.",
+                        },
+                        "instructions": {
+                            "type": "string",
+                            "maxLength": MAX_INSTRUCTIONS,
+                            "description": "Instructions used to derive metadata from the file.",
+                        },
+                        "workspace": {
+                            "type": "string",
+                            "default": "default",
+                            "pattern": WORKSPACE_ID_PATTERN,
+                        },
+                    },
+                }
+            }
+        },
+    }
+}
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+@router.post(
+    "/files",
+    response_model=list[File],
+    openapi_extra=UPLOAD_BODY,
+    responses=error_responses(403, 404, 409, 413),
+    summary="Upload files",
+)
+async def upload_files(
+    request: Request, caller: CallerDep, state: StateDep, key: IdempotencyKeyDep = None
+) -> Response:
+    """Upload one or more files (one ``file`` part each); all are stored, or none."""
+    form = await receive_upload(
+        request,
+        blobs=state.blobs,
+        max_file_bytes=state.settings.max_upload_bytes,
+        who=f"{caller.user_id} of {caller.org_id}",
+    )
+    try:
+        answer = await create_files(state, caller=caller, form=form, key=key)
+    finally:
+        await run_in_threadpool(form.discard)
+    return answer.response()
+
+
+@router.get("/files", responses=error_responses(404), summary="List files")
+def list_files(
+    caller: CallerDep,
+    state: StateDep,
+    workspace: WorkspaceQuery = "default",
+    after: Annotated[
+        str | None, Query(description="Id of the last file of the previous page.")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=10000)] = 10000,
+    order: Annotated[Literal["asc", "desc"], Query(description="By created_at.")] = "desc",
+    purpose: str | None = None,
+    metadata: Annotated[
+        str | None, Query(description='Metadata filter: a JSON object string, e.g. {"lang": "de"}.')
+    ] = None,
+) -> FileList:
+    """A page of the workspace's files; ``total`` counts all that match the filters."""
+    wanted = None
+    if metadata is not None:
+        try:
+            wanted = store.parse_json_object(metadata)
+        except store.JSONObjectError as exc:
+            raise Invalid(["query", "metadata"], str(exc), exc.kind) from None
+    with state.db.connect() as conn:
+        require_access(conn, caller, workspace, "reader")
+        return store.list_files(
+            conn,
+            org_id=caller.org_id,
+            workspace_id=workspace,
+            now=_now(),
+            after=after,
+            limit=limit,
+            order=order,
+            purpose=purpose,
+            metadata=wanted,
+        )
+
+
+@router.get("/files/{file_id}", responses=error_responses(404), summary="Get a file")
+def get_file(
+    file_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
+) -> File:
+    with state.db.connect() as conn:
+        require_access(conn, caller, workspace, "reader")
+        return store.get_file(
+            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
+        )
+
+
+@router.delete("/files/{file_id}", responses=error_responses(403, 404), summary="Delete a file")
+def delete_file(
+    file_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
+) -> FileDeleted:
+    """Delete the file, its passages and its bytes."""
+    with write_transaction(state.db) as conn:
+        require_access(conn, caller, workspace, "writer")
+        blob = store.delete_file(
+            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
+        )
+    state.blobs.delete(blob)
+    return FileDeleted(id=file_id)
+
+
+_RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$", re.IGNORECASE)
+
+
+def single_range(header: str | None, size: int) -> tuple[int, int] | None:
+    """The ``(start, end)`` (end exclusive) of a single byte range, or None to send the
+    whole file (no header, several ranges, or one that does not parse, as RFC 9110
+    allows). Raises Starlette's ``RangeNotSatisfiable`` when it starts past the end."""
+    match = _RANGE.match(header or "")
+    if match is None or not (match[1] or match[2]):
+        return None
+    if not match[1]:
+        if int(match[2]) == 0:
+            raise RangeNotSatisfiable(size)
+        return max(0, size - int(match[2])), size
+    start = int(match[1])
+    if match[2] and int(match[2]) < start:
+        return None
+    if start >= size:
+        raise RangeNotSatisfiable(size)
+    return start, min(int(match[2]) + 1 if match[2] else size, size)
+
+
+class _BlobResponse(FileResponse):
+    """Starlette's file response, held to single ranges (the route answers the 416)."""
+
+    @classmethod
+    def _parse_range_header(cls, http_range: str, file_size: int) -> list[tuple[int, int]]:
+        found = single_range(http_range, file_size)
+        return [found] if found else []
+
+
+@router.get(
+    "/files/{file_id}/content",
+    response_class=FileResponse,
+    responses={
+        200: {
+            "description": "The file's bytes, with the Content-Type of its name",
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+            },
+        },
+        206: {"description": "The byte range asked for with a single `Range: bytes=a-b`"},
+        416: {"description": "The range starts past the end of the file"},
+        **error_responses(404),
+    },
+    summary="Download a file's content",
+)
+def file_content(
+    file_id: str,
+    caller: CallerDep,
+    state: StateDep,
+    workspace: WorkspaceQuery = "default",
+    range_: Annotated[str | None, Header(alias="Range")] = None,
+    if_range: Annotated[str | None, Header(alias="If-Range", include_in_schema=False)] = None,
+) -> Response:
+    with state.db.connect() as conn:
+        require_access(conn, caller, workspace, "reader")
+        row = store.get_file_row(
+            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
+        )
+    path = state.blobs.path(row.blob)
+    stat = os.stat(path)
+    if if_range is None:
+        try:
+            single_range(range_, stat.st_size)
+        except RangeNotSatisfiable:
+            return JSONResponse(
+                {"detail": f"The range starts past the end of the file ({stat.st_size} bytes)."},
+                status_code=416,
+                headers={"Content-Range": f"bytes */{stat.st_size}"},
+            )
+    return _BlobResponse(
+        path,
+        stat_result=stat,
+        headers={
+            "Content-Type": row.content_type,
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
+        },
+    )
+
+
+@router.patch(
+    "/files/{file_id}/metadata",
+    responses=error_responses(403, 404, 502, 504),
+    summary="Update a file's metadata",
+)
+async def update_metadata(
+    file_id: str,
+    body: Annotated[
+        dict[str, Any],
+        Body(
+            description="Keys to merge into the metadata; a null value removes the key. "
+            "The key `instructions` (a string) derives metadata from the file's content.",
+            examples=[{"project": "apollo", "draft": None}],
+        ),
+    ],
+    caller: CallerDep,
+    state: StateDep,
+    workspace: WorkspaceQuery = "default",
+) -> File:
+    return await patch_metadata(
+        state, caller=caller, workspace=workspace, file_id=file_id, body=body
+    )

@@ -1,0 +1,68 @@
+"""What every engine is: something that turns a request and its passages into events.
+
+An engine's :meth:`Engine.generate` yields :data:`Event` values: pieces of a choice's
+content as they are written, the end of each choice (its ``finish_reason`` and
+citations), and optionally the usage its model reported. The same events make a plain
+answer (folded by :class:`~.runner.CompletionBuilder`) and a streamed one (sent as chunks),
+so both are the same completion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from chatspace.service.retrieval.search import Retrieval
+from chatspace.types import Annotation, ChatCompletionRequest, CompletionUsage
+
+__all__ = ["ChoiceDone", "ContentDelta", "Engine", "Event", "Job", "UsageReport"]
+
+
+@dataclass(frozen=True, slots=True)
+class ContentDelta:
+    """The next piece of choice ``index``'s content."""
+
+    index: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceDone:
+    """Choice ``index`` is complete; ``annotations`` index into its whole content."""
+
+    index: int
+    finish_reason: str
+    annotations: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReport:
+    """Token counts as the model reports them (upstream models); ``None`` parts unknown."""
+
+    usage: CompletionUsage
+    system_fingerprint: str | None = None
+
+
+Event = ContentDelta | ChoiceDone | UsageReport
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One generation: the request as validated, and what retrieval found for it."""
+
+    request: ChatCompletionRequest
+    retrieval: Retrieval
+
+
+class Engine(Protocol):
+    """A model the service serves under ``name``."""
+
+    name: str
+    owned_by: str
+    system_fingerprint: str | None
+
+    def generate(self, job: Job) -> AsyncIterator[Event]:
+        """The events of the answer to ``job``; raise a ``Problem`` before the first one
+        for what the caller should see as an HTTP error (502, 504, ...)."""
+        ...

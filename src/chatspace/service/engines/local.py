@@ -1,0 +1,193 @@
+"""``service-l0``: the built-in engine that answers by quoting the files it was given.
+
+It has no weights and no randomness of its own: the same request over the same files
+gives the same answer. An answer is a lead line and one bullet per retrieved passage:
+
+    Here is what I found in your files:
+
+    - "Paris is the capital of France." (notes.md) [1]
+
+Each quote is the passage's sentence (or line, for tables and code) that holds the most
+distinct query terms; each ``[n]`` marker is a ``file_citation`` annotation whose quote is
+the exact text of the file. Without passages the answer is :data:`NO_MATCH`.
+
+``n`` choices differ in their lead line; ``seed`` picks where the leads start, so that
+different seeds give different (but repeatable) wording. ``stop`` ends the text before the
+first stop sequence (``finish_reason: stop``); ``max_tokens`` / ``max_completion_tokens``
+cut it after that many tokens of :mod:`.tokenizer` (``finish_reason: length``). The
+answer is streamed a few words per chunk.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+from chatspace._version import __version__
+from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
+
+from .base import ChoiceDone, ContentDelta, Event, Job
+from .tokenizer import truncate
+
+__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer"]
+
+NAME = "service-l0"
+LEADS = (
+    "Here is what I found in your files:",
+    "Your files say this:",
+    "These passages of your files match your question:",
+    "From the files of this workspace:",
+)
+NO_MATCH = (
+    "Nothing in the files of this workspace matches your question, and no generative "
+    "model is configured to answer beyond them."
+)
+MAX_QUOTE_CHARS = 300
+WORDS_PER_CHUNK = 4
+# A sentence ends at . ! or ? before whitespace (so "2.5" does not end one) or at
+# a line end (so a CSV row or a line of code is quoted on its own).
+_SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+(?:[.!?]+[\"')\]]*)?")
+_CHUNK = re.compile(rf"\s*\S+(?:\s+\S+){{0,{WORDS_PER_CHUNK - 1}}}")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    content: str
+    finish_reason: str
+    annotations: tuple[Annotation, ...]
+
+
+def _sentences(passage: Passage) -> list[tuple[int, int, frozenset[str]]]:
+    """``(start, end, matched words)`` of each sentence of the passage, blanks trimmed."""
+    text, found = passage.text, []
+    for m in _SENTENCE.finditer(text):
+        start = m.start() + len(m.group()) - len(m.group().lstrip())
+        end = m.start() + len(m.group().rstrip())
+        if end > start:
+            words = frozenset(text[a:b].lower() for a, b in passage.hits if start <= a and b <= end)
+            found.append((start, end, words))
+    return found
+
+
+def best_quote(passage: Passage) -> str:
+    """The exact text of the passage that best answers: its sentence with the most distinct
+    matched terms (the first such), joined with neighbouring sentences of the same paragraph
+    that add matched terms of their own, within :data:`MAX_QUOTE_CHARS`."""
+    text, sentences = passage.text, _sentences(passage)
+    if not sentences:
+        return text.strip()[:MAX_QUOTE_CHARS]
+    best = min(range(len(sentences)), key=lambda i: (-len(sentences[i][2]), i))
+    lo = hi = best
+    quoted = set(sentences[best][2])
+
+    def joins(i: int, j: int) -> bool:
+        """Sentence ``j`` adds matched terms, and ``i``..``j`` fit in one paragraph's quote."""
+        a, b = sorted((i, j))
+        span = text[sentences[a][0] : sentences[b][1]]
+        new = not sentences[j][2] <= quoted
+        return new and "\n\n" not in span and len(span) <= MAX_QUOTE_CHARS
+
+    while True:
+        if hi + 1 < len(sentences) and joins(lo, hi + 1):
+            hi += 1
+            quoted |= sentences[hi][2]
+        elif lo > 0 and joins(hi, lo - 1):
+            lo -= 1
+            quoted |= sentences[lo][2]
+        else:
+            break
+    start, end = sentences[lo][0], sentences[hi][1]
+    if end - start > MAX_QUOTE_CHARS:
+        # Keep a window around the first hit, cut at word boundaries.
+        first = next((a for a, _ in passage.hits if start <= a < end), start)
+        lo_c = max(start, first - MAX_QUOTE_CHARS // 3)
+        hi_c = min(end, lo_c + MAX_QUOTE_CHARS)
+        if lo_c > start and (space := text.find(" ", lo_c, hi_c)) != -1:
+            lo_c = space + 1
+        if hi_c < end and (space := text.rfind(" ", lo_c, hi_c)) > lo_c:
+            hi_c = space
+        start, end = lo_c, hi_c
+    return text[start:end].strip()
+
+
+def _compose(lead: str, passages: Sequence[Passage]) -> tuple[str, tuple[Annotation, ...]]:
+    content = lead + "\n"
+    annotations: list[Annotation] = []
+    seen: set[str] = set()
+    for passage in passages:
+        quote = best_quote(passage)
+        shown = " ".join(quote.split())
+        if not shown or shown in seen:
+            continue
+        seen.add(shown)
+        marker = f"[{len(annotations) + 1}]"
+        content += f'\n- "{shown}" ({passage.filename}) '
+        annotations.append(
+            Annotation(
+                type="file_citation",
+                text=marker,
+                start_index=len(content),
+                end_index=len(content) + len(marker),
+                file_citation=FileCitation(
+                    file_id=passage.file_id, filename=passage.filename, quote=quote
+                ),
+            )
+        )
+        content += marker
+    return content, tuple(annotations)
+
+
+def _limit(content: str, request: ChatCompletionRequest) -> tuple[str, str]:
+    """Apply ``stop`` then the token limit: the text kept and the finish reason."""
+    finish = "stop"
+    cuts = [content.find(s) for s in request.stop_sequences() if s]
+    cuts = [c for c in cuts if c != -1]
+    if cuts:
+        content = content[: min(cuts)]
+    limit = request.token_limit()
+    if limit is not None:
+        content, cut = truncate(content, limit)
+        finish = "length" if cut else finish
+    return content, finish
+
+
+def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]:
+    """The ``n`` choices of the local engine's answer."""
+    n = request.n or 1
+    offset = 0 if request.seed is None else random.Random(request.seed).randrange(len(LEADS))
+    choices = []
+    for i in range(n):
+        if retrieval.passages:
+            full, annotations = _compose(LEADS[(offset + i) % len(LEADS)], retrieval.passages)
+        else:
+            full, annotations = NO_MATCH, ()
+        content, finish = _limit(full, request)
+        kept = tuple(a for a in annotations if a.end_index <= len(content))
+        choices.append(Choice(content, finish, kept))
+    return choices
+
+
+def chunks(content: str) -> list[str]:
+    """``content`` in pieces of a few words that join back to it exactly."""
+    pieces = _CHUNK.findall(content)
+    rest = content[sum(map(len, pieces)) :]
+    if rest:  # trailing whitespace
+        pieces.append(rest)
+    return pieces
+
+
+class LocalEngine:
+    """The built-in, weight-free, deterministic model ``service-l0``."""
+
+    name = NAME
+    owned_by = "chatspace"
+    system_fingerprint: str | None = f"chatspace-{__version__}-l0"
+
+    async def generate(self, job: Job) -> AsyncIterator[Event]:
+        for index, choice in enumerate(answer(job.request, job.retrieval)):
+            for piece in chunks(choice.content):
+                yield ContentDelta(index, piece)
+            yield ChoiceDone(index, choice.finish_reason, choice.annotations)

@@ -1,0 +1,255 @@
+"""One engine run, answered plain or streamed, always as the same completion.
+
+:class:`CompletionBuilder` folds an engine's events into the ``chat.completion`` object
+and, on the way, into the ``chat.completion.chunk`` events of contract 1.2: a choice's
+first chunk carries ``role``, its last content chunk carries its annotations (one content
+piece is held back per choice until the next piece or the choice's end shows whether it
+is the last), and its final chunk carries ``finish_reason``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from dataclasses import dataclass, field
+from typing import Any
+
+from chatspace.service.problems import Problem, UpstreamFailed, UpstreamTimeout
+from chatspace.service.retrieval.search import question_of
+from chatspace.types import (
+    Annotation,
+    ChatCompletion,
+    ChatCompletionChoice,
+    ChatCompletionMessage,
+    ChatCompletionRequest,
+    CompletionUsage,
+)
+
+from .base import ChoiceDone, ContentDelta, Event, UsageReport
+from .local import chunks
+from .tokenizer import count_texts, count_tokens
+
+__all__ = ["CompletionBuilder", "Identity", "complete", "events_of", "sse_stream"]
+
+log = logging.getLogger("chatspace.service")
+DONE = b"data: [DONE]\n\n"
+_ERROR_TYPES: dict[type[Problem], str] = {
+    UpstreamFailed: "upstream_error",
+    UpstreamTimeout: "upstream_timeout",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What names a completion: chosen by the route before the engine runs."""
+
+    id: str
+    created: int
+    model: str
+    request_id: str
+
+
+@dataclass
+class _Choice:
+    parts: list[str] = field(default_factory=list)
+    pending: str | None = None
+    started: bool = False
+    finish_reason: str | None = None
+    annotations: tuple[Annotation, ...] = ()
+
+
+def sse(data: dict[str, Any]) -> bytes:
+    return b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n"
+
+
+class CompletionBuilder:
+    """Folds events into chunk dicts (to stream) and finally the completion."""
+
+    def __init__(
+        self,
+        *,
+        identity: Identity,
+        request: ChatCompletionRequest,
+        system_fingerprint: str | None,
+        perception_tokens: int,
+    ) -> None:
+        self.identity = identity
+        self.request = request
+        self.system_fingerprint = system_fingerprint
+        self.perception_tokens = perception_tokens
+        self.usage: CompletionUsage | None = None
+        self._choices: dict[int, _Choice] = {}
+
+    def _chunk(self, choices: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        return {
+            "id": self.identity.id,
+            "object": "chat.completion.chunk",
+            "created": self.identity.created,
+            "model": self.identity.model,
+            "system_fingerprint": self.system_fingerprint,
+            "choices": choices,
+            **extra,
+        }
+
+    def _delta(
+        self, index: int, choice: _Choice, content: str, annotations: bool
+    ) -> dict[str, Any]:
+        delta: dict[str, Any] = {}
+        if not choice.started:
+            delta["role"] = "assistant"
+            choice.started = True
+        delta["content"] = content
+        if annotations and choice.annotations:
+            delta["annotations"] = [a.model_dump(mode="json") for a in choice.annotations]
+        piece = {"index": index, "delta": delta, "finish_reason": None, "logprobs": None}
+        return self._chunk([piece])
+
+    def add(self, event: Event) -> list[dict[str, Any]]:
+        """Take one event; return the chunks that can be sent now."""
+        if isinstance(event, UsageReport):
+            self.usage = event.usage
+            self.system_fingerprint = event.system_fingerprint or self.system_fingerprint
+            return []
+        choice = self._choices.setdefault(event.index, _Choice())
+        if choice.finish_reason is not None:
+            return []  # an engine's late pieces for a finished choice are dropped
+        out: list[dict[str, Any]] = []
+        if isinstance(event, ContentDelta):
+            if not event.text:
+                return out
+            if choice.pending is not None:
+                out.append(self._delta(event.index, choice, choice.pending, annotations=False))
+            choice.parts.append(event.text)
+            choice.pending = event.text
+            return out
+        return self._finish(event.index, choice, event.finish_reason, event.annotations)
+
+    def _finish(
+        self, index: int, choice: _Choice, reason: str, annotations: tuple[Annotation, ...]
+    ) -> list[dict[str, Any]]:
+        choice.finish_reason, choice.annotations = reason, annotations
+        out = []
+        if choice.pending is not None or not choice.started or annotations:
+            out.append(self._delta(index, choice, choice.pending or "", annotations=True))
+        choice.pending = None
+        end = {"index": index, "delta": {}, "finish_reason": reason, "logprobs": None}
+        out.append(self._chunk([end]))
+        return out
+
+    def finish(self) -> tuple[list[dict[str, Any]], ChatCompletion]:
+        """The last chunks (open choices closed, the usage chunk) and the completion."""
+        out: list[dict[str, Any]] = []
+        if not self._choices:
+            self._choices[0] = _Choice()
+        for index in sorted(self._choices):
+            choice = self._choices[index]
+            if choice.finish_reason is None:
+                out += self._finish(index, choice, "stop", ())
+        completion = self.completion()
+        options = self.request.stream_options
+        if options is not None and options.include_usage:
+            out.append(self._chunk([], usage=completion.usage.model_dump(mode="json")))
+        return out, completion
+
+    def completion(self) -> ChatCompletion:
+        r, ident = self.request, self.identity
+        choices = [
+            ChatCompletionChoice(
+                index=i,
+                message=ChatCompletionMessage(
+                    role="assistant", content="".join(c.parts), annotations=list(c.annotations)
+                ),
+                finish_reason=c.finish_reason,
+            )
+            for i, c in sorted(self._choices.items())
+        ]
+        usage = self.usage or _counted_usage(r, [ch.message.content or "" for ch in choices])
+        perception = None
+        if self.perception_tokens:
+            perception = CompletionUsage(
+                prompt_tokens=self.perception_tokens,
+                completion_tokens=0,
+                total_tokens=self.perception_tokens,
+            )
+        return ChatCompletion(
+            id=ident.id,
+            created=ident.created,
+            model=ident.model,
+            system_fingerprint=self.system_fingerprint,
+            choices=choices,
+            usage=usage,
+            perception_usage=perception,
+            service_tier=r.service_tier,
+            request_id=ident.request_id,
+            seed=r.seed,
+            top_p=r.top_p,
+            temperature=r.temperature,
+            presence_penalty=r.presence_penalty,
+            frequency_penalty=r.frequency_penalty,
+            input_user=r.user,
+            metadata=r.metadata,
+            response_format=r.response_format.model_dump() if r.response_format else None,
+            question=question_of(r.messages) or None,
+        )
+
+
+def _counted_usage(request: ChatCompletionRequest, contents: list[str]) -> CompletionUsage:
+    """Usage from the service's tokenizer: the messages' text in, every choice's text out."""
+    prompt = count_texts(m.text() for m in request.messages)
+    completion = sum(count_tokens(c) for c in contents)
+    return CompletionUsage(
+        prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
+    )
+
+
+async def complete(builder: CompletionBuilder, events: AsyncIterator[Event]) -> ChatCompletion:
+    """Run the engine to its end: the completion of a plain (not streamed) request."""
+    async with aclosing(events):  # type: ignore[type-var]
+        async for event in events:
+            builder.add(event)
+    return builder.finish()[1]
+
+
+async def events_of(completion: ChatCompletion) -> AsyncIterator[Event]:
+    """A finished completion as events again, to stream it anew (idempotent replays)."""
+    for choice in completion.choices:
+        for piece in chunks(choice.message.content or ""):
+            yield ContentDelta(choice.index, piece)
+        reason = choice.finish_reason or "stop"
+        yield ChoiceDone(choice.index, reason, tuple(choice.message.annotations))
+    yield UsageReport(completion.usage, completion.system_fingerprint)
+
+
+async def sse_stream(
+    builder: CompletionBuilder,
+    first: Event | None,
+    events: AsyncIterator[Event],
+    on_complete: Callable[[ChatCompletion], Awaitable[None]],
+) -> AsyncIterator[bytes]:
+    """The SSE body of a streamed completion; ``on_complete`` runs before ``[DONE]``.
+
+    ``first`` was taken from ``events`` before the response started, so that an engine
+    failing at once is an HTTP error; a failure later is an error event, then ``[DONE]``.
+    """
+    async with aclosing(events):  # type: ignore[type-var]
+        try:
+            if first is not None:
+                for chunk in builder.add(first):
+                    yield sse(chunk)
+            async for event in events:
+                for chunk in builder.add(event):
+                    yield sse(chunk)
+            last, completion = builder.finish()
+            for chunk in last:
+                yield sse(chunk)
+            await on_complete(completion)
+        except Problem as exc:
+            kind = _ERROR_TYPES.get(type(exc), "server_error")
+            yield sse({"error": {"message": exc.detail, "type": kind}})
+        except Exception:
+            log.exception("streamed completion %s failed", builder.identity.id)
+            message = "Internal error in the chatspace service; see its log."
+            yield sse({"error": {"message": message, "type": "server_error"}})
+    yield DONE

@@ -1,0 +1,272 @@
+"""Forwarding generation to an OpenAI-compatible server (llama.cpp, vLLM, Ollama, hosted).
+
+The retrieved passages go first, as a system message that numbers them ``[1]``, ``[2]``,
+... and asks the model to cite them by those markers; every marker of the answer that
+names a passage becomes a ``file_citation`` annotation. ``developer`` messages are sent as
+``system`` (not every server knows the newer role), filter parts are dropped, and of the
+sampling parameters only those the caller set are forwarded. Usage is the upstream's own.
+
+Failures: an unreachable server or an HTTP error status is a 502, no answer within the
+upstream's ``timeout`` a 504 (:mod:`..problems`); neither carries the upstream's URL or key.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import httpx
+
+from chatspace.service.config import Upstream
+from chatspace.service.problems import UpstreamFailed, UpstreamTimeout
+from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.types import Annotation, CompletionUsage, FileCitation
+
+from .base import ChoiceDone, ContentDelta, Event, Job, UsageReport
+from .local import best_quote
+
+__all__ = ["UpstreamEngine", "cite_markers", "context_message", "new_client"]
+
+log = logging.getLogger("chatspace.service")
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+_FORWARDED = (
+    "temperature",
+    "top_p",
+    "n",
+    "presence_penalty",
+    "frequency_penalty",
+    "logit_bias",
+    "stop",
+    "seed",
+    "user",
+    "logprobs",
+    "top_logprobs",
+    "reasoning_effort",
+)
+CONTEXT_PREAMBLE = (
+    "Answer using the numbered passages below, taken from the user's files, where they are "
+    "relevant. Cite a passage by its marker, like [1], right after what it supports."
+)
+
+
+def new_client(upstream: Upstream) -> httpx.AsyncClient:
+    """The HTTP client of one upstream server: its base URL, key and timeout."""
+    headers = {}
+    if upstream.key is not None:
+        headers["Authorization"] = f"Bearer {upstream.key.get_secret_value()}"
+    return httpx.AsyncClient(
+        base_url=upstream.url.rstrip("/") + "/", headers=headers, timeout=upstream.timeout
+    )
+
+
+def context_message(passages: Sequence[Passage]) -> dict[str, str]:
+    """The system message that gives the model the retrieved passages."""
+    blocks = [f"[{i}] {p.filename}\n{p.text}" for i, p in enumerate(passages, 1)]
+    return {"role": "system", "content": "\n\n".join([CONTEXT_PREAMBLE, *blocks])}
+
+
+def cite_markers(content: str, passages: Sequence[Passage]) -> tuple[Annotation, ...]:
+    """An annotation for every ``[n]`` in ``content`` that names one of the passages."""
+    found = []
+    for m in _MARKER.finditer(content):
+        k = int(m.group(1))
+        if 1 <= k <= len(passages):
+            p = passages[k - 1]
+            citation = FileCitation(file_id=p.file_id, filename=p.filename, quote=best_quote(p))
+            found.append(
+                Annotation(
+                    type="file_citation",
+                    text=m.group(),
+                    start_index=m.start(),
+                    end_index=m.end(),
+                    file_citation=citation,
+                )
+            )
+    return tuple(found)
+
+
+def _usage(data: Any) -> CompletionUsage | None:
+    try:
+        p, c = int(data["prompt_tokens"]), int(data["completion_tokens"])
+        total = int(data.get("total_tokens", p + c))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return CompletionUsage(prompt_tokens=p, completion_tokens=c, total_tokens=total)
+
+
+class UpstreamEngine:
+    """A model name of this service served by a model of an upstream server."""
+
+    owned_by = "upstream"
+    system_fingerprint: str | None = None
+
+    def __init__(self, *, name: str, remote: str, client: httpx.AsyncClient) -> None:
+        self.name, self.remote, self.client = name, remote, client
+
+    def body(self, job: Job, *, stream: bool) -> dict[str, Any]:
+        """The upstream request for ``job``."""
+        r = job.request
+        messages = [context_message(job.retrieval.passages)] if job.retrieval.passages else []
+        for m in r.messages:
+            message = {"role": "system" if m.role == "developer" else m.role, "content": m.text()}
+            if m.name:
+                message["name"] = m.name
+            messages.append(message)
+        body: dict[str, Any] = {"model": self.remote, "messages": messages, "stream": stream}
+        for key in _FORWARDED:
+            value = getattr(r, key)
+            if key in r.model_fields_set and value is not None:
+                body[key] = value
+        if r.token_limit() is not None:
+            body["max_tokens"] = r.token_limit()
+        if r.response_format is not None:
+            body["response_format"] = r.response_format.model_dump()
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+    def _failed(self, why: str) -> UpstreamFailed:
+        return UpstreamFailed(f"The upstream model '{self.name}' failed: {why}.")
+
+    def _timeout(self) -> UpstreamTimeout:
+        return UpstreamTimeout(f"The upstream model '{self.name}' did not answer in time.")
+
+    async def generate(self, job: Job) -> AsyncIterator[Event]:
+        if job.request.stream:
+            async for event in self._stream(job):
+                yield event
+            return
+        data = await self.post(self.body(job, stream=False))
+        for event in self._answer_events(data, job.retrieval):
+            yield event
+
+    def _answer_events(self, data: dict[str, Any], retrieval: Retrieval) -> list[Event]:
+        """The events of a whole (not streamed) chat completion."""
+        events: list[Event] = []
+        try:
+            for i, choice in enumerate(data["choices"]):
+                index = int(choice.get("index", i))
+                content = (choice.get("message") or {}).get("content") or ""
+                if not isinstance(content, str):
+                    raise TypeError("content is not a string")
+                events.append(ContentDelta(index, content))
+                notes = cite_markers(content, retrieval.passages)
+                events.append(ChoiceDone(index, choice.get("finish_reason") or "stop", notes))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise self._failed("its answer is not a chat completion") from None
+        usage = _usage(data.get("usage"))
+        if usage is not None:
+            events.append(UsageReport(usage, data.get("system_fingerprint")))
+        return events
+
+    async def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A plain chat completion request to the upstream; its JSON answer."""
+        try:
+            response = await self.client.post("chat/completions", json=body)
+        except httpx.TimeoutException:
+            raise self._timeout() from None
+        except httpx.HTTPError:
+            raise self._failed("its server could not be reached") from None
+        if response.status_code >= 400:
+            log.warning("upstream %s answered %s", self.name, response.status_code)
+            raise self._failed(f"it answered HTTP {response.status_code}")
+        return self._json(response)
+
+    def _json(self, response: httpx.Response) -> dict[str, Any]:
+        try:
+            data = response.json()
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise self._failed("its answer is not JSON")
+        return data
+
+    async def _stream(self, job: Job) -> AsyncIterator[Event]:
+        """The upstream's stream as events; a server that ignores ``stream`` and answers
+        one JSON completion is taken as it is."""
+        contents: dict[int, list[str]] = {}
+        usage: UsageReport | None = None
+        chunks = 0
+        try:
+            async with self.client.stream(
+                "POST", "chat/completions", json=self.body(job, stream=True)
+            ) as response:
+                if response.status_code >= 400:
+                    log.warning("upstream %s answered %s", self.name, response.status_code)
+                    raise self._failed(f"it answered HTTP {response.status_code}")
+                kind = response.headers.get("content-type", "")
+                if kind.startswith("application/json"):
+                    await response.aread()
+                    for event in self._answer_events(self._json(response), job.retrieval):
+                        yield event
+                    return
+                if not kind.startswith("text/event-stream"):
+                    raise self._failed("its answer is not an event stream")
+                async for data in _sse_data(response):
+                    if data == "[DONE]":
+                        break
+                    chunk = self._chunk(data)
+                    chunks += 1
+                    reported = _usage(chunk.get("usage"))
+                    if reported is not None:
+                        usage = UsageReport(reported, chunk.get("system_fingerprint"))
+                    for event in self._chunk_events(chunk, contents, job.retrieval):
+                        yield event
+        except httpx.TimeoutException:
+            raise self._timeout() from None
+        except httpx.HTTPError:
+            raise self._failed("its server could not be reached") from None
+        if not chunks:
+            raise self._failed("it streamed no answer")
+        if usage is not None:
+            yield usage
+
+    def _chunk(self, data: str) -> dict[str, Any]:
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            chunk = None
+        if not isinstance(chunk, dict):
+            raise self._failed("it streamed an event that is not JSON")
+        if "error" in chunk:
+            log.warning("upstream %s streamed an error: %.300s", self.name, chunk["error"])
+            raise self._failed("it reported an error while streaming")
+        return chunk
+
+    def _chunk_events(
+        self, chunk: dict[str, Any], contents: dict[int, list[str]], retrieval: Retrieval
+    ) -> list[Event]:
+        events: list[Event] = []
+        try:
+            for choice in chunk.get("choices") or []:
+                index = int(choice.get("index", 0))
+                text = (choice.get("delta") or {}).get("content") or ""
+                if not isinstance(text, str):
+                    raise TypeError("content is not a string")
+                if text:
+                    contents.setdefault(index, []).append(text)
+                    events.append(ContentDelta(index, text))
+                if choice.get("finish_reason"):
+                    full = "".join(contents.get(index, []))
+                    notes = cite_markers(full, retrieval.passages)
+                    events.append(ChoiceDone(index, str(choice["finish_reason"]), notes))
+        except (TypeError, ValueError, AttributeError):
+            raise self._failed("it streamed a chunk that is not a chat completion chunk") from None
+        return events
+
+
+async def _sse_data(response: httpx.Response) -> AsyncIterator[str]:
+    """The ``data`` of each server-sent event (multi-line data joined with newlines)."""
+    lines: list[str] = []
+    async for line in response.aiter_lines():
+        if not line:
+            if lines:
+                yield "\n".join(lines)
+                lines = []
+        elif line.startswith("data:"):
+            lines.append(line[5:].removeprefix(" "))
+    if lines:
+        yield "\n".join(lines)

@@ -1,0 +1,70 @@
+"""Cleaning up after crashes and expiring files, while the service runs.
+
+At start: files past their ``expires_at`` are deleted, old idempotency keys forgotten,
+and the blob store swept of what a crash left (uploads in progress of dead processes,
+blobs whose row never committed). With ``--retention-days``, expired files are also
+deleted every :data:`EXPIRY_INTERVAL` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+from starlette.concurrency import run_in_threadpool
+
+from .state import AppState
+from .store import files as file_store
+from .store import idempotency as idempotency_store
+from .store.transactions import write_transaction
+
+__all__ = ["EXPIRY_INTERVAL", "expire_files", "running", "sweep"]
+
+log = logging.getLogger("chatspace.service")
+
+EXPIRY_INTERVAL = 600.0
+
+
+def expire_files(state: AppState) -> int:
+    """Delete the files past their ``expires_at`` (rows, passages, blobs); how many."""
+    with write_transaction(state.db) as conn:
+        blobs = file_store.purge_expired(conn, now=int(time.time()))
+    state.blobs.delete_many(blobs)
+    return len(blobs)
+
+
+def sweep(state: AppState) -> None:
+    """What a service does once before it answers: expire, forget, remove debris."""
+    expired = expire_files(state)
+    with write_transaction(state.db) as conn:
+        idempotency_store.purge(conn, now=time.time())
+        referenced = file_store.referenced_blobs(conn)
+    removed = state.blobs.sweep(referenced=referenced)
+    if expired or removed:
+        log.info(
+            "start-up sweep: %d expired file(s), %d stray blob(s) removed", expired, len(removed)
+        )
+
+
+async def _expire_forever(state: AppState) -> None:
+    while True:
+        await anyio.sleep(EXPIRY_INTERVAL)
+        try:
+            if count := await run_in_threadpool(expire_files, state):
+                log.info("%d expired file(s) deleted", count)
+        except Exception:
+            log.exception("expiring files failed; trying again later")
+
+
+@asynccontextmanager
+async def running(state: AppState) -> AsyncIterator[None]:
+    """Sweep, then keep expiring files (when a retention period is set) until exit."""
+    await run_in_threadpool(sweep, state)
+    async with anyio.create_task_group() as tasks:
+        if state.settings.retention_days:
+            tasks.start_soon(_expire_forever, state)
+        yield
+        tasks.cancel_scope.cancel()

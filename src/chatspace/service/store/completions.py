@@ -1,0 +1,252 @@
+"""Stored chat completions and their messages (contract 1.3-1.6).
+
+A completion is kept whole as JSON (``body``) next to the columns its lists filter and
+sort on; its messages are the request's messages in order, then the assistant message of
+choice 0, with ids ``<completion_id>-<i>``. Lists page by ``(created, id)`` so that ties in
+``created`` still page stably; an unknown ``after`` is a 404.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import sqlalchemy as sa
+
+from chatspace.service.problems import NotFound
+from chatspace.types import (
+    ChatCompletion,
+    ChatCompletionDeleted,
+    ChatCompletionList,
+    ChatCompletionMessageList,
+    ChatCompletionMessageObject,
+    ChatMessage,
+)
+
+from .schema import completion_messages as messages_t
+from .schema import completions as completions_t
+
+__all__ = [
+    "delete_completion",
+    "get_completion",
+    "insert_completion",
+    "list_completions",
+    "list_messages",
+    "update_metadata",
+]
+
+Order = Literal["asc", "desc"]
+
+
+def _scope(org_id: str, workspace_id: str) -> list[sa.ColumnElement[bool]]:
+    return [completions_t.c.org_id == org_id, completions_t.c.workspace_id == workspace_id]
+
+
+def _missing(completion_id: str) -> NotFound:
+    return NotFound(f"Chat completion '{completion_id[:80]}' not found.")
+
+
+def _message_rows(
+    completion: ChatCompletion, messages: Sequence[ChatMessage]
+) -> list[dict[str, Any]]:
+    rows = []
+    for i, m in enumerate(messages):
+        parts = None
+        if not isinstance(m.content, str):
+            parts = [p.model_dump(mode="json", exclude_none=True) for p in m.content]
+        rows.append(
+            {"idx": i, "role": m.role, "content": m.text(), "name": m.name, "content_parts": parts}
+        )
+    if completion.choices:
+        answer = completion.choices[0].message
+        rows.append(
+            {
+                "idx": len(messages),
+                "role": answer.role,
+                "content": answer.content,
+                "name": None,
+                "content_parts": None,
+            }
+        )
+    for row in rows:
+        row["completion_id"] = completion.id
+    return rows
+
+
+def insert_completion(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    user_id: str,
+    completion: ChatCompletion,
+    messages: Sequence[ChatMessage],
+) -> None:
+    """Store ``completion`` (as answered) and the messages that asked for it."""
+    conn.execute(
+        completions_t.insert().values(
+            id=completion.id,
+            org_id=org_id,
+            workspace_id=workspace_id,
+            user_id=user_id,
+            model=completion.model,
+            created=completion.created,
+            metadata=completion.metadata or {},
+            body=completion.model_dump_json(),
+        )
+    )
+    conn.execute(messages_t.insert(), _message_rows(completion, messages))
+
+
+def get_completion(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, completion_id: str
+) -> ChatCompletion:
+    body = conn.scalar(
+        sa.select(completions_t.c.body).where(
+            *_scope(org_id, workspace_id), completions_t.c.id == completion_id
+        )
+    )
+    if body is None:
+        raise _missing(completion_id)
+    return ChatCompletion.model_validate_json(body)
+
+
+def _after(
+    column_created: sa.ColumnElement[Any],
+    column_id: sa.ColumnElement[Any],
+    created: Any,
+    id_: Any,
+    order: Order,
+) -> sa.ColumnElement[bool]:
+    """Rows strictly after ``(created, id)`` in ``order``."""
+    if order == "asc":
+        return sa.or_(column_created > created, sa.and_(column_created == created, column_id > id_))
+    return sa.or_(column_created < created, sa.and_(column_created == created, column_id < id_))
+
+
+def list_completions(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    limit: int,
+    order: Order = "asc",
+    after: str | None = None,
+    model: str | None = None,
+    metadata: Mapping[str, str] | None = None,
+) -> ChatCompletionList:
+    """A page of the workspace's completions, filtered by model and metadata."""
+    c = completions_t.c
+    query = sa.select(c.id, c.body).where(*_scope(org_id, workspace_id))
+    if model is not None:
+        query = query.where(c.model == model)
+    for key, value in (metadata or {}).items():
+        entry = sa.func.json_each(c.metadata).table_valued("key", "value", "type")
+        query = query.where(
+            sa.exists()
+            .select_from(entry)
+            .where(entry.c.key == key, entry.c.type == "text", entry.c.value == value)
+        )
+    if after is not None:
+        cursor = conn.execute(
+            sa.select(c.created, c.id).where(*_scope(org_id, workspace_id), c.id == after)
+        ).first()
+        if cursor is None:
+            raise _missing(after)
+        query = query.where(_after(c.created, c.id, cursor.created, cursor.id, order))
+    direction = sa.asc if order == "asc" else sa.desc
+    query = query.order_by(direction(c.created), direction(c.id)).limit(limit + 1)
+    rows = conn.execute(query).all()
+    page = [ChatCompletion.model_validate_json(body) for _, body in rows[:limit]]
+    return ChatCompletionList(
+        data=page,
+        first_id=page[0].id if page else None,
+        last_id=page[-1].id if page else None,
+        has_more=len(rows) > limit,
+    )
+
+
+def update_metadata(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    completion_id: str,
+    metadata: Mapping[str, str],
+) -> ChatCompletion:
+    """Replace the completion's metadata; return the completion as now stored."""
+    completion = get_completion(
+        conn, org_id=org_id, workspace_id=workspace_id, completion_id=completion_id
+    )
+    completion.metadata = dict(metadata)
+    conn.execute(
+        completions_t.update()
+        .where(*_scope(org_id, workspace_id), completions_t.c.id == completion_id)
+        .values(metadata=dict(metadata), body=completion.model_dump_json())
+    )
+    return completion
+
+
+def delete_completion(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, completion_id: str
+) -> ChatCompletionDeleted:
+    """Delete the completion and its messages."""
+    found = conn.scalar(
+        sa.select(completions_t.c.id).where(
+            *_scope(org_id, workspace_id), completions_t.c.id == completion_id
+        )
+    )
+    if found is None:
+        raise _missing(completion_id)
+    conn.execute(messages_t.delete().where(messages_t.c.completion_id == completion_id))
+    conn.execute(completions_t.delete().where(completions_t.c.id == completion_id))
+    return ChatCompletionDeleted(id=completion_id)
+
+
+def list_messages(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    completion_id: str,
+    limit: int,
+    order: Order = "asc",
+    after: str | None = None,
+) -> ChatCompletionMessageList:
+    """A page of a stored completion's messages, by their position."""
+    get_completion(conn, org_id=org_id, workspace_id=workspace_id, completion_id=completion_id)
+    m = messages_t.c
+    query = sa.select(m.idx, m.role, m.content, m.name, m.content_parts).where(
+        m.completion_id == completion_id
+    )
+    if after is not None:
+        prefix, _, number = after.rpartition("-")
+        idx = int(number) if prefix == completion_id and number.isdigit() else None
+        known = sa.select(m.idx).where(m.completion_id == completion_id, m.idx == idx)
+        if idx is None or conn.scalar(known) is None:
+            raise NotFound(f"Message '{after[:100]}' not found in this chat completion.")
+        query = query.where(m.idx > idx if order == "asc" else m.idx < idx)
+    query = query.order_by(m.idx if order == "asc" else m.idx.desc()).limit(limit + 1)
+    rows = conn.execute(query).all()
+    page = [
+        ChatCompletionMessageObject(
+            id=f"{completion_id}-{row.idx}",
+            role=row.role,
+            content=row.content,
+            name=row.name,
+            content_parts=_json_list(row.content_parts),
+        )
+        for row in rows[:limit]
+    ]
+    return ChatCompletionMessageList(
+        data=page,
+        first_id=page[0].id if page else None,
+        last_id=page[-1].id if page else None,
+        has_more=len(rows) > limit,
+    )
+
+
+def _json_list(value: Any) -> list[dict[str, Any]] | None:
+    """``content_parts`` as read back (some drivers hand JSON columns back as text)."""
+    return json.loads(value) if isinstance(value, str) else value

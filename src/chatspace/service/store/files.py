@@ -1,0 +1,265 @@
+"""File rows: create, read, list with filters and cursors, update metadata, delete.
+
+Bytes live in the :class:`~.blobs.BlobStore`; a row names its blob. Functions that delete
+rows return the blob names, for the caller to remove once the transaction has committed
+(so that a rollback never leaves a row without its bytes).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import sqlalchemy as sa
+
+from chatspace.service.problems import NotFound
+from chatspace.service.retrieval.scope import metadata_matches
+from chatspace.types.files import File, FileList
+
+from . import schema
+from .schema import files as table
+
+__all__ = [
+    "JSONObjectError",
+    "create_file",
+    "delete_file",
+    "get_file",
+    "get_file_row",
+    "list_files",
+    "metadata_matches",
+    "new_file_id",
+    "parse_json_object",
+    "purge_expired",
+    "referenced_blobs",
+    "update_file",
+]
+
+Order = Literal["asc", "desc"]
+
+
+def new_file_id() -> str:
+    """``file-`` and 24 URL-safe random characters."""
+    return "file-" + secrets.token_urlsafe(18)
+
+
+class JSONObjectError(ValueError):
+    """A text that should be a JSON object is not; ``kind`` is the 422 error type."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    """``text`` as a JSON object (NaN and Infinity refused); :class:`JSONObjectError` if not."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not valid JSON")
+
+    try:
+        value = json.loads(text, parse_constant=refuse)
+    except ValueError as exc:
+        raise JSONObjectError(f"Invalid JSON: {exc}", "json_invalid") from None
+    if not isinstance(value, dict):
+        raise JSONObjectError('Input should be a JSON object, like {"key": "value"}', "dict_type")
+    return value
+
+
+_WIRE_FIELDS = (
+    "id",
+    "bytes",
+    "created_at",
+    "filename",
+    "purpose",
+    "status",
+    "status_details",
+    "expires_at",
+    "org_id",
+    "workspace_id",
+    "user_id",
+    "metadata",
+)
+
+
+def _file(row: Mapping[str, Any] | sa.RowMapping) -> File:
+    """The wire form of a row (internal columns such as ``blob`` stay inside)."""
+    return File(**{name: row[name] for name in _WIRE_FIELDS})
+
+
+def create_file(
+    conn: sa.Connection,
+    *,
+    file_id: str,
+    org_id: str,
+    workspace_id: str,
+    user_id: str,
+    filename: str,
+    size: int,
+    sha256: str,
+    content_type: str,
+    purpose: str,
+    metadata: dict[str, Any],
+    status_details: str,
+    created_at: int,
+    expires_at: int | None,
+    blob: str,
+) -> File:
+    values = {
+        "id": file_id,
+        "org_id": org_id,
+        "workspace_id": workspace_id,
+        "user_id": user_id,
+        "filename": filename,
+        "bytes": size,
+        "created_at": created_at,
+        "expires_at": expires_at,
+        "purpose": purpose,
+        "status": "uploaded",
+        "status_details": status_details,
+        "metadata": metadata,
+        "content_type": content_type,
+        "sha256": sha256,
+        "blob": blob,
+    }
+    conn.execute(table.insert().values(**values))
+    return _file(values)
+
+
+def _visible(org_id: str, workspace_id: str, now: int) -> list[sa.ColumnElement[bool]]:
+    return [
+        table.c.org_id == org_id,
+        table.c.workspace_id == workspace_id,
+        sa.or_(table.c.expires_at.is_(None), table.c.expires_at > now),
+    ]
+
+
+def get_file_row(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, file_id: str, now: int
+) -> Any:
+    """The row of a file of this org and workspace that has not expired; 404 otherwise."""
+    row = conn.execute(
+        sa.select(table).where(table.c.id == file_id, *_visible(org_id, workspace_id, now))
+    ).first()
+    if row is None:
+        raise NotFound(f"File '{file_id}' not found in workspace '{workspace_id}'.")
+    return row
+
+
+def get_file(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, file_id: str, now: int
+) -> File:
+    row = get_file_row(conn, org_id=org_id, workspace_id=workspace_id, file_id=file_id, now=now)
+    return _file(row._mapping)
+
+
+def list_files(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    now: int,
+    after: str | None = None,
+    limit: int = 10000,
+    order: Order = "desc",
+    purpose: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> FileList:
+    """A page of files by ``created_at`` (ties by id); ``total`` counts every match.
+
+    ``after`` must name a file of the workspace (404 otherwise); the page starts just past it.
+    """
+    where = _visible(org_id, workspace_id, now)
+    if purpose is not None:
+        where.append(table.c.purpose == purpose)
+    key = sa.tuple_(table.c.created_at, table.c.id)
+    cursor: tuple[int, str] | None = None
+    if after is not None:
+        anchor = conn.execute(
+            sa.select(table.c.created_at, table.c.id).where(
+                table.c.id == after, *_visible(org_id, workspace_id, now)
+            )
+        ).first()
+        if anchor is None:
+            raise NotFound(f"File '{after}' (the after cursor) not found in '{workspace_id}'.")
+        cursor = (anchor.created_at, anchor.id)
+    columns: list[sa.ColumnElement[Any]] = [table.c.created_at, table.c.id]
+    sort = [c.desc() for c in columns] if order == "desc" else columns
+
+    if metadata:
+        # Free-form JSON is matched in Python: exact JSON equality is not portable SQL.
+        keyed = conn.execute(
+            sa.select(table.c.id, table.c.created_at, table.c.metadata)
+            .where(*where)
+            .order_by(*sort)
+        ).all()
+        matched = [(r.created_at, r.id) for r in keyed if metadata_matches(r.metadata, metadata)]
+        total = len(matched)
+        if cursor is not None:
+            matched = [k for k in matched if (k > cursor if order == "asc" else k < cursor)]
+        ids = [k[1] for k in matched[: limit + 1]]
+        rows = conn.execute(sa.select(table).where(table.c.id.in_(ids)).order_by(*sort)).all()
+    else:
+        total = conn.execute(sa.select(sa.func.count()).where(*where)).scalar_one()
+        if cursor is not None:
+            where.append(key > cursor if order == "asc" else key < cursor)
+        rows = conn.execute(sa.select(table).where(*where).order_by(*sort).limit(limit + 1)).all()
+
+    page = [_file(r._mapping) for r in rows[:limit]]
+    return FileList(
+        data=page,
+        total=total,
+        first_id=page[0].id if page else None,
+        last_id=page[-1].id if page else None,
+        has_more=len(rows) > limit,
+    )
+
+
+def update_file(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    file_id: str,
+    metadata: dict[str, Any],
+    status_details: str | None,
+    now: int,
+) -> File:
+    """Replace the metadata (and ``status_details`` when given) of a file."""
+    get_file_row(conn, org_id=org_id, workspace_id=workspace_id, file_id=file_id, now=now)
+    values: dict[str, Any] = {"metadata": metadata}
+    if status_details is not None:
+        values["status_details"] = status_details
+    conn.execute(table.update().where(table.c.id == file_id).values(**values))
+    return get_file(conn, org_id=org_id, workspace_id=workspace_id, file_id=file_id, now=now)
+
+
+def _delete_rows(conn: sa.Connection, ids: list[str]) -> None:
+    if ids:
+        conn.execute(schema.passages.delete().where(schema.passages.c.file_id.in_(ids)))
+        conn.execute(table.delete().where(table.c.id.in_(ids)))
+
+
+def delete_file(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, file_id: str, now: int
+) -> str:
+    """Delete a file's row and passages; returns its blob name (remove it after commit)."""
+    row = get_file_row(conn, org_id=org_id, workspace_id=workspace_id, file_id=file_id, now=now)
+    _delete_rows(conn, [row.id])
+    return str(row.blob)
+
+
+def purge_expired(conn: sa.Connection, *, now: int) -> list[str]:
+    """Delete every file past its ``expires_at``; returns their blob names."""
+    rows = conn.execute(
+        sa.select(table.c.id, table.c.blob).where(
+            table.c.expires_at.is_not(None), table.c.expires_at <= now
+        )
+    ).all()
+    _delete_rows(conn, [r.id for r in rows])
+    return [r.blob for r in rows]
+
+
+def referenced_blobs(conn: sa.Connection) -> set[str]:
+    return set(conn.execute(sa.select(table.c.blob)).scalars())

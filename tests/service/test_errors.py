@@ -1,0 +1,160 @@
+"""Error answers (contract 6): one plain sentence in ``detail`` (422: ``loc``/``msg``/
+``type`` items only), the right status for each fault, and nothing internal leaked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from platform_support import stored, upload
+
+from support import Service, running_service
+
+
+def test_unknown_paths_and_methods(alice: httpx.Client) -> None:
+    missing = alice.get("/no/such/thing")
+    assert (missing.status_code, missing.json()) == (404, {"detail": "Not Found"})
+    wrong = alice.put("/files")
+    assert (wrong.status_code, wrong.json()) == (405, {"detail": "Method Not Allowed"})
+
+
+JSON = {"content-type": "application/json"}
+INVALID = {
+    "malformed json": (
+        "POST",
+        "/workspaces",
+        {"content": b'{"id": ', "headers": JSON},
+        ["body", 7],
+        "json_invalid",
+    ),
+    "form to json": (
+        "POST",
+        "/workspaces",
+        {"data": {"id": "x"}},
+        ["body"],
+        "model_attributes_type",
+    ),
+    "text/plain": (
+        "POST",
+        "/workspaces",
+        {"content": b'{"id":"x"}', "headers": {"content-type": "text/plain"}},
+        ["body"],
+        "model_attributes_type",
+    ),
+    "no body": ("POST", "/workspaces", {}, ["body"], "missing"),
+    "array": ("POST", "/workspaces", {"json": ["id", "name"]}, ["body"], "model_attributes_type"),
+    "wrong type": (
+        "PUT",
+        "/workspaces/default/user",
+        {"json": {"user": "u", "access": 3}},
+        ["body", "access"],
+        "literal_error",
+    ),
+    "multipart to json": (
+        "POST",
+        "/workspaces/default/user",
+        {"files": {"user": (None, "u"), "access": (None, "reader")}},
+        ["body"],
+        "model_attributes_type",
+    ),
+    "negative limit": (
+        "GET",
+        "/files",
+        {"params": {"limit": "-1"}},
+        ["query", "limit"],
+        "greater_than_equal",
+    ),
+    "bad workspace": (
+        "GET",
+        "/files/f/content",
+        {"params": {"workspace": "UPPER"}},
+        ["query", "workspace"],
+        "string_pattern_mismatch",
+    ),
+}
+
+
+@pytest.mark.parametrize(("method", "path", "kwargs", "loc", "kind"), INVALID.values(), ids=INVALID)
+def test_validation_errors(
+    alice: httpx.Client,
+    service: Service,
+    org: str,
+    method: str,
+    path: str,
+    kwargs: dict,
+    loc: list,
+    kind: str,
+) -> None:
+    before = stored(service, org)
+    response = alice.request(method, path, **kwargs)
+    assert response.status_code == 422
+    (item,) = response.json()["detail"]
+    assert set(item) == {"loc", "msg", "type"}
+    assert (item["loc"], item["type"]) == (loc, kind)
+    assert isinstance(item["msg"], str)
+    assert item["msg"]
+    assert stored(service, org) == before
+
+
+def test_422_never_echoes_the_input(alice: httpx.Client) -> None:
+    secret = "do-not-echo-" + "x" * 40
+    response = alice.post("/workspaces", json={"id": secret.upper(), "name": "n", "extra": secret})
+    assert response.status_code == 422
+    assert secret not in response.text
+    assert secret.upper() not in response.text
+
+
+def test_error_answers_leak_nothing_internal(
+    service: Service, org: str, alice: httpx.Client
+) -> None:
+    token = service.token("alice", org)
+    (f,) = upload(alice, ("a.txt", b"a"))
+    answers = [
+        alice.get("/files/file-nope"),
+        alice.get("/files", params={"after": "' OR 1=1 --"}),
+        alice.get(f"/files/{f['id']}/content", headers={"Range": "bytes=99-"}),
+        alice.post(
+            "/files",
+            content=b"--x\r\nbroken",
+            headers={"content-type": "multipart/form-data; boundary=x"},
+        ),
+        alice.delete("/workspaces/default"),
+        alice.post("/workspaces", json={"id": "default", "name": "d"}),
+        alice.patch(
+            f"/files/{f['id']}/metadata", content=b"{", headers={"content-type": "application/json"}
+        ),
+        httpx.get(service.url + "/files", headers={"Authorization": f"Bearer {token[:-2]}"}),
+    ]
+    for response in answers:
+        assert response.status_code >= 400
+        detail = response.json()["detail"]
+        assert isinstance(detail, str | list)
+        for leak in (
+            token,
+            token[:-2],
+            str(service.data_dir),
+            "Traceback",
+            "SELECT",
+            "sqlite",
+            ".py",
+        ):
+            assert leak not in response.text, (response.request.url, leak)
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    with running_service(tmp_path_factory.mktemp("rate"), "--rate-limit-per-minute", "3") as svc:
+        yield svc
+
+
+def test_rate_limit_is_429_with_retry_after(limited: Service, org: str) -> None:
+    with httpx.Client(base_url=limited.url, headers=limited.headers("alice", org)) as alice:
+        assert [alice.get("/models").status_code for _ in range(3)] == [200, 200, 200]
+        over = alice.get("/models")
+        assert over.status_code == 429
+        assert 1 <= int(over.headers["retry-after"]) <= 60
+        assert "3 requests per minute" in over.json()["detail"]
+        # The limit is per caller: another user is not held back.
+        with httpx.Client(base_url=limited.url, headers=limited.headers("bob", org)) as bob:
+            assert bob.get("/models").status_code == 200

@@ -1,0 +1,178 @@
+"""The built-in engine ``service-l0``: deterministic, quoting and citing, honest without files."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from chatspace.service.engines.local import LEADS, NO_MATCH, best_quote, chunks
+from chatspace.service.engines.tokenizer import count_tokens, truncate
+from chatspace.service.retrieval.search import Passage
+from service.chat_support import ask, assemble, client_for, stream, upload
+from support import Service
+
+NOTES = (
+    "# Travel notes\n\n"
+    "Paris is the capital of France. It has about 2.1 million inhabitants.\n\n"
+    "The Louvre is the most visited museum in the world.\n"
+)
+CSV = "city,country,population\nParis,France,2100000\nLyon,France,520000\n"
+
+
+@pytest.fixture
+def client(service: Service, org: str) -> httpx.Client:
+    with client_for(service, org) as c:
+        upload(c, [("notes.md", NOTES), ("cities.csv", CSV)])
+        yield c
+
+
+def _message(answer: dict, i: int = 0) -> dict:
+    return answer["choices"][i]["message"]
+
+
+def test_answer_quotes_and_cites_with_exact_offsets(client: httpx.Client) -> None:
+    answer = ask(client, "How many inhabitants does Paris have?")
+    message = _message(answer)
+    content = message["content"]
+    assert content.startswith(LEADS[0])
+    assert message["annotations"], content
+    for number, note in enumerate(message["annotations"], 1):
+        assert note["type"] == "file_citation"
+        assert note["text"] == f"[{number}]"
+        assert content[note["start_index"] : note["end_index"]] == note["text"]
+        citation = note["file_citation"]
+        assert citation["filename"] in {"notes.md", "cities.csv"}
+        assert citation["quote"] in (NOTES if citation["filename"] == "notes.md" else CSV)
+        assert f'"{" ".join(citation["quote"].split())}" ({citation["filename"]})' in content
+    first = message["annotations"][0]["file_citation"]
+    assert first["filename"] == "notes.md"
+    assert first["quote"] == "Paris is the capital of France. It has about 2.1 million inhabitants."
+    assert answer["choices"][0]["finish_reason"] == "stop"
+
+
+def test_a_table_row_is_quoted_on_its_own(client: httpx.Client) -> None:
+    answer = ask(client, "What is the population of Lyon, France?")
+    quotes = [n["file_citation"]["quote"] for n in _message(answer)["annotations"]]
+    assert quotes[0] == "Lyon,France,520000"
+
+
+def test_same_request_same_answer(client: httpx.Client) -> None:
+    one = ask(client, "What is the Louvre?", n=2, seed=7)
+    two = ask(client, "What is the Louvre?", n=2, seed=7)
+    assert one["id"] != two["id"]
+    assert one["choices"] == two["choices"]
+    assert one["usage"] == two["usage"]
+    assert one["system_fingerprint"] == two["system_fingerprint"] == "chatspace-0.1.0-l0"
+
+
+def test_n_gives_distinct_deterministic_variants(client: httpx.Client) -> None:
+    answer = ask(client, "What is the Louvre?", n=4)
+    contents = [c["message"]["content"] for c in answer["choices"]]
+    assert [c["index"] for c in answer["choices"]] == [0, 1, 2, 3]
+    assert [c.split("\n", 1)[0] for c in contents] == list(LEADS)
+    assert len(set(contents)) == 4
+    assert answer["usage"]["completion_tokens"] == sum(count_tokens(c) for c in contents)
+
+
+def test_seed_picks_the_wording(client: httpx.Client) -> None:
+    leads = {
+        seed: _message(ask(client, "Louvre", seed=seed))["content"].split("\n", 1)[0]
+        for seed in range(12)
+    }
+    assert set(leads.values()) == set(LEADS), "different seeds reach every wording"
+    assert _message(ask(client, "Louvre", seed=3))["content"].startswith(leads[3])
+
+
+def test_stop_ends_the_text_before_the_sequence(client: httpx.Client) -> None:
+    full = _message(ask(client, "Louvre museum"))["content"]
+    answer = ask(client, "Louvre museum", stop=["Louvre", "never there"])
+    cut = _message(answer)["content"]
+    assert cut == full[: full.index("Louvre")]
+    assert "Louvre" not in cut
+    assert answer["choices"][0]["finish_reason"] == "stop"
+    assert _message(answer)["annotations"] == []
+    single = ask(client, "Louvre museum", stop="files")
+    assert _message(single)["content"] == full[: full.index("files")]
+
+
+@pytest.mark.parametrize("field", ["max_tokens", "max_completion_tokens"])
+def test_token_limits_truncate_with_finish_reason_length(client: httpx.Client, field: str) -> None:
+    full = _message(ask(client, "Louvre museum"))["content"]
+    answer = ask(client, "Louvre museum", **{field: 5})
+    content = _message(answer)["content"]
+    assert content == truncate(full, 5)[0] == "Here is what I found"
+    assert answer["choices"][0]["finish_reason"] == "length"
+    assert answer["usage"]["completion_tokens"] == 5
+    assert _message(answer)["annotations"] == []
+
+
+def test_the_tighter_limit_wins_and_keeps_whole_citations(client: httpx.Client) -> None:
+    full = ask(client, "Louvre museum")
+    total = full["usage"]["completion_tokens"]
+    answer = ask(client, "Louvre museum", max_tokens=total + 10, max_completion_tokens=total)
+    assert _message(answer) == _message(full)
+    assert answer["choices"][0]["finish_reason"] == "stop"
+    shorter = ask(client, "Louvre museum", max_tokens=total - 1)
+    assert shorter["choices"][0]["finish_reason"] == "length"
+    last = _message(full)["annotations"][-1]
+    assert all(n["end_index"] < last["end_index"] for n in _message(shorter)["annotations"])
+
+
+def test_without_a_match_one_honest_sentence(service: Service, org: str) -> None:
+    with client_for(service, org) as c:
+        answer = ask(c, "What is the airspeed of an unladen swallow?", n=2)
+    for choice in answer["choices"]:
+        assert choice["message"]["content"] == NO_MATCH
+        assert choice["message"]["annotations"] == []
+    assert NO_MATCH.count(".") == 1
+    assert "no generative model is configured" in NO_MATCH
+
+
+def test_streams_in_several_chunks_that_make_the_same_answer(client: httpx.Client) -> None:
+    body = {"messages": [{"content": "Louvre museum"}], "n": 2, "seed": 1}
+    plain = client.post("/chat/completions", json=body).json()
+    _, events = stream(client, body)
+    streamed = assemble(events)
+    for choice, got in zip(plain["choices"], streamed["choices"], strict=True):
+        assert got["chunks"] >= 5
+        assert got["message"]["content"] == choice["message"]["content"]
+        assert got["message"]["annotations"] == choice["message"]["annotations"]
+        assert got["finish_reason"] == choice["finish_reason"]
+
+
+# ---------------------------------------------------------------- the pieces
+
+
+def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
+    text = "Cats sleep. Dogs and cats play together. Dogs bark at cats and dogs."
+    hits = [(i, i + len(w)) for w in ("Cats", "cats", "Dogs", "dogs") for i in _all(text, w)]
+    passage = Passage("f", "a.txt", 0, 0, text, -1.0, tuple(sorted(hits)))
+    assert best_quote(passage) == "Dogs and cats play together."
+
+
+def test_a_long_sentence_is_quoted_around_its_first_hit() -> None:
+    text = " ".join(["filler"] * 200 + ["needle"] + ["filler"] * 200) + "."
+    at = text.index("needle")
+    passage = Passage("f", "a.txt", 0, 0, text, -1.0, ((at, at + 6),))
+    quote = best_quote(passage)
+    assert "needle" in quote
+    assert quote in text
+    assert len(quote) <= 300
+    assert not quote.startswith(" ")
+    assert not quote.endswith(" ")
+
+
+def test_chunks_join_back_exactly() -> None:
+    text = 'Here is what\n\n- "a b c d e f" (x.md) [1]  '
+    pieces = chunks(text)
+    assert "".join(pieces) == text
+    assert len(pieces) > 2
+    assert chunks("") == []
+
+
+def _all(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while at != -1:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found

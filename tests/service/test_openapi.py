@@ -1,0 +1,139 @@
+"""The service's OpenAPI document describes the platform endpoints as the seed does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from chatspace.types import WORKSPACE_ID_PATTERN
+from support import Service
+
+PLATFORM = {
+    "/workspaces": {"get", "post"},
+    "/workspaces/{workspace_id}": {"get", "delete"},
+    "/workspaces/{workspace_id}/user": {"post", "put"},
+    "/workspaces/{workspace_id}/user/{user_id}": {"delete"},
+    "/workspaces/{workspace_id}/users": {"get"},
+    "/files": {"get", "post"},
+    "/files/{file_id}": {"get", "delete"},
+    "/files/{file_id}/content": {"get"},
+    "/files/{file_id}/metadata": {"patch"},
+    "/models": {"get"},
+}
+
+
+@pytest.fixture(scope="module")
+def spec(service: Service) -> dict[str, Any]:
+    response = httpx.get(service.url + "/openapi.json")
+    assert response.status_code == 200
+    return dict(response.json())
+
+
+def _schema(spec: dict[str, Any], ref_or_schema: dict[str, Any]) -> dict[str, Any]:
+    ref = ref_or_schema.get("$ref")
+    return spec["components"]["schemas"][ref.rsplit("/", 1)[1]] if ref else ref_or_schema
+
+
+def _params(op: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in op.get("parameters", [])}
+
+
+def test_every_platform_operation_is_described_and_secured(spec: dict[str, Any]) -> None:
+    assert spec["info"]["version"] == "1.0.0"
+    assert spec["components"]["securitySchemes"]["HTTPBearer"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "JWT",
+        "description": "A JWT with the claims sub (user), org_id and exp.",
+    }
+    for path, methods in PLATFORM.items():
+        assert methods <= set(spec["paths"][path]), path
+        for method in methods:
+            op = spec["paths"][path][method]
+            assert op["security"] == [{"HTTPBearer": []}], (path, method)
+            assert "200" in op["responses"]
+            invalid = op["responses"]["422"]["content"]["application/json"]["schema"]
+            assert invalid == {"$ref": "#/components/schemas/HTTPValidationError"}
+            error = op["responses"]["401"]["content"]["application/json"]["schema"]
+            assert _schema(spec, error)["required"] == ["detail"]
+
+
+def test_the_422_shape(spec: dict[str, Any]) -> None:
+    body = spec["components"]["schemas"]["HTTPValidationError"]
+    item = _schema(spec, body["properties"]["detail"]["items"])
+    assert item["required"] == ["loc", "msg", "type"]
+    assert set(item["properties"]) == {"loc", "msg", "type"}
+    assert item["properties"]["loc"]["items"] == {
+        "anyOf": [{"type": "string"}, {"type": "integer"}]
+    }
+
+
+def test_the_multipart_upload_body(spec: dict[str, Any]) -> None:
+    body = spec["paths"]["/files"]["post"]["requestBody"]
+    assert body["required"] is True
+    schema = body["content"]["multipart/form-data"]["schema"]
+    assert schema["required"] == ["file"]
+    props = schema["properties"]
+    assert props["file"] == {
+        "type": "array",
+        "items": {"type": "string", "format": "binary"},
+        "description": props["file"]["description"],
+    }
+    assert props["purpose"]["default"] == "user_data"
+    assert props["metadata"]["type"] == "string"
+    assert props["instructions"]["type"] == "string"
+    assert (props["workspace"]["default"], props["workspace"]["pattern"]) == (
+        "default",
+        WORKSPACE_ID_PATTERN,
+    )
+    answer = spec["paths"]["/files"]["post"]["responses"]["200"]["content"]["application/json"]
+    assert answer["schema"]["items"] == {"$ref": "#/components/schemas/File"}
+    assert "413" in spec["paths"]["/files"]["post"]["responses"]
+    assert _params(spec["paths"]["/files"]["post"])["Idempotency-Key"]["in"] == "header"
+
+
+def test_list_files_parameters(spec: dict[str, Any]) -> None:
+    params = _params(spec["paths"]["/files"]["get"])
+    assert set(params) == {"workspace", "after", "limit", "order", "purpose", "metadata"}
+    assert params["limit"]["schema"] | {} == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10000,
+        "default": 10000,
+        "title": "Limit",
+    }
+    assert params["order"]["schema"]["enum"] == ["asc", "desc"]
+    assert params["order"]["schema"]["default"] == "desc"
+    assert params["workspace"]["schema"]["default"] == "default"
+    for path in ("/files/{file_id}", "/files/{file_id}/content", "/files/{file_id}/metadata"):
+        for op in spec["paths"][path].values():
+            assert _params(op)["workspace"]["schema"]["default"] == "default"
+            assert _params(op)["file_id"]["required"] is True
+
+
+def test_workspace_and_file_models(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    create = schemas["WorkspaceCreate"]
+    assert create["properties"]["id"]["pattern"] == WORKSPACE_ID_PATTERN
+    assert set(create["required"]) == {"id", "name"}
+    assert create["additionalProperties"] is False
+    user = schemas["WorkspaceUserRequest"]
+    assert user["properties"]["access"]["enum"] == ["reader", "writer", "admin"]
+    workspace = schemas["Workspace"]["properties"]
+    assert workspace["created_at"]["format"] == "date-time"
+    file = schemas["File"]["properties"]
+    assert set(file) >= {
+        "id", "object", "bytes", "created_at", "filename", "purpose", "status",
+        "status_details", "expires_at", "org_id", "workspace_id", "user_id", "metadata",
+    }  # fmt: skip
+    assert file["workspace_id"]["default"] == "default"
+    assert set(schemas["FileList"]["properties"]) >= {"data", "object", "total"}
+
+
+def test_the_docs_pages_are_served(service: Service) -> None:
+    docs = httpx.get(service.url + "/docs")
+    assert docs.status_code == 200
+    assert "swagger-ui" in docs.text
+    assert httpx.get(service.url + "/redoc").status_code == 200

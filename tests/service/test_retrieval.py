@@ -1,0 +1,327 @@
+"""Retrieval (contract 3): extraction, passages, FTS5 search, filter parts, perception_usage."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from chatspace.service.engines.tokenizer import count_tokens
+from chatspace.service.retrieval.extract import extract_text, html_to_text
+from chatspace.service.retrieval.indexing import split_passages
+from chatspace.service.retrieval.scope import metadata_matches
+from chatspace.service.retrieval.search import build_query, search_terms
+from service.chat_support import ask, client_for, upload
+from support import Service
+
+# ---------------------------------------------------------------- extraction
+
+
+def _pdf(text: str) -> bytes:
+    """A one-page PDF showing ``text`` in Helvetica, written by hand (no PDF writer needed)."""
+    content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "expected"),
+    [
+        ("a.txt", "plain words\r\nsecond line", "plain words\nsecond line"),
+        ("a.md", "# Title\n\nSome *markdown*.", "# Title\n\nSome *markdown*."),
+        ("a.csv", "city,country\nParis,France\n", "city,country\nParis,France\n"),
+        ("a.json", '{"city": "Paris"}', '{"city": "Paris"}'),
+        ("a.py", "def f():\n    return 1\n", "def f():\n    return 1\n"),
+        ("bom.txt", "\ufeffwith a byte order mark", "with a byte order mark"),
+    ],
+)
+def test_text_files_are_read_as_text(tmp_path: Path, name: str, data: str, expected: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data.encode())
+    assert extract_text(path, filename=name, content_type="application/octet-stream") == expected
+
+
+def test_utf16_with_a_bom_is_text(tmp_path: Path) -> None:
+    path = tmp_path / "u16.txt"
+    path.write_bytes("grüße".encode("utf-16"))
+    assert extract_text(path, filename="u16.txt", content_type="text/plain") == "grüße"
+
+
+@pytest.mark.parametrize(
+    "data", [b"\x00\x01\x02binary\x00", b"\xfa\xfb not utf-8 \xc3\x28", b"   \n  "]
+)
+def test_files_without_text_yield_none(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "blob.bin"
+    path.write_bytes(data)
+    assert extract_text(path, filename="blob.bin", content_type="application/octet-stream") is None
+
+
+def test_html_keeps_visible_text_only() -> None:
+    html = """<!doctype html><html><head><title>The  Page</title>
+    <style>body { color: red }</style><script>var secret = "hidden script words";</script>
+    </head><body><h1>Heading</h1><p>First &amp; <b>bold</b> para.</p><!-- a comment -->
+    <ul><li>one</li><li>two</li></ul><noscript>no script</noscript></body></html>"""
+    assert html_to_text(html) == "The Page\nHeading\nFirst & bold para.\none\ntwo"
+
+
+def test_html_without_a_closed_head_still_has_its_body() -> None:
+    assert html_to_text("<html><head><title>T</title><body><p>text</p>") == "T\ntext"
+
+
+def test_html_file_by_extension_or_content_type(tmp_path: Path) -> None:
+    path = tmp_path / "page"
+    path.write_text("<p>Hello <i>there</i></p><script>alert(1)</script>")
+    assert extract_text(path, filename="page.html", content_type="") == "Hello there"
+    assert extract_text(path, filename="page", content_type="text/html; charset=utf-8") == (
+        "Hello there"
+    )
+
+
+def test_pdf_text_through_pypdf(tmp_path: Path) -> None:
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(_pdf("Zanzibar exports cloves"))
+    assert extract_text(path, filename="doc.pdf", content_type="application/pdf") == (
+        "Zanzibar exports cloves"
+    )
+
+
+def test_a_damaged_pdf_has_no_text(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pdf"
+    path.write_bytes(b"%PDF-1.4\nthis is not really a pdf")
+    assert extract_text(path, filename="bad.pdf", content_type="application/pdf") is None
+
+
+# ---------------------------------------------------------------- passages and queries
+
+
+def test_passages_cover_the_text_with_overlap_and_true_offsets() -> None:
+    text = " ".join(f"Sentence number {i} says something." for i in range(400))
+    passages = split_passages(text, size=500, overlap=100)
+    assert len(passages) > 10
+    for start, passage in passages:
+        assert text[start : start + len(passage)] == passage
+        assert len(passage) <= 500
+        assert not passage[0].isspace()
+        assert not passage[-1].isspace()
+    for (s1, p1), (s2, _) in itertools.pairwise(passages):
+        assert s1 < s2 < s1 + len(p1), "consecutive passages overlap"
+    covered = set()
+    for start, passage in passages:
+        covered.update(range(start, start + len(passage)))
+    assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
+
+
+def test_a_text_without_spaces_is_still_split() -> None:
+    text = "x" * 2500
+    passages = split_passages(text, size=1000, overlap=200)
+    assert [s for s, _ in passages] == [0, 800, 1600]
+    assert passages[-1][0] + len(passages[-1][1]) == 2500
+
+
+def test_query_terms_are_quoted_so_fts_syntax_is_plain_text() -> None:
+    terms = search_terms('What is NEAR(a b) "quoted" col:x AND * OR -not the')
+    assert terms == ("near", "b", "quoted", "col", "x")
+    query = build_query(['say "hi"', "x"])
+    assert query == '"say ""hi""" OR "x"'
+
+
+def test_a_huge_question_keeps_a_bounded_query() -> None:
+    terms = search_terms(" ".join(f"word{i}" for i in range(10_000)) + " " + "y" * 5000)
+    assert len(terms) == 32
+    assert terms[0] == "word0"
+
+
+@pytest.mark.parametrize(
+    ("metadata", "criteria", "matches"),
+    [
+        ({"lang": "de"}, {"lang": "de"}, True),
+        ({"lang": "de"}, {"lang": ["fr", "de"]}, True),
+        ({"lang": "de"}, {"lang": ["fr"]}, False),
+        ({"lang": "de", "year": 2024}, {"lang": "de", "year": 2024}, True),
+        ({"lang": "de"}, {"lang": "de", "year": 2024}, False),
+        ({"flag": True}, {"flag": 1}, False),
+        ({"n": 1}, {"n": True}, False),
+        ({"n": 1}, {"n": 1.0}, True),
+        ({"tags": ["a", "b"]}, {"tags": ["a", "b"]}, True),
+        ({}, {}, True),
+    ],
+)
+def test_metadata_matching(metadata: dict, criteria: dict, matches: bool) -> None:
+    assert metadata_matches(metadata, criteria) is matches
+
+
+# ---------------------------------------------------------------- through the service
+
+FRANCE = "Paris is the capital of France. The Seine flows through Paris."
+GERMANY = "Berlin is the capital of Germany. The Spree flows through Berlin."
+RECIPE = "Whisk the eggs with sugar until pale, then fold in the flour."
+
+
+def _cited_files(answer: dict) -> list[str]:
+    notes = answer["choices"][0]["message"]["annotations"]
+    return [a["file_citation"]["file_id"] for a in notes]
+
+
+def test_the_best_passages_are_cited_and_counted(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        fr, de, cake = upload(
+            client, [("france.txt", FRANCE), ("germany.txt", GERMANY), ("cake.md", RECIPE)]
+        )
+        answer = ask(client, "Which river flows through Berlin?")
+    assert _cited_files(answer)[0] == de["id"]
+    assert cake["id"] not in _cited_files(answer)
+    # perception_usage counts the tokens of the passages the model was given
+    given = [GERMANY] if len(_cited_files(answer)) == 1 else [GERMANY, FRANCE]
+    tokens = sum(count_tokens(t) for t in given)
+    assert answer["perception_usage"] == {
+        "prompt_tokens": tokens,
+        "completion_tokens": 0,
+        "total_tokens": tokens,
+    }
+    assert fr["id"]
+
+
+def test_no_files_or_no_match_means_no_context(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        empty = ask(client, "What is the capital of France?")
+        upload(client, [("cake.md", RECIPE)])
+        unrelated = ask(client, "What is the capital of France?")
+    for answer in (empty, unrelated):
+        assert answer["perception_usage"] is None
+        assert answer["choices"][0]["message"]["annotations"] == []
+
+
+def test_file_ids_narrow_the_search(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        fr, _de = upload(client, [("france.txt", FRANCE), ("germany.txt", GERMANY)])
+        parts = [
+            {"type": "text", "text": "Which capital has a river?"},
+            {"type": "filter", "file_ids": [fr["id"]]},
+        ]
+        answer = ask(client, parts)
+    assert set(_cited_files(answer)) == {fr["id"]}
+
+
+def test_metadata_filter_and_several_parts_combine_with_and(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        (fr,) = upload(client, [("france.txt", FRANCE)], metadata={"lang": "en", "kind": "a"})
+        (de,) = upload(client, [("germany.txt", GERMANY)], metadata={"lang": "en", "kind": "b"})
+        (it,) = upload(client, [("italy.txt", "Rome is the capital of Italy.")])
+        question = {"type": "text", "text": "capital"}
+
+        def cited(*filters: dict) -> set[str]:
+            return set(_cited_files(ask(client, [question, *filters])))
+
+        assert cited() == {fr["id"], de["id"], it["id"]}
+        assert cited({"filter": json.dumps({"kind": "b"})}) == {de["id"]}
+        assert cited({"filter": json.dumps({"kind": ["a", "b"]})}) == {fr["id"], de["id"]}
+        both = cited({"filter": '{"lang": "en"}'}, {"file_ids": [fr["id"], it["id"]]})
+        assert both == {fr["id"]}
+        assert cited({"filter": '{"lang": "xx"}'}) == set()
+
+
+def test_a_huge_list_of_file_ids_is_checked_in_one_query(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        (fr,) = upload(client, [("france.txt", FRANCE)])
+        ids = [*(f"file-{i:024d}" for i in range(40_000)), fr["id"]]
+        refused = client.post(
+            "/chat/completions",
+            json={"messages": [{"content": [{"text": "capital"}, {"file_ids": ids}]}]},
+        )
+        assert refused.status_code == 422
+        assert refused.json()["detail"][0]["loc"][-2:] == ["file_ids", 0]
+        many = [fr["id"]] * 40_000
+        answer = ask(client, [{"text": "capital"}, {"file_ids": many}])
+    assert _cited_files(answer) == [fr["id"]]
+
+
+def test_top_k_limits_the_passages(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        upload(client, [(f"c{i}.txt", f"Capital city number {i}.") for i in range(8)])
+        default = ask(client, "capital city")
+        two = ask(client, [{"text": "capital city"}, {"type": "filter", "top_k": 2}])
+        smallest = ask(client, [{"text": "capital city"}, {"top_k": 7}, {"top_k": 3}])
+    assert len(_cited_files(default)) == 5
+    assert len(_cited_files(two)) == 2
+    assert len(_cited_files(smallest)) == 3
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'NEAR("capital" OR',
+        'capital" AND -',
+        "col:capital *",
+        "capital^2 {x} (y",
+        "\"'; DROP TABLE passages; --",
+    ],
+)
+def test_fts_syntax_in_questions_is_plain_text(service: Service, org: str, question: str) -> None:
+    with client_for(service, org) as client:
+        (fr,) = upload(client, [("france.txt", FRANCE)])
+        answer = ask(client, question)
+        again = ask(client, "capital")
+    if "capital" in question.lower():
+        assert _cited_files(answer) == [fr["id"]]
+    assert _cited_files(again) == [fr["id"]], "the passages table is intact"
+
+
+def test_script_in_html_is_never_indexed(service: Service, org: str) -> None:
+    page = (
+        "<html><head><script>const zyxwvut = 'steal cookies';</script></head>"
+        "<body><p>Visible paragraph about gardening.</p>"
+        "<script>document.write('zyxwvut')</script></body></html>"
+    )
+    with client_for(service, org) as client:
+        upload(client, [("page.html", page)])
+        hidden = ask(client, "zyxwvut cookies")
+        visible = ask(client, "gardening")
+    assert hidden["perception_usage"] is None
+    quote = visible["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert quote == "Visible paragraph about gardening."
+    assert "<" not in visible["choices"][0]["message"]["content"]
+
+
+def test_script_text_in_a_plain_file_is_quoted_as_text(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        upload(client, [("notes.txt", "Payload: <script>alert('gardening')</script>")])
+        answer = ask(client, "gardening")
+    note = answer["choices"][0]["message"]["annotations"][0]
+    assert note["file_citation"]["quote"] == "Payload: <script>alert('gardening')</script>"
+
+
+def test_a_huge_prompt_is_answered(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        (fr,) = upload(client, [("france.txt", FRANCE)])
+        question = "capital " + " ".join(f"filler{i}" for i in range(50_000))
+        answer = ask(client, question)
+    assert _cited_files(answer) == [fr["id"]]
+    assert answer["usage"]["prompt_tokens"] == count_tokens(question)
+
+
+def test_a_pdf_upload_is_searchable(service: Service, org: str) -> None:
+    with client_for(service, org) as client:
+        (pdf,) = upload(client, [("doc.pdf", _pdf("Zanzibar exports cloves"))])
+        answer = ask(client, "What does Zanzibar export?")
+    assert _cited_files(answer) == [pdf["id"]]

@@ -1,0 +1,242 @@
+"""Upstream models (contract 2): forwarding to an OpenAI-compatible server, plain and
+streamed, with the retrieved passages as context; 502 and 504 when it fails.
+
+Two upstreams, both real HTTP servers: a second instance of this very service (the chain
+tests), and a scripted server that records what it is sent (:mod:`upstream_support`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from chatspace.service.engines.tokenizer import count_tokens
+from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
+from service.chat_support import ask, assemble, client_for, read_events, stream, upload
+from service.upstream_support import REPLY, USAGE, FakeUpstream, closed_port
+from support import Service, new_org, start_service
+
+DESERTS = "The Sahara is the largest hot desert. It covers most of North Africa."
+QUESTION = "Which is the largest hot desert?"
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeUpstream]:
+    server = FakeUpstream().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory: pytest.TempPathFactory, fake: FakeUpstream) -> Iterator[Service]:
+    """A service forwarding to the scripted upstream (1 s timeout) and to a closed port."""
+    upstreams = [
+        {
+            "url": fake.url,
+            "key": "up-secret-key",
+            "timeout": 1.0,
+            "models": {
+                name: name for name in ("echo", "broken", "garbage", "hang", "midstream", "meta")
+            }
+            | {"renamed": "echo"},
+        },
+        {"url": f"http://127.0.0.1:{closed_port()}/v1", "models": {"gone": "gone"}},
+    ]
+    svc = start_service(
+        tmp_path_factory.mktemp("relay"), env={"CHATSPACE_UPSTREAMS": json.dumps(upstreams)}
+    )
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture(scope="module")
+def chain_org() -> str:
+    return new_org()
+
+
+@pytest.fixture(scope="module")
+def chained(
+    tmp_path_factory: pytest.TempPathFactory, service: Service, chain_org: str
+) -> Iterator[Service]:
+    """A second service whose model ``gpt-test`` is the first service's ``service-l0``."""
+    token = service.token(user="relay", org=chain_org)
+    args = ["--upstream-url", service.url, "--upstream-key", token]
+    args += ["--upstream-model", "gpt-test=service-l0"]
+    svc = start_service(tmp_path_factory.mktemp("chained"), *args)
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture
+def client(relay: Service, org: str) -> Iterator[httpx.Client]:
+    with client_for(relay, org) as c:
+        yield c
+
+
+# ---------------------------------------------------------------- a chain of two services
+
+
+def test_models_lists_upstream_names(chained: Service, org: str) -> None:
+    with client_for(chained, org) as c:
+        models = {m["id"]: m["owned_by"] for m in c.get("/models").json()["data"]}
+    assert models == {"service-l0": "chatspace", "gpt-test": "upstream"}
+
+
+def test_chain_forwards_plain_and_streamed(
+    service: Service, chained: Service, chain_org: str, org: str
+) -> None:
+    with client_for(service, chain_org) as upstream_client:
+        upload(upstream_client, [("deserts.txt", DESERTS)])
+        direct = ask(upstream_client, QUESTION)
+    with client_for(chained, org) as c:
+        plain = ask(c, QUESTION, model="gpt-test", store=True)
+        _, events = stream(
+            c,
+            {
+                "model": "gpt-test",
+                "messages": [{"content": QUESTION}],
+                "stream_options": {"include_usage": True},
+            },
+        )
+        streamed = assemble(events)
+        stored = c.get(f"/chat/completions/{plain['id']}").json()
+    # No files on this side: the messages go up unchanged, so the answer is the upstream's.
+    assert plain["model"] == "gpt-test"
+    assert plain["choices"][0]["message"]["content"] == direct["choices"][0]["message"]["content"]
+    assert plain["choices"][0]["message"]["annotations"] == [], "upstream files are not ours"
+    assert plain["usage"] == direct["usage"]
+    assert plain["perception_usage"] is None
+    assert streamed["choices"][0]["message"]["content"] == plain["choices"][0]["message"]["content"]
+    assert streamed["usage"] == plain["usage"]
+    assert stored == plain
+    with client_for(service, chain_org) as upstream_client:
+        assert upstream_client.get("/chat/completions").json()["data"] == [], "store stays here"
+
+
+def test_chain_sends_the_passages_as_context(chained: Service, org: str) -> None:
+    with client_for(chained, org) as c:
+        (mine,) = upload(c, [("mine.txt", DESERTS)])
+        answer = ask(c, QUESTION, model="gpt-test")
+    context = f"{CONTEXT_PREAMBLE}\n\n[1] mine.txt\n{DESERTS}"
+    # the upstream (service-l0) counts every message it was sent, the context included
+    assert answer["usage"]["prompt_tokens"] == count_tokens(context) + count_tokens(QUESTION)
+    assert answer["perception_usage"]["prompt_tokens"] == count_tokens(DESERTS)
+    assert mine["id"]
+
+
+# ---------------------------------------------------------------- the scripted upstream
+
+
+def test_request_forwarded_with_context_key_and_mapped_name(
+    client: httpx.Client, fake: FakeUpstream
+) -> None:
+    (file,) = upload(client, [("deserts.txt", DESERTS)])
+    parts = [{"type": "text", "text": QUESTION}, {"type": "filter", "top_k": 2}]
+    messages = [
+        {"role": "developer", "content": "Be terse."},
+        {"role": "user", "content": parts},
+    ]
+    response = client.post(
+        "/chat/completions",
+        json={"model": "renamed", "messages": messages, "temperature": 0.3, "max_tokens": 50},
+    )
+    assert response.status_code == 200
+    sent = fake.last("echo")
+    assert sent["headers"]["authorization"] == "Bearer up-secret-key"
+    body = sent["body"]
+    assert body["messages"] == [
+        {"role": "system", "content": f"{CONTEXT_PREAMBLE}\n\n[1] deserts.txt\n{DESERTS}"},
+        {"role": "system", "content": "Be terse."},
+        {"role": "user", "content": QUESTION},
+    ]
+    assert body["temperature"] == 0.3
+    assert body["max_tokens"] == 50
+    assert body["stream"] is False
+    assert "top_p" not in body, "only what the caller set is forwarded"
+    answer = response.json()
+    assert answer["model"] == "renamed"
+    assert answer["usage"] == USAGE
+    assert answer["system_fingerprint"] == "fp-upstream"
+    assert answer["perception_usage"]["prompt_tokens"] == count_tokens(DESERTS)
+    message = answer["choices"][0]["message"]
+    assert message["content"] == REPLY
+    [note] = message["annotations"]  # [1] names the passage; [7] names nothing
+    assert note["text"] == "[1]"
+    assert REPLY[note["start_index"] : note["end_index"]] == "[1]"
+    assert note["file_citation"] == {
+        "file_id": file["id"],
+        "filename": "deserts.txt",
+        "quote": "The Sahara is the largest hot desert.",
+    }
+
+
+def test_streamed_through_with_usage_and_citations(
+    client: httpx.Client, fake: FakeUpstream
+) -> None:
+    upload(client, [("deserts.txt", DESERTS)])
+    body = {"model": "echo", "messages": [{"content": QUESTION}], "store": True}
+    _, events = stream(client, body)
+    sent = fake.last("echo")["body"]
+    assert sent["stream"] is True
+    assert sent["stream_options"] == {"include_usage": True}
+    completion = assemble(events)
+    assert completion["choices"][0]["message"]["content"] == REPLY
+    assert [n["text"] for n in completion["choices"][0]["message"]["annotations"]] == ["[1]"]
+    stored = client.get(f"/chat/completions/{completion['id']}").json()
+    assert stored["usage"] == USAGE
+    assert (
+        stored["choices"][0]["message"]["annotations"]
+        == completion["choices"][0]["message"]["annotations"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "status"), [("broken", 502), ("garbage", 502), ("gone", 502), ("hang", 504)]
+)
+@pytest.mark.parametrize("streamed", [False, True])
+def test_upstream_failures_are_502_and_504(
+    client: httpx.Client, model: str, status: int, streamed: bool
+) -> None:
+    body = {"model": model, "messages": [{"content": "hi"}], "store": True, "stream": streamed}
+    response = client.post("/chat/completions", json=body)
+    assert response.status_code == status
+    detail = response.json()["detail"]
+    assert detail.startswith(f"The upstream model '{model}' ")
+    for secret in ("up-secret-key", "127.0.0.1", "http"):
+        assert secret not in detail
+    assert client.get("/chat/completions").json()["data"] == []
+
+
+def test_a_failure_mid_stream_is_an_error_event_then_done(client: httpx.Client) -> None:
+    body = {"model": "midstream", "messages": [{"content": "hi"}], "store": True, "stream": True}
+    with client.stream("POST", "/chat/completions", json=body) as response:
+        assert response.status_code == 200
+        events = read_events(response)
+    assert events[-1] == "[DONE]"
+    error = events[-2]["error"]
+    assert error["type"] == "upstream_error"
+    assert error["message"].startswith("The upstream model 'midstream' failed")
+    content = "".join(
+        c["choices"][0]["delta"].get("content", "") for c in events[:-2] if c.get("choices")
+    )
+    assert content == "Noted [1] and "[: len(content)]
+    assert client.get("/chat/completions").json()["data"] == [], "a failed stream is not stored"
+
+
+def test_retry_after_failure_works_under_the_same_key(client: httpx.Client) -> None:
+    headers = {"Idempotency-Key": "up-1"}
+    failed = client.post(
+        "/chat/completions",
+        json={"model": "broken", "messages": [{"content": "x"}]},
+        headers=headers,
+    )
+    assert failed.status_code == 502
+    again = client.post(
+        "/chat/completions",
+        json={"model": "broken", "messages": [{"content": "x"}]},
+        headers=headers,
+    )
+    assert again.status_code == 502, "a failure is not remembered"

@@ -69,6 +69,16 @@ def test_hostile_filenames_keep_only_the_last_component(
     )
 
 
+def test_names_escaped_by_the_html_form_encoding_are_restored(alice: httpx.Client) -> None:
+    """httpx and browsers send ``"`` as ``%22`` and CR/LF as ``%0D%0A`` in multipart names."""
+    name = 'say "hi" <b>%41.txt'
+    response = alice.post("/files", files={"file": (name, b"x")})
+    assert response.status_code == 200, response.text
+    assert response.json()[0]["filename"] == name
+    broken = alice.post("/files", files={"file": ("two\r\nlines.txt", b"x")})
+    assert broken.json()[0]["filename"] == "twolines.txt"
+
+
 @pytest.mark.parametrize("name", ["", "..", ".", "dir/", "\x01\x02"])
 def test_unusable_filenames_are_422(
     alice: httpx.Client, service: Service, org: str, name: str

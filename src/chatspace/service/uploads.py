@@ -74,6 +74,20 @@ def _decode(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
+_HTML5_ESCAPES = {"%22": '"', "%0D": "\r", "%0A": "\n"}
+
+
+def _html5_unescape(name: str) -> str:
+    """Undo the escapes browsers and httpx apply to file names in multipart headers.
+
+    The HTML standard's form encoding writes ``"`` as ``%22`` and CR/LF as ``%0D``/``%0A``;
+    nothing else is escaped (a literal ``%`` stays as it is), so only those are undone.
+    """
+    for escaped, char in _HTML5_ESCAPES.items():
+        name = name.replace(escaped, char)
+    return name
+
+
 class _Receiver:
     """The parser's callbacks: builds the form and queues file bytes for writing."""
 
@@ -118,7 +132,7 @@ class _Receiver:
         if b"filename" not in options:
             self._text = bytearray()
             return
-        self._filename = _decode(options[b"filename"])
+        self._filename = _html5_unescape(_decode(options[b"filename"]))
         if self._name == FILE_FIELD:
             self._temp = self.blobs.new_temp()
             self.form.files.append(FilePart(self._filename, self._temp))

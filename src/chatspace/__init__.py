@@ -12,6 +12,7 @@ from ._version import __version__
 from .errors import (
     APIConnectionError,
     APIStatusError,
+    APIStreamError,
     APITimeoutError,
     AuthenticationError,
     BadRequestError,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "APIConnectionError",
     "APIStatusError",
+    "APIStreamError",
     "APITimeoutError",
     "AsyncClient",
     "AuthenticationError",

@@ -4,6 +4,7 @@
     ├── ConfigurationError            bad client settings, no service reachable to start
     ├── APIConnectionError            the request never got an answer
     │   └── APITimeoutError
+    ├── APIStreamError                the service reported an error inside a streamed answer
     └── APIStatusError                the service answered with an error status
         ├── BadRequestError           400
         ├── AuthenticationError       401
@@ -27,6 +28,7 @@ from typing import Any
 __all__ = [
     "APIConnectionError",
     "APIStatusError",
+    "APIStreamError",
     "APITimeoutError",
     "AuthenticationError",
     "BadRequestError",
@@ -66,11 +68,27 @@ class APITimeoutError(APIConnectionError):
     """The service did not answer within the timeout."""
 
 
+class APIStreamError(ChatspaceError):
+    """The service reported a failure after a streamed answer had begun (contract 1.2).
+
+    ``error_type`` is the event's ``type``; the text received before the failure stays
+    on the stream object (``stream.text``).
+    """
+
+    def __init__(self, message: str, *, error_type: str | None = None) -> None:
+        super().__init__(message)
+        self.error_type = error_type
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), (str(self),), {"error_type": self.error_type}))
+
+
 class APIStatusError(ChatspaceError):
     """The service answered with an error status.
 
     ``detail`` is the body's ``detail``: a sentence, or for a 422 the list of items
-    (each a dict with ``loc``, ``msg`` and ``type``).
+    (each a dict with ``loc``, ``msg`` and ``type``). ``retry_after`` is the answer's
+    ``Retry-After`` in seconds, when it had one.
     """
 
     status_code: int = 0
@@ -84,11 +102,13 @@ class APIStatusError(ChatspaceError):
         request_id: str | None = None,
         method: str | None = None,
         url: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         if status_code is not None:
             self.status_code = status_code
         self.detail = detail
         self.request_id = request_id
+        self.retry_after = retry_after
         self.method = method
         self.url = url
         super().__init__(self._message())
@@ -105,6 +125,7 @@ class APIStatusError(ChatspaceError):
             "request_id": self.request_id,
             "method": self.method,
             "url": self.url,
+            "retry_after": self.retry_after,
         }
         return (_rebuild, (type(self), (self.detail,), state))
 
@@ -125,6 +146,7 @@ class PermissionDeniedError(APIStatusError):
 
 class NotFoundError(APIStatusError):
     status_code = 404
+    hint = "Check the id and the workspace (workspace=...) it lives in."
 
 
 class ConflictError(APIStatusError):
@@ -133,6 +155,7 @@ class ConflictError(APIStatusError):
 
 class RequestTooLargeError(APIStatusError):
     status_code = 413
+    hint = "Send less: split the upload, or ask the operator to raise the service's limit."
 
 
 class ValidationError(APIStatusError):
@@ -160,6 +183,7 @@ class RateLimitError(APIStatusError):
 
 class ServerError(APIStatusError):
     status_code = 500
+    hint = "The service failed; retry later, or check the service's log."
 
 
 _BY_STATUS: dict[int, type[APIStatusError]] = {

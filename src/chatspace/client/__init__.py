@@ -1,0 +1,36 @@
+"""The Python client of the chatspace service: :class:`Client` and :class:`AsyncClient`.
+
+    >>> from chatspace import Client
+    >>> client = Client()                      # CHATSPACE_* settings, or the local service
+    >>> f = client.files.upload("notes.md")
+    >>> answer = client.chat.create(messages=[user_message("What is due?", file_ids=[f.id])])
+    >>> client.chat.list().to_pandas()
+
+Modules are private (``_sync``, ``_async``, ``_base``, ...); this is the public surface.
+"""
+
+from __future__ import annotations
+
+from ._async import AsyncClient
+from ._config import ClientConfig
+from ._messages import filter_part, text_part, user_message
+from ._pagination import AsyncPage, SyncPage
+from ._retry import RetryPolicy
+from ._streaming import AsyncChatStream, ChatStream
+from ._sync import Client
+from ._transfer import PROGRESS_THRESHOLD
+
+__all__ = [
+    "PROGRESS_THRESHOLD",
+    "AsyncChatStream",
+    "AsyncClient",
+    "AsyncPage",
+    "ChatStream",
+    "Client",
+    "ClientConfig",
+    "RetryPolicy",
+    "SyncPage",
+    "filter_part",
+    "text_part",
+    "user_message",
+]

@@ -1,0 +1,243 @@
+"""``client.files``: upload, list, get, delete, content, download, update metadata."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, overload
+
+from chatspace.client._call import Call
+from chatspace.client._pagination import Pager
+from chatspace.client._transfer import Download, ProgressSetting
+from chatspace.client._uploads import Upload
+from chatspace.types import File, FileDeleted, FileList
+
+from ._resource import Resource, dump, segment
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pydantic import TypeAdapter
+
+    from chatspace.client._pagination import SyncPage
+
+__all__ = ["Files"]
+
+_FILES: Pager[File] = Pager("files", "files")
+PathInput = str | os.PathLike[str]
+
+
+@functools.cache
+def _file_list() -> TypeAdapter[list[File]]:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(list[File])
+
+
+class Files(Resource):
+    """Files of a workspace: what completions search and cite."""
+
+    __slots__ = ()
+
+    @overload
+    def upload(
+        self,
+        file: bytes | bytearray | BinaryIO,
+        *,
+        filename: str | None = None,
+        purpose: str = "user_data",
+        metadata: Mapping[str, Any] | None = None,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        format: Literal["csv", "parquet"] = "csv",
+        progress: ProgressSetting = None,
+    ) -> File: ...
+    @overload
+    def upload(
+        self,
+        file: PathInput,
+        *,
+        filename: str | None = None,
+        purpose: str = "user_data",
+        metadata: Mapping[str, Any] | None = None,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        format: Literal["csv", "parquet"] = "csv",
+        progress: ProgressSetting = None,
+    ) -> File | list[File]: ...
+    @overload
+    def upload(
+        self,
+        file: list[PathInput] | tuple[PathInput, ...],
+        *,
+        filename: str | None = None,
+        purpose: str = "user_data",
+        metadata: Mapping[str, Any] | None = None,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        format: Literal["csv", "parquet"] = "csv",
+        progress: ProgressSetting = None,
+    ) -> list[File]: ...
+    @overload
+    def upload(
+        self,
+        file: pd.DataFrame,
+        *,
+        filename: str | None = None,
+        purpose: str = "user_data",
+        metadata: Mapping[str, Any] | None = None,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        format: Literal["csv", "parquet"] = "csv",
+        progress: ProgressSetting = None,
+    ) -> File: ...
+    def upload(
+        self,
+        file: Any,
+        *,
+        filename: str | None = None,
+        purpose: str = "user_data",
+        metadata: Mapping[str, Any] | None = None,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        format: Literal["csv", "parquet"] = "csv",
+        progress: ProgressSetting = None,
+    ) -> File | list[File]:
+        """Upload files, streamed from disk; one ``File`` for one input, a list for several.
+
+        ``file``: a path; a glob (``"reports/*.pdf"``) or a list of paths, sent in one
+        request; bytes or a binary file object (name it with ``filename=``); or a pandas
+        DataFrame, sent as CSV (``format="parquet"``: Parquet), without its index.
+        ``metadata`` is stored with each file; ``instructions`` derive more metadata
+        from the content. ``progress``: see :mod:`chatspace.client._transfer`.
+
+        >>> client.files.upload("sales.csv", metadata={"year": 2024})
+        >>> client.files.upload(df, filename="sales.parquet", format="parquet")
+        """
+        fields: dict[str, Any] = {"purpose": purpose, "workspace": self._ws(workspace)}
+        if metadata is not None:
+            fields["metadata"] = dict(metadata)
+        if instructions is not None:
+            fields["instructions"] = instructions
+        upload = Upload.build(
+            file, filename=filename, format=format, fields=fields, progress=progress
+        )
+        single = upload.single
+
+        def parse(content: bytes) -> File | list[File]:
+            files = _file_list().validate_json(content)
+            return files[0] if single else files
+
+        call = Call("POST", "/files", upload=upload, parse=parse, create=True)
+        return self._client._request(call)
+
+    def list(
+        self,
+        *,
+        workspace: str | None = None,
+        after: str | None = None,
+        limit: int = 10000,
+        order: Literal["asc", "desc"] = "desc",
+        purpose: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> SyncPage[File]:
+        """Files of the workspace, newest first; pages itself (``limit`` per page).
+
+        ``metadata`` keeps files whose metadata has each key equal to the value (or
+        to one of the values, for a list).
+        ``to_pandas()`` columns: ``id, filename, bytes, created_at, expires_at, purpose,
+        status, workspace_id, user_id, metadata.<key>...``.
+        """
+        params: dict[str, Any] = {"workspace": self._ws(workspace), "limit": limit, "order": order}
+        if after is not None:
+            params["after"] = after
+        if purpose is not None:
+            params["purpose"] = purpose
+        if metadata is not None:
+            params["metadata"] = dump(dict(metadata)).decode()
+        call = Call("GET", "/files", params=params, parse=FileList.model_validate_json)
+        return self._client._page(_FILES, call)
+
+    def get(self, file_id: str, *, workspace: str | None = None) -> File:
+        """A file's description."""
+        return self._client._request(
+            Call(
+                "GET",
+                self._path(file_id),
+                params=self._params(workspace),
+                parse=File.model_validate_json,
+            )
+        )
+
+    def delete(self, file_id: str, *, workspace: str | None = None) -> FileDeleted:
+        """Delete a file and its content."""
+        return self._client._request(
+            Call(
+                "DELETE",
+                self._path(file_id),
+                params=self._params(workspace),
+                parse=FileDeleted.model_validate_json,
+            )
+        )
+
+    def content(self, file_id: str, *, workspace: str | None = None) -> bytes:
+        """A file's bytes, in memory; for large files prefer :meth:`download`."""
+        return self._client._request(
+            Call(
+                "GET", self._path(file_id) + "/content", params=self._params(workspace), parse=bytes
+            )
+        )
+
+    def download(
+        self,
+        file_id: str,
+        path: str | os.PathLike[str] = ".",
+        *,
+        workspace: str | None = None,
+        progress: ProgressSetting = None,
+    ) -> Path:
+        """Stream a file to ``path`` (a directory: the file keeps its name); return the path.
+
+        The bytes go to a temporary file next to the target, renamed when complete, so
+        an interrupted download never leaves a partial file.
+        """
+        call = Call(
+            "GET", self._path(file_id) + "/content", params=self._params(workspace), stream=True
+        )
+        return self._client._download(call, Download(path, progress, name=file_id))
+
+    def update_metadata(
+        self,
+        file_id: str,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        instructions: str | None = None,
+        workspace: str | None = None,
+    ) -> File:
+        """Merge ``metadata`` into the file's (a key set to None is removed), or derive
+        metadata from the content by ``instructions``.
+
+        >>> client.files.update_metadata(f.id, {"year": 2024, "draft": None})
+        >>> client.files.update_metadata(f.id, instructions="Extract the title")
+        """
+        body: dict[str, Any] = dict(metadata or {})
+        if instructions is not None:
+            body["instructions"] = instructions
+        if not body:
+            raise ValueError("give metadata, instructions, or both")
+        return self._client._request(
+            Call(
+                "PATCH",
+                self._path(file_id) + "/metadata",
+                params=self._params(workspace),
+                content=dump(body),
+                parse=File.model_validate_json,
+            )
+        )
+
+    def _path(self, file_id: str) -> str:
+        return f"/files/{segment(file_id)}"
+
+    def _params(self, workspace: str | None) -> dict[str, str]:
+        return {"workspace": self._ws(workspace)}

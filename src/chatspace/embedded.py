@@ -1,0 +1,165 @@
+"""The embedded local service: one per machine (per data dir), shared by every kernel.
+
+A client with no base URL anywhere calls :func:`ensure_service`. It reuses the service
+named by ``<data dir>/service.json`` when that one answers, and otherwise starts
+``python -m chatspace serve --port 0`` detached (its own session, output to
+``<data dir>/service.log``), so that it outlives the kernel that started it. A file lock
+makes two kernels starting at once share one service. Requests run as user ``local`` of
+org ``local``, with tokens minted from the data dir's secret.
+
+    >>> url, token, where = ensure_service()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+
+from chatspace.errors import ConfigurationError
+from chatspace.tokens import data_dir, load_or_create_secret, mint_token
+
+__all__ = ["LOCAL_ORG", "LOCAL_USER", "ensure_service", "running_service"]
+
+LOCAL_USER = "local"
+LOCAL_ORG = "local"
+TOKEN_TTL = 12 * 3600
+_RUNTIME = "service.json"
+_LOCK = "service.lock"
+_LOG = "service.log"
+# Started through a short-lived launcher, so that the service is not our child: no
+# zombie when it exits, and nothing of ours to wait for.
+_LAUNCHER = (
+    "import subprocess, sys\n"
+    "log = open(sys.argv[1], 'ab')\n"
+    "p = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=log,"
+    " stderr=subprocess.STDOUT, start_new_session=True)\n"
+    "print(p.pid)\n"
+)
+
+
+def ensure_service(
+    directory: str | os.PathLike[str] | None = None, *, timeout: float = 60.0
+) -> tuple[str, Callable[[], str], Path]:
+    """The URL of the local service (started if need be), a token provider, and its data dir."""
+    where = data_dir(directory)
+    where.mkdir(parents=True, exist_ok=True)
+    url = running_service(where)
+    if url is None:
+        with _locked(where / _LOCK):
+            url = running_service(where) or _start(where, timeout)
+    secret = load_or_create_secret(where)
+    provider = functools.partial(
+        mint_token, user=LOCAL_USER, org=LOCAL_ORG, secret=secret, ttl_seconds=TOKEN_TTL
+    )
+    return url, provider, where
+
+
+def running_service(where: Path) -> str | None:
+    """The URL in ``service.json`` if its process lives and answers HTTP, else None."""
+    try:
+        info = json.loads((where / _RUNTIME).read_text())
+        url, pid = str(info["url"]), int(info["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not _alive(pid):
+        return None
+    try:
+        httpx.get(url + "/models", timeout=2.0)
+    except httpx.HTTPError:
+        return None
+    return url
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def _start(where: Path, timeout: float) -> str:
+    serve = [sys.executable, "-m", "chatspace", "serve", "--host", "127.0.0.1", "--port", "0"]
+    serve += ["--data-dir", str(where)]
+    log = where / _LOG
+    flags = 0
+    if sys.platform == "win32":  # pragma: no cover - POSIX is what CI runs
+        flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+    launched = subprocess.run(  # noqa: S603 - our own interpreter and module
+        [sys.executable, "-c", _LAUNCHER, str(log), *serve],
+        capture_output=True,
+        text=True,
+        check=False,
+        creationflags=flags,
+        timeout=timeout,
+    )
+    if launched.returncode != 0 or not launched.stdout.strip().isdigit():
+        raise ConfigurationError(
+            f"Could not start the local chatspace service: {launched.stderr.strip()[-300:]}"
+        )
+    pid = int(launched.stdout.strip())
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        url = _ready(where, pid)
+        if url is not None:
+            return url
+        if not _alive(pid):
+            break
+        time.sleep(0.05)  # a process of another session: no event to wait on
+    raise ConfigurationError(
+        "The local chatspace service did not start; see its log at "
+        f"{log}: {_tail(log)} Set CHATSPACE_BASE_URL to use a remote service instead."
+    )
+
+
+def _ready(where: Path, pid: int) -> str | None:
+    try:
+        info = json.loads((where / _RUNTIME).read_text())
+    except (OSError, ValueError):
+        return None
+    if info.get("pid") != pid:
+        return None
+    return running_service(where)
+
+
+def _tail(log: Path) -> str:
+    try:
+        lines = log.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return (lines[-1] if lines else "(empty log)")[-300:]
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock between processes, released when the block ends (or we die)."""
+    with open(path, "a+b") as handle:
+        if sys.platform == "win32":  # pragma: no cover
+            import msvcrt
+
+            msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
+            try:
+                yield
+            finally:
+                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     report = Report(args.size)
     with tempfile.TemporaryDirectory(prefix="chatspace-bench-") as tmp:
         scratch = Path(tmp)
-        shared = start(scratch / "data") if set(args.only) & {
+        shared = start(scratch / "data", "--max-upload-mb", "4096") if set(args.only) & {
             "requests", "streaming", "listing", "transfer"
         } else None  # fmt: skip
         try:

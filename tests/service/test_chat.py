@@ -89,6 +89,15 @@ def test_stored_completion_is_returned_exactly(client: httpx.Client) -> None:
     assert got.json() == created
 
 
+def test_every_answer_names_its_request(client: httpx.Client) -> None:
+    created = client.post("/chat/completions", json={"messages": [{"content": "hi"}]})
+    assert created.headers["x-request-id"] == created.json()["request_id"]
+    missing = client.get("/chat/completions/chatcmpl-nope")
+    assert missing.status_code == 404
+    assert re.fullmatch(r"req_[0-9a-f]{24}", missing.headers["x-request-id"])
+    assert missing.headers["x-request-id"] != created.headers["x-request-id"]
+
+
 def test_completion_carries_its_question_for_lists(client: httpx.Client) -> None:
     """The chatspace addition ``question``: the last user message's text, in every list."""
     messages = [

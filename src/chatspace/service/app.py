@@ -17,6 +17,7 @@ from chatspace.types.common import HTTPValidationError
 from . import housekeeping
 from .config import Settings
 from .problems import Invalid, Problem
+from .request_ids import RequestIdMiddleware
 from .routes import chat, files, models, workspaces
 from .state import AppState
 
@@ -52,7 +53,12 @@ async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("unexpected error in %s %s", request.method, request.url.path)
+    log.exception(
+        "unexpected error in %s %s (%s)",
+        request.method,
+        request.url.path,
+        getattr(request.state, "request_id", "-"),
+    )
     return JSONResponse(
         {"detail": "Internal error in the chatspace service; see its log."}, status_code=500
     )
@@ -80,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses={422: {"description": "Validation Error", "model": HTTPValidationError}},
     )
     app.state.service_version = __version__
+    app.add_middleware(RequestIdMiddleware)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(Problem, _on_problem)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)

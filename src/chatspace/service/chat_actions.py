@@ -116,7 +116,12 @@ async def _first(events: AsyncIterator[Event]) -> Event | None:
 
 
 async def create_completion(
-    state: AppState, caller: Caller, body: ChatCompletionRequest, key: str | None
+    state: AppState,
+    caller: Caller,
+    body: ChatCompletionRequest,
+    key: str | None,
+    *,
+    request_id: str,
 ) -> Response:
     """The answer to ``POST /chat/completions``: JSON, or an SSE stream."""
     fp = fingerprint("POST /chat/completions", body.model_dump(mode="json"))
@@ -128,7 +133,7 @@ async def create_completion(
             id="chatcmpl-" + secrets.token_urlsafe(18),
             created=int(time.time()),
             model=body.model,
-            request_id="req_" + secrets.token_hex(12),
+            request_id=request_id,
         ),
         request=body,
         system_fingerprint=engine.system_fingerprint,

@@ -50,13 +50,16 @@ _CREATE_RESPONSES: dict[int | str, dict[str, Any]] = {
     summary="Create a chat completion",
 )
 async def create_chat_completion(
+    request: Request,
     body: ChatCompletionRequest,
     caller: CallerDep,
     state: StateDep,
     idempotency_key: IdempotencyKeyDep = None,
 ) -> Response:
     """Create a chat completion over the workspace's files; stream it with `stream: true`."""
-    return await create_completion(state, caller, body, idempotency_key)
+    return await create_completion(
+        state, caller, body, idempotency_key, request_id=request.state.request_id
+    )
 
 
 def _metadata_filter(request: Request) -> dict[str, str]:

@@ -110,3 +110,12 @@ def test_token_provider_is_never_called_for_repr(service: Service, org: str) -> 
     client.workspaces.get()
     assert calls == [1]
     client.close()
+
+
+def test_a_very_short_token_does_not_blot_out_log_text(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    with Client(base_url="http://127.0.0.1:9", token="t", max_retries=0):
+        logging.getLogger("chatspace.client").warning("the total is %s", "tested")
+        logging.getLogger("httpx").warning("header %s", "Bearer t")
+    assert "the total is tested" in caplog.text
+    assert "header Bearer [redacted]" in caplog.text

@@ -17,6 +17,9 @@ from ._config import TokenSource
 __all__ = ["REDACTED", "TokenAuth", "install_log_redaction"]
 
 REDACTED = "[redacted]"
+_MIN_SECRET = 8
+"""Shorter "tokens" (test values like ``"t"``) are not searched for in log text: they
+would blot out every matching letter. ``Bearer <token>`` is redacted whatever its length."""
 _BEARER = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9\-._~+/]+=*")
 # Loggers that see requests: records logged straight to them pass our filter.
 _LOGGERS = (
@@ -66,7 +69,12 @@ class TokenAuth:
         with self._lock:
             token = _call(source)
             self._header = f"Bearer {token}"
-            _Redactor.secrets.add(token)
+            _remember(token)
+
+
+def _remember(token: str) -> None:
+    if len(token) >= _MIN_SECRET:
+        _Redactor.secrets.add(token)
 
 
 def _call(provider: Callable[[], str]) -> str:
@@ -112,7 +120,7 @@ def install_log_redaction(token: str | None = None) -> None:
     """Attach the redacting filter to the loggers of chatspace, httpx and httpcore (once)."""
     global _installed
     if token:
-        _Redactor.secrets.add(token)
+        _remember(token)
     if _installed:
         return
     with _install_lock:

@@ -34,8 +34,10 @@ class NotebookSession(HasTraits):
             from chatspace.client import Client
 
             self._client = Client()
-            if self._client.config.workspace:
-                self.workspace = self._client.config.workspace
+            config = self._client.config
+            # CHATSPACE_WORKSPACE applies unless a workspace was already chosen here.
+            if config.sources.get("workspace") != "default" and self.workspace == "default":
+                self.workspace = config.workspace
         return self._client
 
     def use_client(self, client: Client) -> None:

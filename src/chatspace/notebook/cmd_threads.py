@@ -1,0 +1,195 @@
+"""``%chat threads | reset | resume | config``: the conversations and the connection."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from .commands import Command
+from .display import Message
+from .options import Parser
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .magics import ChatspaceMagics
+
+__all__ = ["COMMANDS"]
+
+STORED_SCAN = 1000
+"""``%chat threads`` counts the stored turns among the newest this many completions."""
+
+
+def _threads(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
+    """The threads in memory, and those stored for this notebook, one row each."""
+    import pandas as pd
+
+    book = magics.threads
+    stored: Counter[str] = Counter()
+    if not args.local:
+        stored = _stored_threads(magics)
+    names = sorted(set(book.threads) | set(stored) | {book.current})
+    rows = [
+        {
+            "thread": name,
+            "current": name == book.current,
+            "turns": len(book.threads[name].turns) if name in book.threads else 0,
+            "tokens": book.threads[name].tokens if name in book.threads else 0,
+            "stored_turns": stored.get(name, 0),
+        }
+        for name in names
+    ]
+    return pd.DataFrame(rows, columns=["thread", "current", "turns", "tokens", "stored_turns"])
+
+
+def _stored_threads(magics: ChatspaceMagics) -> Counter[str]:
+    session = magics.session
+    notebook = magics.notebook_name()
+    page = session.client.chat.list(
+        workspace=session.workspace,
+        metadata={"notebook": notebook} if notebook else None,
+        order="desc",
+        limit=100,
+    )
+    counts: Counter[str] = Counter()
+    for seen, completion in enumerate(page, start=1):
+        thread = (completion.metadata or {}).get("thread")
+        if thread:
+            counts[str(thread)] += 1
+        if seen >= STORED_SCAN:
+            break
+    return counts
+
+
+def _reset(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
+    book = magics.threads
+    if args.all:
+        count = len(book.threads)
+        book.clear()
+        return Message(f"forgot {count} threads; %%chat now continues thread {book.current}")
+    name = args.name or book.current
+    turns = len(book.threads[name].turns) if name in book.threads else 0
+    book.reset(name)
+    return Message(f"thread {name} starts afresh ({turns} turns forgotten)")
+
+
+def _resume(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
+    session = magics.session
+    thread = magics.threads.resume(
+        session.client, args.name, workspace=session.workspace, notebook=magics.notebook_name()
+    )
+    if not thread.turns:
+        return Message(
+            f"no stored turns of thread {args.name} in workspace {session.workspace}; "
+            f"%%chat starts it afresh"
+        )
+    return Message(
+        f"thread {thread.name} resumed with {len(thread.turns)} stored turns "
+        f"(~{thread.tokens} tokens); %%chat continues it"
+    )
+
+
+def _config(magics: ChatspaceMagics, args: argparse.Namespace) -> ConfigView:
+    session = magics.session
+    client = session.client
+    config = client.config
+    sources = config.sources
+    user, org = _identity(client)
+    workspace_from = sources.get("workspace", "default")
+    if session.workspace != config.workspace:
+        workspace_from = "%workspace or ChatspaceMagics.default_workspace"
+    rows = [
+        ("service", config.base_url, sources.get("base_url", "")),
+        ("token", config.token or "(none)", sources.get("token", "")),
+        ("user", user or "(unknown)", "the token"),
+        ("organization", org or "(unknown)", "the token"),
+        ("workspace", session.workspace, workspace_from),
+        ("model", session.model, "ChatspaceMagics.default_model"),
+        ("store", str(session.store), "ChatspaceMagics.store"),
+        ("stream", str(session.stream), "ChatspaceMagics.stream"),
+        ("thread", magics.threads.current, "%%chat --thread"),
+    ]
+    return ConfigView(rows)
+
+
+def _identity(client: Any) -> tuple[str | None, str | None]:
+    """The user and organization named by the client's token (read, never shown)."""
+    auth = getattr(client, "_auth", None)
+    header = auth.header() if auth is not None else None
+    if not header:
+        return None, None
+    try:
+        import jwt
+
+        claims = jwt.decode(header.split(" ", 1)[-1], options={"verify_signature": False})
+    except Exception:  # an opaque token: nothing to read
+        return None, None
+    return claims.get("sub"), claims.get("org_id")
+
+
+class ConfigView:
+    """``%chat config``: each setting, its value and where it came from (token masked)."""
+
+    def __init__(self, rows: list[tuple[str, str, str]]) -> None:
+        self.rows = rows
+
+    def __getitem__(self, key: str) -> str:
+        return next(value for name, value, _ in self.rows if name == key)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from .markup import markdown_literal
+
+        width = max(len(name) for name, _, _ in self.rows)
+        plain = "\n".join(f"{n.ljust(width)}  {v}  ({src})" for n, v, src in self.rows)
+        table = ["| setting | value | from |", "|---|---|---|"]
+        table += [
+            f"| {markdown_literal(n)} | {markdown_literal(v)} | {markdown_literal(src)} |"
+            for n, v, src in self.rows
+        ]
+        return {"text/plain": plain, "text/markdown": "\n".join(table)}
+
+    def __repr__(self) -> str:
+        return self._repr_mimebundle_()["text/plain"]
+
+
+def _no_options(parser: Parser) -> None:
+    del parser
+
+
+def _threads_options(parser: Parser) -> None:
+    parser.add_argument(
+        "--local", action="store_true", help="only the threads of this kernel (no service call)"
+    )
+
+
+def _reset_options(parser: Parser) -> None:
+    parser.add_argument("name", nargs="?", help="the thread to reset (default: the current one)")
+    parser.add_argument("--all", action="store_true", help="forget every thread")
+
+
+def _resume_options(parser: Parser) -> None:
+    parser.add_argument("name", help="the thread to rebuild from its stored completions")
+
+
+COMMANDS = [
+    Command(
+        "threads",
+        "the threads, their turns and tokens, and stored turns",
+        _threads_options,
+        _threads,
+    ),
+    Command("reset", "start the current (or named) thread afresh", _reset_options, _reset),
+    Command(
+        "resume",
+        "rebuild a thread from stored completions (after a restart)",
+        _resume_options,
+        _resume,
+    ),
+    Command(
+        "config",
+        "the service, user, workspace and defaults in use, and their origin",
+        _no_options,
+        _config,
+    ),
+]

@@ -1,0 +1,336 @@
+"""What a chat shows: the answer streaming in place, then Markdown with citations and a footer.
+
+Every output is a plain mimebundle (``text/plain`` and ``text/markdown``), so it reads the
+same in JupyterLab, VS Code and a terminal, and carries its provenance (model, completion
+id, usage, workspace, thread) under the ``chatspace`` key of its metadata. Everything that
+came from the service goes through :mod:`chatspace.notebook.markup` first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .markup import markdown_literal, one_line, safe_markdown
+
+if TYPE_CHECKING:
+    from chatspace.types import ChatCompletion, CompletionUsage
+
+__all__ = [
+    "ChatResult",
+    "Citation",
+    "LiveView",
+    "Message",
+    "fenced",
+    "publish",
+    "show_failure",
+]
+
+QUOTE_CHARS = 300
+_BACKTICKS = re.compile(r"`+")
+METADATA_KEY = "chatspace"
+
+
+def publish(
+    data: dict[str, Any],
+    metadata: dict[str, Any] | None = None,
+    *,
+    display_id: str | None = None,
+    update: bool = False,
+) -> None:
+    """Send one mimebundle to the notebook (or to the terminal's printer)."""
+    from IPython.core.display_functions import publish_display_data
+
+    transient = {"display_id": display_id} if display_id else None
+    publish_display_data(data, metadata or {}, transient=transient, update=update)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A source of an answer: its ``[n]`` marker, the file, and the quoted passage."""
+
+    marker: str
+    file_id: str
+    filename: str
+    quote: str
+
+    @classmethod
+    def from_annotations(cls, annotations: Iterable[Any]) -> list[Citation]:
+        """The file citations of an answer, one per marker, in order of appearance."""
+        found: dict[str, Citation] = {}
+        for a in sorted(annotations, key=lambda a: a.start_index):
+            cited = a.file_citation
+            if a.type != "file_citation" or cited is None or a.text in found:
+                continue
+            found[a.text] = cls(a.text, cited.file_id, cited.filename, cited.quote)
+        return list(found.values())
+
+
+@dataclass(eq=False)
+class ChatResult:
+    """The answer of one ``%%chat``/``%chat`` call; the last one is also ``_chat``.
+
+    ``text`` is the answer, ``value`` what ``--format`` made of it (the parsed object for
+    ``json``, the code for ``code``, else the text), ``completion`` the service's object
+    (None when the answer was interrupted), ``citations`` its sources.
+    """
+
+    text: str
+    model: str
+    id: str | None = None
+    completion: ChatCompletion | None = None
+    citations: list[Citation] = field(default_factory=list)
+    usage: CompletionUsage | None = None
+    workspace: str = "default"
+    thread: str | None = None
+    turn: int | None = None
+    elapsed: float = 0.0
+    stored: bool = False
+    finish_reason: str | None = None
+    interrupted: bool = False
+    error: str | None = None
+    format: str = "markdown"
+    value: Any = None
+    history_sent: int = 0
+    history_left_out: int = 0
+    token_budget: int | None = None
+    interpolated: list[str] = field(default_factory=list)
+    _suppress_display: bool = field(default=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        tokens = f" {self.usage.total_tokens} tokens" if self.usage else ""
+        text = one_line(self.text, 60)
+        return f"<ChatResult {self.id or 'not stored'} {self.model}{tokens}: {text!r}>"
+
+    # ---------------------------------------------------------------- display
+
+    def metadata(self) -> dict[str, Any]:
+        """Provenance, as put into the output's metadata."""
+        usage = self.usage.model_dump() if self.usage is not None else None
+        return {
+            METADATA_KEY: {
+                "completion_id": self.id,
+                "model": self.model,
+                "usage": usage,
+                "workspace": self.workspace,
+                "thread": self.thread,
+                "turn": self.turn,
+                "stored": self.stored,
+                "finish_reason": self.finish_reason,
+                "interrupted": self.interrupted,
+                "elapsed_seconds": round(self.elapsed, 3),
+                "citations": [c.file_id for c in self.citations],
+                "interpolated": list(self.interpolated),
+            }
+        }
+
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, str], dict[str, Any]]:
+        data = {"text/plain": self.plain()}
+        if self.format != "text":
+            data["text/markdown"] = self.markdown()
+        return data, self.metadata()
+
+    def _ipython_display_(self) -> None:
+        # The streamed output already shows this answer: the cell's Out would repeat it.
+        if self._suppress_display:
+            self._suppress_display = False
+            return
+        data, metadata = self._repr_mimebundle_()
+        publish(data, metadata)
+
+    def plain(self) -> str:
+        """The answer, its sources and its footer as plain text."""
+        return "\n\n".join([self.text.rstrip() or "(empty answer)", self.plain_tail()])
+
+    def plain_tail(self) -> str:
+        """The sources and the footer as plain text (what follows an answer printed live)."""
+        parts = []
+        if self.citations:
+            lines = [
+                f"  {c.marker} {one_line(c.filename, 120)}: {_quote(c.quote)}"
+                for c in self.citations
+            ]
+            parts.append("Sources:\n" + "\n".join(lines))
+        parts.append("— " + " · ".join(self.footer_items()))
+        return "\n\n".join(parts)
+
+    def markdown(self) -> str:
+        """The answer as safe Markdown, with its sources and footer."""
+        parts = [self._markdown_body()]
+        if self.citations:
+            items = [
+                f"- {markdown_literal(c.marker)} **{markdown_literal(c.filename)}**: "
+                f"{markdown_literal(_quote(c.quote))}"
+                for c in self.citations
+            ]
+            parts.append("**Sources**\n\n" + "\n".join(items))
+        parts.append("*" + " · ".join(markdown_literal(i) for i in self.footer_items()) + "*")
+        return "\n\n".join(parts)
+
+    def _markdown_body(self) -> str:
+        if self.format == "json" and self.value is not None:
+            shown = json.dumps(self.value, indent=2, ensure_ascii=False, default=str)
+            return safe_markdown(f"```json\n{shown}\n```")
+        if self.format == "code" and self.value is not None:
+            return safe_markdown(fenced(self.value))
+        return safe_markdown(self.text.rstrip()) or "*(empty answer)*"
+
+    def footer_items(self) -> list[str]:
+        """Model, tokens, time, then whatever the reader should know about this answer."""
+        items = [self.model]
+        if self.usage is not None:
+            items.append(f"{self.usage.total_tokens} tokens")
+        items.append(f"{self.elapsed:.2f} s")
+        if self.thread is not None:
+            items.append(
+                f"thread {self.thread} #{self.turn}" if self.turn else f"thread {self.thread}"
+            )
+        if self.history_left_out:
+            items.append(
+                f"{self.history_left_out} older turns left out (token budget {self.token_budget})"
+            )
+        if self.finish_reason == "length":
+            items.append("cut at the token limit")
+        if self.interrupted:
+            items.append("interrupted: partial answer" + (f" ({self.error})" if self.error else ""))
+        elif self.error:
+            items.append(self.error)
+        if not self.stored and not self.interrupted:
+            items.append("not stored")
+        return items
+
+
+def _quote(text: str) -> str:
+    return "“" + one_line(text, QUOTE_CHARS) + "”"
+
+
+def fenced(code: str, language: str = "") -> str:
+    """``code`` in a fence longer than any backtick run inside it."""
+    longest = max((len(run) for run in _BACKTICKS.findall(code)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{language}\n{code.rstrip()}\n{ticks}"
+
+
+@dataclass
+class Message:
+    """A short line of output (a confirmation, or an error): text and Markdown, escaped."""
+
+    text: str
+    error: bool = False
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        line = one_line(self.text, 500)
+        if self.error:
+            return {"text/plain": f"✗ {line}", "text/markdown": f"**✗** {markdown_literal(line)}"}
+        return {"text/plain": line, "text/markdown": markdown_literal(line)}
+
+    def show(self) -> None:
+        publish(self._repr_mimebundle_())
+
+    def __repr__(self) -> str:
+        return self._repr_mimebundle_()["text/plain"]
+
+
+class LiveView:
+    """One output updated in place while an answer streams in, at most every ``throttle`` s.
+
+    In a notebook the output starts empty and is updated with the text so far; when the
+    answer is complete it is emptied again and the final answer is published after it
+    (so that a notebook saved with outputs compares the same whatever the timing). In a
+    terminal, where outputs cannot change, the text is printed as it arrives.
+    """
+
+    def __init__(
+        self,
+        *,
+        live: bool,
+        throttle: float,
+        clock: Callable[[], float] = time.monotonic,
+        stream: TextIO | None = None,
+    ) -> None:
+        self.live = live
+        self.throttle = throttle
+        self.updates = 0
+        self._clock = clock
+        self._stream = stream
+        self._display_id: str | None = None
+        self._last = 0.0
+        self._pending = False
+        self._printed = 0
+
+    @property
+    def started(self) -> bool:
+        return self._display_id is not None or self._printed > 0
+
+    def feed(self, text: str) -> None:
+        """The whole text received so far; shown now or at the next throttle tick."""
+        if not text:
+            return
+        if not self.live:
+            out = self._stream or sys.stdout
+            out.write(text[self._printed :])
+            out.flush()
+            self._printed = len(text)
+            return
+        if self._display_id is None:
+            self._display_id = f"chatspace-{uuid.uuid4().hex}"
+            publish({"text/plain": ""}, display_id=self._display_id)
+            self._last = -float("inf")
+        now = self._clock()
+        if now - self._last >= self.throttle:
+            self._show(text)
+            self._last = now
+            self._pending = False
+        else:
+            self._pending = True
+
+    def _show(self, text: str) -> None:
+        assert self._display_id is not None
+        bundle = {"text/plain": text, "text/markdown": safe_markdown(text) + " ▍"}
+        publish(bundle, display_id=self._display_id, update=True)
+        self.updates += 1
+
+    def close(self) -> None:
+        """End the live output: empty it (notebook) or end the printed line (terminal)."""
+        if self._display_id is not None:
+            publish({"text/plain": ""}, display_id=self._display_id, update=True)
+        elif self._printed:
+            out = self._stream or sys.stdout
+            out.write("\n")
+            out.flush()
+
+
+def show_failure(magic: str, exc: BaseException) -> None:
+    """One line for what went wrong in ``magic`` (or its usage, for ``--help``)."""
+    from .options import HelpRequested, OptionError
+
+    if isinstance(exc, HelpRequested):
+        publish({"text/plain": exc.text})
+        return
+    if isinstance(exc, KeyboardInterrupt):
+        text = f"{magic}: interrupted"
+    elif isinstance(exc, OptionError) or _is_chatspace_error(exc):
+        text = str(exc) if str(exc).startswith(magic) else f"{magic}: {exc}"
+    elif isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        text = f"{magic}: {exc.strerror}{where}"
+    else:
+        text = f"{magic}: {type(exc).__name__}: {exc}"
+    Message(text, error=True).show()
+
+
+def _is_chatspace_error(exc: BaseException) -> bool:
+    from chatspace.errors import ChatspaceError
+
+    return isinstance(exc, ChatspaceError)

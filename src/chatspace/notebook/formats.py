@@ -1,0 +1,61 @@
+"""``--format``: what a call asks the model for, and what it makes of the answer.
+
+``markdown`` and ``text`` keep the answer as it is (``text`` shows it as plain text);
+``json`` asks for one JSON value and parses the answer; ``code`` asks for one fenced code
+block and takes its content, which ``%%chat`` proposes as the next cell.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .display import ChatResult
+
+__all__ = ["FENCE", "FORMATS", "FORMAT_HINTS", "take_value"]
+
+FORMATS = ("markdown", "text", "json", "code")
+FORMAT_HINTS = {
+    "json": "Answer with one JSON value only: no prose and no code fence around it.",
+    "code": "Answer with code only, in one fenced code block, with no explanation.",
+}
+FENCE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def take_value(result: ChatResult, fmt: str) -> None:
+    """``value``: the parsed JSON (``json``), the code (``code``), else the text."""
+    if fmt == "json":
+        try:
+            result.value = _parse_json(result.text)
+        except ValueError as exc:
+            result.value = None
+            if not result.interrupted:
+                result.error = f"the answer is not JSON: {exc}"
+    elif fmt == "code":
+        match = FENCE.search(result.text)
+        result.value = match.group(2).rstrip("\n") if match else result.text.strip()
+    else:
+        result.value = result.text
+
+
+def _parse_json(text: str) -> Any:
+    """The JSON value of an answer: the whole text, a fenced block, or the first {...}/[...]."""
+    stripped = text.strip()
+    candidates = [stripped]
+    match = FENCE.search(text)
+    if match:
+        candidates.append(match.group(2))
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            continue
+    starts = [i for i in (stripped.find("{"), stripped.find("[")) if i != -1]
+    if starts:
+        try:
+            return json.JSONDecoder().raw_decode(stripped[min(starts) :])[0]
+        except ValueError:
+            pass
+    raise ValueError("no JSON value found in it")

@@ -1,0 +1,66 @@
+"""Fixtures of the notebook layer: a real IPython shell, and a session on the real service.
+
+``ip`` is IPython's own test shell (``start_ipython()``; one per process, see
+``shared/notes/jupyter-testing.md``) with ``%load_ext chatspace`` done. ``nb_session`` binds
+the process-wide notebook session (the one magics and panels share) to a client of the
+test ``service`` for a fresh organization, and puts the magics' settings and threads back
+to their defaults afterwards, so that tests never see each other's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from support import Service
+
+if TYPE_CHECKING:
+    from chatspace.client import Client
+    from chatspace.notebook.magics import ChatspaceMagics
+    from chatspace.notebook.session import NotebookSession
+
+
+@pytest.fixture(scope="session")
+def ip() -> Any:
+    """IPython's test shell with the chatspace extension loaded."""
+    from IPython.testing.globalipapp import start_ipython
+
+    shell = start_ipython()
+    shell.run_line_magic("load_ext", "chatspace")
+    return shell
+
+
+@pytest.fixture
+def magics(ip: Any) -> Iterator[ChatspaceMagics]:
+    """The registered ``ChatspaceMagics``, its settings and threads reset after the test."""
+    instance = ip.magics_manager.registry["ChatspaceMagics"]
+    yield instance
+    ip.config.pop("ChatspaceMagics", None)  # what %config set, read again by a reload
+    for name, trait in instance.traits(config=True).items():
+        setattr(instance, name, trait.default())
+    instance.threads.clear()
+    instance.frame_uploads.clear()
+
+
+@pytest.fixture
+def nb_client(service: Service, org: str) -> Iterator[Client]:
+    """A client of the test service, as user ``alice`` of a fresh organization."""
+    from chatspace.client import Client
+
+    with Client(base_url=service.url, token=service.token("alice", org)) as client:
+        yield client
+
+
+@pytest.fixture
+def nb_session(nb_client: Client, magics: ChatspaceMagics) -> Iterator[NotebookSession]:
+    """The notebook session every magic and panel uses, bound to ``nb_client``."""
+    from chatspace.notebook.session import get_session, reset_session
+
+    reset_session()
+    session = get_session()
+    session.use_client(nb_client)
+    assert magics.session is session  # links the magics' settings to it
+    yield session
+    reset_session()

@@ -1,0 +1,153 @@
+"""``%files`` through a real IPython shell against the real reference service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from magics_support import NOTES, render_markdown, run
+
+from chatspace.client import Client
+from chatspace.notebook.session import NotebookSession
+
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
+    b"\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84"
+    b"\x00\x00\x00\x00IEND\xaeB`\x82"
+)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "notes.txt").write_bytes(NOTES)
+    (tmp_path / "sales.csv").write_text("city,revenue\nLyon,120\nNice,80\n")
+    (tmp_path / "dot.png").write_bytes(PNG)
+    return tmp_path
+
+
+def test_upload_glob_with_metadata_then_list_and_filter(
+    ip: Any, nb_session: NotebookSession, folder: Path
+) -> None:
+    uploaded = run(ip, f"%files upload {folder}/*.txt {folder}/*.csv --meta team=data").value
+    assert sorted(uploaded["filename"]) == ["notes.txt", "sales.csv"]
+    assert set(uploaded["metadata.team"]) == {"data"}
+    run(ip, f"%files upload {folder}/dot.png --meta team=design")
+    listed = run(ip, "%files").value
+    assert sorted(listed["filename"]) == ["dot.png", "notes.txt", "sales.csv"]
+    assert list(listed.columns[:3]) == ["id", "filename", "bytes"]
+    design = run(ip, "%files ls --filter team=design").value
+    assert list(design["filename"]) == ["dot.png"]
+    data = run(ip, '%files ls --filter \'{"team": "data"}\' --limit 1').value
+    assert len(data) == 1
+
+
+def test_upload_with_instructions_derives_metadata(
+    ip: Any, nb_session: NotebookSession, folder: Path
+) -> None:
+    frame = run(ip, f"%files upload {folder}/sales.csv --instructions 'describe it'").value
+    metadata = {k: v for k, v in frame.iloc[0].items() if k.startswith("metadata.")}
+    assert metadata  # the local extractor's keys (content type, rows, ...)
+
+
+def test_show_text_table_and_image(
+    ip: Any, nb_session: NotebookSession, nb_client: Client, folder: Path
+) -> None:
+    ids = {
+        f.filename: f.id
+        for f in nb_client.files.upload(sorted(str(p) for p in folder.iterdir()), progress=False)
+    }
+    text = run(ip, f"%files show {ids['notes.txt']}")
+    assert text.final[0].data["text/plain"] == NOTES.decode()
+    assert "```\nParis is the capital of France." in text.final[0].data["text/markdown"]
+    table = run(ip, f"%files show {ids['sales.csv']}").value
+    assert table.to_dict("list") == {"city": ["Lyon", "Nice"], "revenue": [120, 80]}
+    image = run(ip, f"%files show {ids['dot.png']}").value
+    assert image.data == PNG
+
+
+def test_get_downloads_and_meta_updates(
+    ip: Any, nb_session: NotebookSession, nb_client: Client, tmp_path: Path
+) -> None:
+    file_id = nb_client.files.upload(NOTES, filename="notes.txt", progress=False).id
+    ran = run(ip, f"%files get {file_id} {tmp_path}")
+    assert (tmp_path / "notes.txt").read_bytes() == NOTES
+    assert ran.value == tmp_path / "notes.txt"
+    assert f"saved {file_id} to" in ran.plain()
+    assert run(ip, f"%files meta {file_id} year=2024 team=data").value == {
+        "year": "2024",
+        "team": "data",
+    }
+    assert run(ip, f"%files meta {file_id} --unset team").value == {"year": "2024"}
+
+
+def test_rm_deletes(ip: Any, nb_session: NotebookSession, nb_client: Client) -> None:
+    file_id = nb_client.files.upload(NOTES, filename="notes.txt", progress=False).id
+    ran = run(ip, f"%files rm {file_id}")
+    assert f"deleted {file_id}" in ran.plain()
+    assert run(ip, "%files").value.empty
+    assert "404" in run(ip, f"%files rm {file_id}").error_line()
+
+
+def test_html_in_a_file_name_is_escaped_everywhere(
+    ip: Any, nb_session: NotebookSession, nb_client: Client
+) -> None:
+    hostile = "<img src=x onerror=alert(1)>.txt"
+    file_id = nb_client.files.upload(b"<script>alert(2)</script>", filename=hostile).id
+    frame = run(ip, "%files")
+    html = frame.final[0].data["text/html"]
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;.txt" in html
+    shown = run(ip, f"%files show {file_id}").final[0].data["text/markdown"]
+    assert "<script" not in render_markdown(shown)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("upload /nonexistent/*.csv", "no file matches '/nonexistent/*.csv'"),
+        ("show file-doesnotexist", "404"),
+        ("get file-doesnotexist", "404"),
+        ("meta file-doesnotexist a=b", "404"),
+        ("meta file-x", "give k=v pairs"),
+        ("meta file-x novalue", "expects key=value"),
+        ("ls --filter '{oops'", "--filter must be a JSON object"),
+        ("ls --limit 0", "0 is not at least 1"),
+        ("frobnicate", "unrecognized arguments: frobnicate"),
+    ],
+)
+def test_errors_are_one_line(
+    ip: Any, nb_session: NotebookSession, line: str, expected: str
+) -> None:
+    assert expected in run(ip, f"%files {line}").error_line()
+
+
+def test_help_lists_subcommands_and_their_options(ip: Any, nb_session: NotebookSession) -> None:
+    usage = run(ip, "%files --help").plain()
+    for sub in ("upload", "rm", "get", "show", "meta"):
+        assert f"%files {sub}" in usage
+    upload = run(ip, "%files upload --help").plain()
+    assert "usage: %files upload" in upload
+    assert "--instructions" in upload
+
+
+def test_upload_replace_keeps_one_file_per_name(
+    ip: Any, nb_session: NotebookSession, folder: Path
+) -> None:
+    first = run(ip, f"%files upload {folder}/notes.txt").value
+    ran = run(ip, f"%files upload {folder}/notes.txt {folder}/sales.csv --replace")
+    assert "replaced 1 earlier files of the same names" in ran.plain()
+    listed = run(ip, "%files").value
+    assert sorted(listed["filename"]) == ["notes.txt", "sales.csv"]
+    assert first["id"][0] not in set(listed["id"])
+
+
+def test_show_caps_long_text_and_names_binary_files(
+    ip: Any, nb_session: NotebookSession, nb_client: Client
+) -> None:
+    long_id = nb_client.files.upload(b"x" * 30_000, filename="long.txt", progress=False).id
+    shown = run(ip, f"%files show {long_id}").final[0].data["text/plain"]
+    assert shown.startswith("x" * 20_000)
+    assert shown.endswith("… 10000 more characters (%files get to read it all)")
+    blob = nb_client.files.upload(b"\x00\x01\xff" * 10, filename="blob.bin", progress=False).id
+    assert "blob.bin is binary (30 bytes)" in run(ip, f"%files show {blob}").plain()

@@ -1,0 +1,106 @@
+"""Loading the extension: fast, light, registering every magic; settings as traitlets."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from magics_support import run
+
+from chatspace.client import Client
+from chatspace.notebook.magics import ChatspaceMagics, protect_questions
+from chatspace.notebook.session import NotebookSession
+
+HEAVY = (
+    "pandas",
+    "numpy",
+    "httpx",
+    "pydantic",
+    "ipywidgets",
+    "tqdm",
+    "fastapi",
+    "chatspace.client",
+    "chatspace.service",
+    "chatspace.embedded",
+    "chatspace.notebook.panels",
+    "chatspace.notebook.cmd_chat",
+)
+
+PROBE = f"""
+import json, sys, time
+started = time.perf_counter()
+import chatspace
+imported = time.perf_counter() - started
+heavy_after_import = [m for m in {HEAVY!r} if m in sys.modules]
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
+started = time.perf_counter()
+shell.run_line_magic("load_ext", "chatspace")
+loaded = time.perf_counter() - started
+print(json.dumps({{
+    "import": imported,
+    "load_ext": loaded,
+    "heavy_after_import": heavy_after_import,
+    "heavy_after_load": [m for m in {HEAVY!r} if m in sys.modules],
+    "line": sorted(shell.magics_manager.magics["line"]),
+    "cell": sorted(shell.magics_manager.magics["cell"]),
+}}))
+"""
+
+
+def test_import_and_load_ext_are_fast_and_import_nothing_heavy() -> None:
+    """Measured in a fresh interpreter: ``import chatspace`` < 0.3 s, ``%load_ext`` < 0.5 s."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60, check=True
+    )
+    probe = json.loads(done.stdout.strip().splitlines()[-1])
+    assert probe["heavy_after_import"] == []
+    assert probe["heavy_after_load"] == []
+    assert probe["import"] < 0.3, probe
+    assert probe["load_ext"] < 0.5, probe
+    assert {"chat", "files", "completions", "workspace"} <= set(probe["line"])
+    assert "chat" in probe["cell"]
+
+
+def test_settings_are_configurable_traits_with_help(ip: Any, magics: ChatspaceMagics) -> None:
+    traits = magics.traits(config=True)
+    assert {"default_model", "default_workspace", "store", "stream"} <= set(traits)
+    assert all(trait.help for trait in traits.values())
+    assert magics in ip.configurables
+    ip.run_line_magic("config", "ChatspaceMagics.stream_throttle = 0.5")
+    assert magics.stream_throttle == 0.5
+
+
+def test_unload_and_load_again(ip: Any) -> None:
+    ip.run_line_magic("unload_ext", "chatspace")
+    try:
+        assert "files" not in ip.magics_manager.magics["line"]
+        assert "chat" not in ip.magics_manager.magics["cell"]
+        assert protect_questions not in ip.input_transformers_cleanup
+    finally:
+        ip.run_line_magic("load_ext", "chatspace")
+    assert "files" in ip.magics_manager.magics["line"]
+    assert protect_questions in ip.input_transformers_cleanup
+
+
+def test_question_marks_stay_part_of_the_question() -> None:
+    lines = ["%chat What is {x}?\n", "answer = %chat Why??\n", "%chat?\n", "print('a?')\n"]
+    assert protect_questions(lines) == [
+        "get_ipython().run_line_magic('chat', 'What is {x}?')\n",
+        "answer = get_ipython().run_line_magic('chat', 'Why??')\n",
+        "%chat?\n",  # IPython's help on the magic itself
+        "print('a?')\n",
+    ]
+    cell = ["%%chat\n", "%chat inside a cell magic?\n"]
+    assert protect_questions(cell) == cell
+
+
+def test_ipython_does_not_expand_braces_in_chat_lines(
+    ip: Any, nb_session: NotebookSession, nb_client: Client
+) -> None:
+    """IPython would evaluate ``{1+1}`` and ``$HOME`` in a magic's line; %chat does not."""
+    result = run(ip, "%chat What is {1+1} in $HOME?").value
+    sent = list(nb_client.chat.messages(result.id))[-2].content
+    assert sent == "What is {1+1} in $HOME?"

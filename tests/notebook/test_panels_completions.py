@@ -1,0 +1,243 @@
+"""CompletionsBrowser driven from Python against the real reference service."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import chatspace
+from chatspace.notebook.panels import CompletionsBrowser
+from chatspace.notebook.session import NotebookSession
+from support import Service
+
+HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+
+
+@pytest.fixture
+def client(service: Service, org: str) -> Iterator[chatspace.Client]:
+    with chatspace.Client(base_url=service.url, token=service.token("alice", org)) as c:
+        yield c
+
+
+@pytest.fixture
+def stored(client: chatspace.Client) -> list[str]:
+    """Three stored completions tagged by topic, in the service's order (``created``, id).
+
+    Made within one second, their order is their ids' (contract 1.5), not their making.
+    """
+    made = {}
+    for i, topic in enumerate(["lyon", "paris", "lyon"]):
+        c = client.chat.create(
+            messages=f"Question {i} about {topic}",
+            store=True,
+            metadata={"topic": topic, "n": str(i)},
+        )
+        made[c.id] = (c.created, c.id)
+    return sorted(made, key=made.__getitem__)
+
+
+def topic(client: chatspace.Client, cid: str) -> str:
+    return str((client.chat.get(cid).metadata or {})["topic"])
+
+
+@pytest.fixture
+def browser(client: chatspace.Client, stored: list[str]) -> Iterator[CompletionsBrowser]:
+    b = CompletionsBrowser(client, session=NotebookSession(client=client))
+    yield b
+    b.close()
+
+
+def ids(browser: CompletionsBrowser) -> list[str]:
+    return [r["id"] for r in browser.rows]
+
+
+def test_table_lists_newest_first_and_pages(browser: CompletionsBrowser, stored: list[str]) -> None:
+    assert browser.error == ""
+    assert ids(browser) == stored[::-1]
+    assert not browser.has_more
+    for cid in stored:
+        assert cid in browser.table.value
+    assert sorted(r["question"] for r in browser.rows) == [
+        "Question 0 about lyon",
+        "Question 1 about paris",
+        "Question 2 about lyon",
+    ]
+    browser.page_size = 2
+    browser.refresh_button.click()
+    assert ids(browser) == stored[:0:-1]
+    assert browser.has_more
+    assert not browser.more_button.disabled
+    browser.more_button.click()
+    assert ids(browser) == stored[::-1]
+    assert not browser.has_more
+    assert browser.count_label.value == "3 loaded"
+    assert browser.load_more() is None
+    assert browser.error == "no more completions to load"
+
+
+def test_order_model_and_metadata_filters(
+    browser: CompletionsBrowser, client: chatspace.Client, stored: list[str]
+) -> None:
+    browser.order_buttons.value = "asc"
+    browser.refresh()
+    assert ids(browser) == stored
+    browser.filter_text.value = "topic=lyon"
+    browser.refresh()
+    assert ids(browser) == [c for c in stored if topic(client, c) == "lyon"]
+    assert len(browser.rows) == 2
+    browser.filter_text.value = '{"topic": "paris", "n": "1"}'
+    browser.refresh()
+    assert [topic(client, c) for c in ids(browser)] == ["paris"]
+    browser.filter_text.value = ""
+    assert ("service-l0", "service-l0") in browser.model_picker.options
+    browser.model_picker.value = "service-l0"
+    browser.refresh()
+    assert len(browser.rows) == 3
+    browser.model_filter = "never-used"
+    browser.refresh()
+    assert browser.rows == []
+    assert "No stored completions match." in browser.table.value
+
+
+def test_bad_filter_keeps_the_table(browser: CompletionsBrowser, stored: list[str]) -> None:
+    browser.filter_text.value = '{"topic": '
+    browser.refresh()
+    assert "metadata is not valid JSON" in browser.error
+    assert ids(browser) == stored[::-1]
+
+
+def test_select_shows_messages_citations_and_metadata(
+    browser: CompletionsBrowser, client: chatspace.Client
+) -> None:
+    client.files.upload(b"Lyon has two rivers.", filename="lyon.txt", progress=False)
+    c = client.chat.create(messages=f"How many rivers in Lyon? {HOSTILE}", store=True)
+    browser.refresh()
+    browser.picker.value = c.id  # the picker's path
+    assert browser.selected == c.id
+    html = browser.messages.value
+    assert "How many rivers in Lyon?" in html
+    assert "chatspace-user" in html
+    assert "chatspace-assistant" in html
+    assert "Lyon has two rivers." in html  # the citation's quote
+    assert "<script" not in html
+    assert "<img" not in html
+    assert json.loads(browser.metadata_editor.value) == {}
+
+
+def test_edit_metadata_and_hostile_values(
+    browser: CompletionsBrowser, client: chatspace.Client, stored: list[str]
+) -> None:
+    browser.select(stored[0])
+    browser.metadata_editor.value = json.dumps({"topic": "lyon", "note": HOSTILE})
+    browser.save_button.click()
+    assert browser.error == ""
+    assert client.chat.get(stored[0]).metadata == {"topic": "lyon", "note": HOSTILE}
+    assert "<script" not in browser.table.value
+    assert "&lt;script&gt;" in browser.table.value
+    browser.save_metadata("reviewed=yes")
+    assert client.chat.get(stored[0]).metadata == {"reviewed": "yes"}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"topic": ', "not valid JSON"),
+        ("topic", "is not key=value"),
+        (json.dumps({f"k{i}": "v" for i in range(17)}), "422"),
+        (json.dumps({"k": "v" * 600}), "422"),
+        (json.dumps({"k": 5}), "422"),
+    ],
+)
+def test_bad_metadata_leaves_the_stored_metadata(
+    browser: CompletionsBrowser,
+    client: chatspace.Client,
+    stored: list[str],
+    text: str,
+    message: str,
+) -> None:
+    before = client.chat.get(stored[1]).metadata
+    browser.select(stored[1])
+    browser.save_metadata(text)
+    assert message in browser.error
+    assert "\n" not in browser.error
+    assert client.chat.get(stored[1]).metadata == before
+
+
+def test_delete_asks_first(
+    browser: CompletionsBrowser, client: chatspace.Client, stored: list[str]
+) -> None:
+    assert browser.delete() is None
+    assert browser.error == "select a completion first"
+    browser.select(stored[1])
+    browser.delete_button.click()
+    assert stored[1] in browser.confirm.question
+    browser.confirm.reject()
+    assert client.chat.get(stored[1]).id == stored[1]
+    browser.delete_button.click()
+    browser.confirm.accept()
+    with pytest.raises(chatspace.NotFoundError):
+        client.chat.get(stored[1])
+    assert ids(browser) == [stored[2], stored[0]]
+    assert browser.selected is None
+    assert browser.delete("chatcmpl-doesnotexist", confirm=True) is None
+    assert browser.error.startswith("404")
+
+
+def test_export_csv_and_parquet(
+    browser: CompletionsBrowser, stored: list[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "out.csv"
+    browser.export_path.value = str(target)
+    browser.export_button.click()
+    assert browser.error == ""
+    frame = pd.read_csv(target)
+    assert sorted(frame["id"]) == sorted(stored)
+    assert "metadata.topic" in frame.columns
+    html = browser.download.value
+    assert 'download="out.csv"' in html
+    payload = html.split("base64,", 1)[1].split('"', 1)[0]
+    assert base64.b64decode(payload) == target.read_bytes()
+    browser.filter_text.value = "topic=paris"
+    path = browser.export(tmp_path / "paris.parquet")
+    assert path == tmp_path / "paris.parquet"
+    assert list(pd.read_parquet(path)["metadata.topic"]) == ["paris"]
+    assert "application/vnd.apache.parquet" in browser.download.value
+
+
+@pytest.mark.parametrize(
+    ("path", "message"), [("out.xlsx", "cannot export to 'xlsx'"), ("/", "file name")]
+)
+def test_export_bad_path(
+    browser: CompletionsBrowser, tmp_path: Path, path: str, message: str
+) -> None:
+    browser.export(path if path == "/" else tmp_path / path)
+    assert message in browser.error
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_usage_chart(browser: CompletionsBrowser) -> None:
+    browser.chart_button.click()
+    assert browser.error == ""
+    png = bytes(browser.chart_image.value)
+    assert png.startswith(b"\x89PNG")
+    assert browser.chart_image.layout.display is None
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(png)).size == (700, 300)
+
+
+def test_workspace_switch_reloads(
+    browser: CompletionsBrowser, client: chatspace.Client, stored: list[str]
+) -> None:
+    client.workspaces.create("other", "Other")
+    c = client.chat.create(messages="Elsewhere", store=True, workspace="other")
+    browser.session.workspace = "other"
+    assert ids(browser) == [c.id]
+    browser.workspace_picker.value = "default"
+    assert ids(browser) == stored[::-1]

@@ -8,6 +8,7 @@ directory (settings, workspaces, runtime, chatspace data) temporary.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -63,10 +64,8 @@ def _stop_embedded_service(data_dir: Path) -> None:
     runtime = data_dir / "service.json"
     if runtime.exists():
         pid = json.loads(runtime.read_text())["pid"]
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
 
 
 @pytest.fixture(scope="session")
@@ -127,10 +126,8 @@ def _wait_for_lab(base: str, proc: subprocess.Popen[bytes], log_path: Path) -> N
                     return
             except httpx.TransportError:
                 pass
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.3)  # an event (exit) or the next poll, whichever first
-            except subprocess.TimeoutExpired:
-                pass
     raise RuntimeError("JupyterLab did not answer in 90 s:\n" + log_path.read_text())
 
 

@@ -28,7 +28,7 @@ def stored(service: Service, org: str) -> dict[str, Any]:
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         state: dict[str, Any] = {
             table: sorted(
-                conn.execute(f"SELECT * FROM {table} WHERE org_id = ?", (org,)).fetchall()  # noqa: S608
+                conn.execute(f"SELECT * FROM {table} WHERE org_id = ?", (org,)).fetchall()
             )
             for table in _ORG_TABLES
         }

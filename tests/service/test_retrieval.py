@@ -325,3 +325,20 @@ def test_a_pdf_upload_is_searchable(service: Service, org: str) -> None:
         (pdf,) = upload(client, [("doc.pdf", _pdf("Zanzibar exports cloves"))])
         answer = ask(client, "What does Zanzibar export?")
     assert _cited_files(answer) == [pdf["id"]]
+
+
+def test_rankings_of_a_workspace_depend_on_its_own_files_only(service: Service, org: str) -> None:
+    """bm25 statistics are per workspace: other orgs' (and workspaces') uploads change nothing."""
+    notes = "Paris is the capital of France. It has about 2.1 million inhabitants."
+    table = "city,country,population\nParis,France,2100000\nLyon,France,520000\n"
+    question = "How many inhabitants does Paris have?"
+    with client_for(service, org) as mine, client_for(service, org + "-other") as theirs:
+        upload(mine, [("notes.md", notes), ("cities.csv", table)])
+        before = ask(mine, question)
+        # Many passages elsewhere that make "inhabitants" common and "Paris" rare.
+        upload(theirs, [(f"n{i}.txt", f"inhabitants inhabitants {i}") for i in range(40)])
+        assert mine.post("/workspaces", json={"id": "side", "name": "Side"}).status_code == 200
+        upload(mine, [("side.txt", "inhabitants " * 50)], workspace="side")
+        after = ask(mine, question)
+    assert after["choices"] == before["choices"]
+    assert after["perception_usage"] == before["perception_usage"]

@@ -4,8 +4,8 @@ A passage is about :data:`PASSAGE_CHARS` characters of the file's extracted text
 a paragraph, line, sentence or word boundary where one is near, and overlapping the
 previous passage by about :data:`OVERLAP_CHARS` so that a sentence that straddles a cut
 is still found whole in one passage. ``start`` records where a passage begins in the
-extracted text. The FTS5 index (``passages_fts``) follows the ``passages`` table through
-triggers, so a rolled-back upload leaves no index entry behind.
+extracted text. Passages and their workspace's FTS5 index are written together
+(:mod:`chatspace.service.store.passages`), so a rolled-back upload leaves no index entry.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from chatspace.service.store import schema
+from chatspace.service.store.passages import add_passages
 
 from .extract import extract_text
 
@@ -77,17 +77,10 @@ def index_file(
     text = extract_text(path, filename=filename, content_type=content_type)
     if text is None:
         return 0
-    rows = [
-        {
-            "file_id": file_id,
-            "org_id": org_id,
-            "workspace_id": workspace_id,
-            "ord": i,
-            "start": start,
-            "text": passage,
-        }
-        for i, (start, passage) in enumerate(split_passages(text))
-    ]
-    if rows:
-        conn.execute(sa.insert(schema.passages), rows)
-    return len(rows)
+    return add_passages(
+        conn,
+        org_id=org_id,
+        workspace_id=workspace_id,
+        file_id=file_id,
+        passages=split_passages(text),
+    )

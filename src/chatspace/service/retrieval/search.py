@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 
 from chatspace.service.engines.tokenizer import count_texts
+from chatspace.service.store.passages import index_exists, index_table
 from chatspace.types import ChatMessage
 
 from .scope import Scope, resolve_scope
@@ -109,14 +110,14 @@ def _hits(marked: str) -> tuple[str, tuple[tuple[int, int], ...]]:
     return "".join(text), tuple(spans)
 
 
+# {index} is the workspace's own index table (hex name from ``index_table``).
 _SEARCH = """
-SELECT p.file_id, f.filename, p.ord, p.start, bm25(passages_fts) AS score,
-       highlight(passages_fts, 0, char(2), char(3)) AS marked
-FROM passages_fts
-JOIN passages AS p ON p.id = passages_fts.rowid
+SELECT p.file_id, f.filename, p.ord, p.start, bm25({index}) AS score,
+       highlight({index}, 0, char(2), char(3)) AS marked
+FROM {index}
+JOIN passages AS p ON p.id = {index}.rowid
 JOIN files AS f ON f.id = p.file_id
-WHERE passages_fts MATCH :query
-  AND p.org_id = :org_id AND p.workspace_id = :workspace_id
+WHERE {index} MATCH :query
   AND (f.expires_at IS NULL OR f.expires_at > :now)
   {only_files}
 ORDER BY score, p.file_id, p.ord
@@ -130,10 +131,11 @@ def search(
     """The ``scope.top_k`` best passages for ``terms``, best first."""
     if not terms or (scope.file_ids is not None and not scope.file_ids):
         return ()
+    index = index_table(org_id, workspace_id)
+    if not index_exists(conn, index):
+        return ()  # nothing of this workspace was ever indexed
     params: dict[str, object] = {
         "query": build_query(terms),
-        "org_id": org_id,
-        "workspace_id": workspace_id,
         "now": int(time.time()),
         "top_k": scope.top_k,
     }
@@ -142,7 +144,7 @@ def search(
         # one JSON array parameter, however many files a filter part leaves
         only_files = "AND p.file_id IN (SELECT value FROM json_each(:file_ids))"
         params["file_ids"] = json.dumps(sorted(scope.file_ids))
-    statement = sa.text(_SEARCH.format(only_files=only_files))
+    statement = sa.text(_SEARCH.format(index=index, only_files=only_files))
     passages = []
     for file_id, filename, ord_, start, score, marked in conn.execute(statement, params):
         text, hits = _hits(marked)

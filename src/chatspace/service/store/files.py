@@ -18,7 +18,7 @@ from chatspace.service.problems import NotFound
 from chatspace.service.retrieval.scope import metadata_matches
 from chatspace.types.files import File, FileList
 
-from . import schema
+from .passages import delete_file_passages
 from .schema import files as table
 
 __all__ = [
@@ -237,7 +237,7 @@ def update_file(
 
 def _delete_rows(conn: sa.Connection, ids: list[str]) -> None:
     if ids:
-        conn.execute(schema.passages.delete().where(schema.passages.c.file_id.in_(ids)))
+        delete_file_passages(conn, ids)
         conn.execute(table.delete().where(table.c.id.in_(ids)))
 
 

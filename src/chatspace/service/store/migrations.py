@@ -144,6 +144,24 @@ def m001_initial(conn: sa.Connection) -> None:
         )
 
 
+@migration
+def m002_index_per_workspace(conn: sa.Connection) -> None:
+    """One FTS5 index per workspace instead of one for all (see :mod:`.passages`)."""
+    if conn.dialect.name != "sqlite":
+        return
+    from .passages import rebuild_workspace_index
+
+    for statement in (
+        "DROP TRIGGER IF EXISTS passages_ai",
+        "DROP TRIGGER IF EXISTS passages_ad",
+        "DROP TABLE IF EXISTS passages_fts",
+    ):
+        conn.exec_driver_sql(statement)
+    pairs = conn.exec_driver_sql("SELECT DISTINCT org_id, workspace_id FROM passages").all()
+    for org_id, workspace_id in pairs:
+        rebuild_workspace_index(conn, org_id=org_id, workspace_id=workspace_id)
+
+
 def migrate(engine: sa.Engine) -> list[str]:
     """Apply the migrations not yet recorded; return the names applied now."""
     applied_now: list[str] = []

@@ -19,6 +19,7 @@ from chatspace.service.problems import Conflict, NotFound
 from chatspace.types import Workspace, WorkspaceUser
 
 from . import schema
+from .passages import drop_workspace_index
 from .schema import workspace_users as members
 from .schema import workspaces as table
 
@@ -168,8 +169,8 @@ def delete_workspace(conn: sa.Connection, *, org_id: str, workspace_id: str) -> 
             sa.select(files.c.blob).where(*(files.c[k] == v for k, v in in_ws.items()))
         ).scalars()
     )
-    passages, completions = schema.passages, schema.completions
-    conn.execute(passages.delete().where(*(passages.c[k] == v for k, v in in_ws.items())))
+    completions = schema.completions
+    drop_workspace_index(conn, org_id=org_id, workspace_id=workspace_id)
     conn.execute(files.delete().where(*(files.c[k] == v for k, v in in_ws.items())))
     completion_ids = sa.select(completions.c.id).where(
         *(completions.c[k] == v for k, v in in_ws.items())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from client_support import AnyClient, run
 
+from chatspace.client import to_pandas
 from chatspace.client._frames import COLUMNS
 
 pytestmark = pytest.mark.anyio
@@ -32,3 +33,30 @@ async def test_frames_of_full_and_empty_lists_have_equal_dtypes(client: AnyClien
     await run(client.files.upload(b"a", filename="a.txt"))
     files = await run(client.files.list().to_pandas())
     assert files.dtypes.to_dict() == empty_files.dtypes.to_dict()
+
+
+async def test_a_limit_cuts_the_frame_short(client: AnyClient) -> None:
+    for i in range(5):
+        await run(client.chat.create(messages=f"question {i}", store=True))
+    page = await run(client.chat.list(limit=2, order="asc"))
+    whole = await run(page.to_pandas())
+    assert sorted(whole["question"]) == [f"question {i}" for i in range(5)]
+    assert (await run(page.to_pandas(limit=3))).equals(whole.head(3))
+    assert (await run(page.to_pandas(limit=50))).equals(whole)
+
+
+async def test_models_in_hand_become_the_same_frame_as_their_list(client: AnyClient) -> None:
+    uploaded = await run(client.files.upload([_text("a"), _text("b")]))
+    listed = await run(client.files.list(order="asc").to_pandas())
+    by_id = sorted(uploaded, key=lambda f: f.id)
+    assert to_pandas(by_id).equals(listed.sort_values("id", ignore_index=True))
+    with pytest.raises(TypeError, match="one wire model"):
+        to_pandas([*uploaded, "not a model"])
+
+
+def _text(name: str) -> object:
+    import io
+
+    buffer = io.BytesIO(name.encode())
+    buffer.name = f"{name}.txt"
+    return buffer

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ._async import AsyncClient
 from ._config import ClientConfig
+from ._frames import to_pandas
 from ._messages import filter_part, text_part, user_message
 from ._pagination import AsyncPage, SyncPage
 from ._retry import RetryPolicy
@@ -32,5 +33,6 @@ __all__ = [
     "SyncPage",
     "filter_part",
     "text_part",
+    "to_pandas",
     "user_message",
 ]

@@ -29,7 +29,7 @@ from ._call import Call
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COLUMNS", "question_call", "question_of", "to_frame"]
+__all__ = ["COLUMNS", "question_call", "question_of", "to_frame", "to_pandas"]
 
 _TIME = "datetime64[ns, UTC]"
 _INT = "int64"
@@ -96,7 +96,9 @@ def _completion_row(row: dict[str, Any], questions: Mapping[str, str | None]) ->
     choices = row.get("choices") or ()
     choice = choices[0] if choices else {}
     usage = row["usage"]
-    question = row["question"] if "question" in row else questions.get(row["id"])
+    question = row.get("question")
+    if question is None:
+        question = questions.get(row["id"])
     return {
         "id": row["id"],
         "created": row["created"],
@@ -162,6 +164,31 @@ def to_frame(
         for key in sorted({k for m in metadata for k in m}):
             columns[f"metadata.{key}"] = pd.Series([m.get(key) for m in metadata], dtype=object)
     return pd.DataFrame(columns)
+
+
+_KINDS = {
+    "ChatCompletion": "completions",
+    "ChatCompletionMessageObject": "messages",
+    "File": "files",
+    "Workspace": "workspaces",
+    "WorkspaceUser": "users",
+    "Model": "models",
+}
+
+
+def to_pandas(items: Sequence[Any]) -> pd.DataFrame:
+    """Wire models already in hand (the files an upload returned, say) as the same
+    DataFrame their list's ``to_pandas()`` gives.
+
+    >>> to_pandas(client.files.upload(["a.csv", "b.csv"]))
+    """
+    kinds = {_KINDS.get(type(item).__name__) for item in items}
+    if len(kinds) != 1 or None in kinds:
+        names = sorted({type(item).__name__ for item in items}) or ["nothing"]
+        raise TypeError(f"to_pandas takes items of one wire model; got {', '.join(names)}")
+    (kind,) = kinds
+    assert kind is not None
+    return to_frame(kind, [item.model_dump(mode="json") for item in items])
 
 
 def _text_dtype(pd: Any) -> Any:

@@ -110,7 +110,9 @@ class _BasePage(Generic[T]):
             return []
         from ._frames import question_call
 
-        return [(r["id"], question_call(self._call, r["id"])) for r in rows if "question" not in r]
+        return [
+            (r["id"], question_call(self._call, r["id"])) for r in rows if r.get("question") is None
+        ]
 
     def __repr__(self) -> str:
         name, kind = type(self).__name__, self._pager.kind
@@ -142,15 +144,19 @@ class SyncPage(_BasePage[T]):
         for page in self.iter_pages():
             yield from page.data
 
-    def to_pandas(self) -> pd.DataFrame:
-        """Every item of every page as a DataFrame (columns: see the method's docs)."""
+    def to_pandas(self, limit: int | None = None) -> pd.DataFrame:
+        """Every item of every page, or the first ``limit``, as a DataFrame (columns: see
+        ``chatspace.client._frames``); only the pages needed are fetched."""
         from ._frames import question_of
 
         pages = self.iter_pages(raw=True)
         next(pages)
         rows = self._first_rows()
         for page in pages:
+            if limit is not None and len(rows) >= limit:
+                break
             rows += page["data"]
+        rows = rows[:limit]
         questions = {
             id_: question_of(self._client._request(call))
             for id_, call in self._question_calls(rows)
@@ -189,15 +195,18 @@ class AsyncPage(_BasePage[T]):
             for item in page.data:
                 yield item
 
-    async def to_pandas(self) -> pd.DataFrame:
-        """Every item of every page as a DataFrame (columns: see the method's docs)."""
+    async def to_pandas(self, limit: int | None = None) -> pd.DataFrame:
+        """Every item of every page, or the first ``limit``, as a DataFrame (see SyncPage)."""
         import anyio
 
         from ._frames import question_of
 
         rows: list[dict[str, Any]] = []
         async for page in self.iter_pages(raw=True):
+            if limit is not None and len(rows) >= limit:
+                break
             rows += page["data"] if isinstance(page, dict) else self._first_rows()
+        rows = rows[:limit]
         questions: dict[str, str | None] = {}
         limiter = anyio.CapacityLimiter(_QUESTION_CONCURRENCY)
 

@@ -21,8 +21,6 @@ DEFAULT_LIMIT = 100
 
 def _list(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
     """Stored completions, newest first unless ``--order asc``; at most ``--limit``."""
-    from .frames import first_items
-
     metadata = parse_pairs(args.metadata, "--metadata")
     if args.thread:
         metadata["thread"] = args.thread
@@ -35,7 +33,7 @@ def _list(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
         order=args.order,
         limit=min(args.limit, 100),
     )
-    return first_items(page, "completions", args.limit, client=client, workspace=workspace)
+    return page.to_pandas(limit=args.limit)
 
 
 def _show(magics: ChatspaceMagics, args: argparse.Namespace) -> Transcript:

@@ -37,8 +37,6 @@ def _workspace(magics: ChatspaceMagics, args: argparse.Namespace) -> str:
 
 def _ls(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
     """The files of the workspace as a DataFrame (newest first)."""
-    from .frames import first_items
-
     filter_json = parse_filter(args.filter)
     client, workspace = magics.session.client, _workspace(magics, args)
     page = client.files.list(
@@ -48,9 +46,7 @@ def _ls(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
         order=args.order,
         limit=min(args.limit or 10_000, 10_000),
     )
-    if args.limit is None:
-        return page.to_pandas()
-    return first_items(page, "files", args.limit, client=client, workspace=workspace)
+    return page.to_pandas(limit=args.limit)
 
 
 def _upload(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
@@ -79,9 +75,9 @@ def _upload(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
         for old in earlier:
             client.files.delete(old.id, workspace=workspace)
         Message(f"replaced {len(earlier)} earlier files of the same names").show()
-    from .frames import items_frame
+    from chatspace.client import to_pandas
 
-    return items_frame("files", files if isinstance(files, list) else [files])
+    return to_pandas(files if isinstance(files, list) else [files])
 
 
 def _rm(magics: ChatspaceMagics, args: argparse.Namespace) -> None:

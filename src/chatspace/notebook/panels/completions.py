@@ -169,10 +169,10 @@ class CompletionsBrowser(Panel):
         self._show_page(list(page.data), bool(page.has_more), replace=False)
 
     def _question(self, c: ChatCompletion) -> str:
-        """The last user message: the service keeps it with the messages, not the completion."""
-        extra = (c.model_extra or {}).get("question")
-        if isinstance(extra, str):
-            return extra
+        """The last user message: the completion's ``question`` (chatspace's service sends
+        it), else one request for the messages (other services)."""
+        if c.question is not None:
+            return c.question
         try:
             last = self.client.chat.messages(c.id, workspace=self.workspace, order="desc", limit=2)
         except ChatspaceError:

@@ -15,9 +15,12 @@ $(STAMP): pyproject.toml $(CONSTRAINTS)
 
 setup: $(STAMP)
 
+# Jupyter refuses to run as root unless told; CI machines and containers run as root.
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 ## JupyterLab on the quickstart notebook, against the embedded service.
 lab: setup
-	$(BIN)/jupyter lab notebooks/quickstart.ipynb
+	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/quickstart.ipynb
 
 ## Debian's Chromium for the browser tests (Playwright's own download cannot work here).
 browser-deps:
@@ -34,7 +37,7 @@ lint: setup
 test: setup browser-deps lint
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \
-	  --nbval-cell-timeout=120 -p no:randomly notebooks
+	  --nbval-cell-timeout=120 notebooks
 
 test-fast: setup
 	$(BIN)/python -m pytest -m "not browser and not slow" -x -q

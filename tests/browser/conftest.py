@@ -11,23 +11,20 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from browser.lab_support import REPO, TOKEN, Lab
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-SHOTS = Path(os.environ.get("CHATSPACE_SCREENSHOTS", REPO / "artifacts" / "screenshots"))
-TOKEN = "browser-test-token"
 
 pytestmark = pytest.mark.browser
 
@@ -36,21 +33,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
-
-
-@dataclass
-class Lab:
-    base: str
-    root: Path
-    data_dir: Path
-    log: Path
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {TOKEN}"}
-
-    def url(self, path: str) -> str:
-        return f"{self.base}/{path.lstrip('/')}?token={TOKEN}"
 
 
 def _free_port() -> int:
@@ -75,7 +57,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     tmp = tmp_path_factory.mktemp("lab")
     root = tmp / "nb"
     root.mkdir()
-    shutil.copy(REPO / "notebooks" / "quickstart.ipynb", root / "quickstart.ipynb")
+    shutil.copytree(REPO / "notebooks", root, dirs_exist_ok=True)
     settings = tmp / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text(
@@ -159,11 +141,3 @@ def page(browser: object, lab: Lab) -> Iterator[object]:
     with httpx.Client(headers=lab.headers) as http:
         for s in http.get(f"{lab.base}/api/sessions").json():
             http.delete(f"{lab.base}/api/sessions/{s['id']}")
-
-
-def shot(page: object, name: str) -> Path:
-    """A screenshot kept where CI keeps artifacts (ignored by git)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
-    page.screenshot(path=str(path), full_page=False)  # type: ignore[attr-defined]
-    return path

@@ -40,9 +40,12 @@ R = TypeVar("R")
 
 _MAX_ERROR = 400
 _MAX_CELL = 160
+# Widget HTML inherits a 28px line height meant for one-line controls; table text wraps.
 _TABLE_STYLE = (
-    "<style>.chatspace-table th, .chatspace-table td {padding: 2px 8px; text-align: left;"
-    " vertical-align: top; border-bottom: 1px solid var(--jp-border-color2, #ddd)}</style>"
+    "<style>.chatspace-table th, .chatspace-table td {padding: 3px 8px; text-align: left;"
+    " vertical-align: top; line-height: 1.35; border-bottom: 1px solid"
+    " var(--jp-border-color2, #ddd)} .chatspace-table a, a.chatspace-download-link"
+    " {color: var(--jp-content-link-color, #1976d2); text-decoration: underline}</style>"
 )
 
 

@@ -115,3 +115,7 @@ def running_service(data_dir: Path, *args: str, **kw: dict[str, str]) -> Iterato
 def new_org() -> str:
     """A fresh organization, so that tests sharing one service never see each other's data."""
     return f"org-{uuid.uuid4().hex[:12]}"
+
+
+HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+"""Markup that must show as text wherever a name, a value or an answer is displayed."""

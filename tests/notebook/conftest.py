@@ -45,7 +45,7 @@ def magics(ip: Any) -> Iterator[ChatspaceMagics]:
 
 
 @pytest.fixture
-def nb_client(service: Service, org: str) -> Iterator[Client]:
+def client(service: Service, org: str) -> Iterator[Client]:
     """A client of the test service, as user ``alice`` of a fresh organization."""
     from chatspace.client import Client
 
@@ -54,13 +54,21 @@ def nb_client(service: Service, org: str) -> Iterator[Client]:
 
 
 @pytest.fixture
-def nb_session(nb_client: Client, magics: ChatspaceMagics) -> Iterator[NotebookSession]:
-    """The notebook session every magic and panel uses, bound to ``nb_client``."""
+def session(client: Client) -> NotebookSession:
+    """A session of its own for a panel under test, bound to ``client``."""
+    from chatspace.notebook.session import NotebookSession
+
+    return NotebookSession(client=client)
+
+
+@pytest.fixture
+def nb_session(client: Client, magics: ChatspaceMagics) -> Iterator[NotebookSession]:
+    """The notebook session every magic and panel uses, bound to ``client``."""
     from chatspace.notebook.session import get_session, reset_session
 
     reset_session()
     session = get_session()
-    session.use_client(nb_client)
+    session.use_client(client)
     assert magics.session is session  # links the magics' settings to it
     yield session
     reset_session()

@@ -15,8 +15,8 @@ from chatspace.notebook.session import NotebookSession
 
 
 @pytest.fixture
-def notes(nb_client: Client) -> str:
-    return nb_client.files.upload(NOTES, filename="notes.txt", progress=False).id
+def notes(client: Client) -> str:
+    return client.files.upload(NOTES, filename="notes.txt", progress=False).id
 
 
 def test_cell_streams_in_place_then_shows_markdown_with_citation_and_footer(
@@ -54,26 +54,26 @@ def test_cell_streams_in_place_then_shows_markdown_with_citation_and_footer(
 
 
 def test_stored_completion_is_tagged_with_thread_and_turn(
-    ip: Any, nb_session: NotebookSession, nb_client: Client, notes: str
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str
 ) -> None:
     first = run(ip, "%%chat\nWhat is the capital of France?").value
     second = run(ip, "%chat And what is Lyon known for?").value
-    tags = nb_client.chat.get(second.id).metadata
+    tags = client.chat.get(second.id).metadata
     conversation = tags.pop("conversation")
     assert tags == {"thread": "main", "turn": "2"}
-    assert nb_client.chat.get(first.id).metadata == {
+    assert client.chat.get(first.id).metadata == {
         "thread": "main",
         "turn": "1",
         "conversation": conversation,
     }
     # the second request carried the first turn as history
-    roles = [m.role for m in nb_client.chat.messages(second.id)]
+    roles = [m.role for m in client.chat.messages(second.id)]
     assert roles == ["user", "assistant", "user", "assistant"]
     assert second.history_sent == 1
 
 
 def test_options_reach_the_request(
-    ip: Any, nb_session: NotebookSession, nb_client: Client, notes: str
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str
 ) -> None:
     ran = run(
         ip,
@@ -84,11 +84,11 @@ def test_options_reach_the_request(
     assert result.finish_reason == "length"
     assert "cut at the token limit" in ran.plain()
     assert not ran.updates  # --no-stream: one output, no live updates
-    stored = nb_client.chat.get(result.id)
+    stored = client.chat.get(result.id)
     assert stored.temperature == pytest.approx(0.3)
     assert stored.seed == 7
     assert stored.input_user == "nb"
-    messages = list(nb_client.chat.messages(result.id))
+    messages = list(client.chat.messages(result.id))
     assert messages[0].role == "system"
     assert messages[0].content == "Be brief."
     assert messages[-2].content_parts == [
@@ -98,10 +98,10 @@ def test_options_reach_the_request(
 
 
 def test_filter_narrows_retrieval_by_metadata(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
-    nb_client.files.upload(b"Lyon churn was 5 percent.", filename="a.txt", metadata={"team": "a"})
-    nb_client.files.upload(b"Lyon churn was 9 percent.", filename="b.txt", metadata={"team": "b"})
+    client.files.upload(b"Lyon churn was 5 percent.", filename="a.txt", metadata={"team": "a"})
+    client.files.upload(b"Lyon churn was 9 percent.", filename="b.txt", metadata={"team": "b"})
     result = run(ip, '%%chat --filter \'{"team": "b"}\'\nWhat was the Lyon churn?').value
     assert [c.filename for c in result.citations] == ["b.txt"]
     result = run(ip, "%%chat --filter team=a\nWhat was the Lyon churn?").value
@@ -109,14 +109,14 @@ def test_filter_narrows_retrieval_by_metadata(
 
 
 def test_df_uploads_the_frame_once_and_searches_only_it(
-    ip: Any, nb_session: NotebookSession, nb_client: Client, notes: str
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str
 ) -> None:
     import pandas as pd
 
     ip.user_ns["sales"] = pd.DataFrame({"city": ["Lyon", "Nice"], "revenue": [120, 80]})
     first = run(ip, "%%chat --df sales\nWhat was the revenue of Lyon?").value
     second = run(ip, "%%chat --df sales\nAnd of Nice?").value
-    files = nb_client.files.list().to_pandas()
+    files = client.files.list().to_pandas()
     assert sorted(files["filename"]) == ["notes.txt", "sales.csv"]
     assert {c.filename for c in first.citations + second.citations} == {"sales.csv"}
 
@@ -312,7 +312,7 @@ def test_bad_input_is_one_line(
 
 
 def test_interpolation_substitutes_known_names_only(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
     ip.user_ns.update(city="Lyon", cities=["Paris", "Nice"], cfg={"q": 3})
     ran = run(
@@ -320,25 +320,25 @@ def test_interpolation_substitutes_known_names_only(
         '%%chat\nChurn in {city} and {cities[1]}, quarter {cfg["q"]}? {unknown} {"a": 1} '
         "\\frac{1}{2} {{city}}",
     )
-    sent = list(nb_client.chat.messages(ran.value.id))[-2].content
+    sent = list(client.chat.messages(ran.value.id))[-2].content
     assert sent == 'Churn in Lyon and Nice, quarter 3? {unknown} {"a": 1} \\frac{1}{2} {{city}}'
     assert ran.value.interpolated == ["city", "cities", "cfg"]
     raw = run(ip, "%%chat --no-interpolate\nChurn in {city}?").value
-    assert list(nb_client.chat.messages(raw.id))[-2].content == "Churn in {city}?"
+    assert list(client.chat.messages(raw.id))[-2].content == "Churn in {city}?"
 
 
 def test_substituted_values_are_not_parsed_again(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
     ip.user_ns.update(a="{b}", b="SECRET")
     result = run(ip, "%chat Value: {a}").value
-    assert list(nb_client.chat.messages(result.id))[-2].content == "Value: {b}"
+    assert list(client.chat.messages(result.id))[-2].content == "Value: {b}"
 
 
 def test_script_in_model_output_shows_as_text(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
-    hostile = nb_client.files.upload(
+    hostile = client.files.upload(
         b"The launch code is <script>alert('x')</script> in Lyon.",
         filename='<img src=x onerror="alert(1)">.txt',
         progress=False,
@@ -354,12 +354,12 @@ def test_script_in_model_output_shows_as_text(
 
 
 def test_huge_values_are_capped(
-    ip: Any, nb_session: NotebookSession, nb_client: Client, magics: ChatspaceMagics
+    ip: Any, nb_session: NotebookSession, client: Client, magics: ChatspaceMagics
 ) -> None:
     ip.user_ns["big"] = "x" * 1_000_000
     magics.max_interpolated_chars = 1000
     result = run(ip, "%chat {big}").value
-    sent = list(nb_client.chat.messages(result.id))[-2].content
+    sent = list(client.chat.messages(result.id))[-2].content
     assert len(sent) < 1100
     assert "999000 more characters left out" in sent
 
@@ -373,22 +373,22 @@ def test_no_service_is_one_line(ip: Any, nb_session: NotebookSession) -> None:
 
 
 def test_config_shows_sources_and_masks_the_token(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
     ran = run(ip, "%chat config")
     view = ran.value
     assert view["user"] == "alice"
-    assert view["service"] == nb_client.base_url
+    assert view["service"] == client.base_url
     assert view["token"].startswith("****")
-    token = nb_client._auth.header().split()[-1]
+    token = client._auth.header().split()[-1]
     assert token not in ran.plain() + str(view._repr_mimebundle_())
 
 
 def test_json_output_is_parsed_from_prose_with_a_block(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
     # A file that holds JSON on one line: the local engine quotes that line.
-    nb_client.files.upload(b'{"city": "Lyon", "churn": 5}\n', filename="row.json")
+    client.files.upload(b'{"city": "Lyon", "churn": 5}\n', filename="row.json")
     ran = run(ip, "%%chat --format json -o row\nLyon churn")
     assert ran.value.value == {"city": "Lyon", "churn": 5}
     assert ip.user_ns["row"] == {"city": "Lyon", "churn": 5}
@@ -408,12 +408,12 @@ def test_ran_helper_sees_failures() -> None:
 
 
 def test_option_values_interpolate_word_by_word(
-    ip: Any, nb_session: NotebookSession, nb_client: Client, notes: str
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str
 ) -> None:
     ip.user_ns.update(report={"id": notes}, role="a careful 'analyst'", k=2)
     result = run(ip, "%%chat --files {report[id]} --top-k {k} -s 'You are {role}.'\nLyon?").value
-    messages = list(nb_client.chat.messages(result.id))
+    messages = list(client.chat.messages(result.id))
     assert messages[0].content == "You are a careful 'analyst'."
     assert messages[-2].content_parts[1] == {"type": "filter", "file_ids": [notes], "top_k": 2}
     line = run(ip, "%chat --files {report[id]} -- What about {role}?").value
-    assert list(nb_client.chat.messages(line.id))[-2].content == "What about a careful 'analyst'?"
+    assert list(client.chat.messages(line.id))[-2].content == "What about a careful 'analyst'?"

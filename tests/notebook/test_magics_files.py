@@ -51,11 +51,11 @@ def test_upload_with_instructions_derives_metadata(
 
 
 def test_show_text_table_and_image(
-    ip: Any, nb_session: NotebookSession, nb_client: Client, folder: Path
+    ip: Any, nb_session: NotebookSession, client: Client, folder: Path
 ) -> None:
     ids = {
         f.filename: f.id
-        for f in nb_client.files.upload(sorted(str(p) for p in folder.iterdir()), progress=False)
+        for f in client.files.upload(sorted(str(p) for p in folder.iterdir()), progress=False)
     }
     text = run(ip, f"%files show {ids['notes.txt']}")
     assert text.final[0].data["text/plain"] == NOTES.decode()
@@ -67,9 +67,9 @@ def test_show_text_table_and_image(
 
 
 def test_get_downloads_and_meta_updates(
-    ip: Any, nb_session: NotebookSession, nb_client: Client, tmp_path: Path
+    ip: Any, nb_session: NotebookSession, client: Client, tmp_path: Path
 ) -> None:
-    file_id = nb_client.files.upload(NOTES, filename="notes.txt", progress=False).id
+    file_id = client.files.upload(NOTES, filename="notes.txt", progress=False).id
     ran = run(ip, f"%files get {file_id} {tmp_path}")
     assert (tmp_path / "notes.txt").read_bytes() == NOTES
     assert ran.value == tmp_path / "notes.txt"
@@ -81,8 +81,8 @@ def test_get_downloads_and_meta_updates(
     assert run(ip, f"%files meta {file_id} --unset team").value == {"year": "2024"}
 
 
-def test_rm_deletes(ip: Any, nb_session: NotebookSession, nb_client: Client) -> None:
-    file_id = nb_client.files.upload(NOTES, filename="notes.txt", progress=False).id
+def test_rm_deletes(ip: Any, nb_session: NotebookSession, client: Client) -> None:
+    file_id = client.files.upload(NOTES, filename="notes.txt", progress=False).id
     ran = run(ip, f"%files rm {file_id}")
     assert f"deleted {file_id}" in ran.plain()
     assert run(ip, "%files").value.empty
@@ -90,10 +90,10 @@ def test_rm_deletes(ip: Any, nb_session: NotebookSession, nb_client: Client) -> 
 
 
 def test_html_in_a_file_name_is_escaped_everywhere(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
     hostile = "<img src=x onerror=alert(1)>.txt"
-    file_id = nb_client.files.upload(b"<script>alert(2)</script>", filename=hostile).id
+    file_id = client.files.upload(b"<script>alert(2)</script>", filename=hostile).id
     frame = run(ip, "%files")
     html = frame.final[0].data["text/html"]
     assert "<img" not in html
@@ -143,11 +143,11 @@ def test_upload_replace_keeps_one_file_per_name(
 
 
 def test_show_caps_long_text_and_names_binary_files(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
-    long_id = nb_client.files.upload(b"x" * 30_000, filename="long.txt", progress=False).id
+    long_id = client.files.upload(b"x" * 30_000, filename="long.txt", progress=False).id
     shown = run(ip, f"%files show {long_id}").final[0].data["text/plain"]
     assert shown.startswith("x" * 20_000)
     assert shown.endswith("… 10000 more characters (%files get to read it all)")
-    blob = nb_client.files.upload(b"\x00\x01\xff" * 10, filename="blob.bin", progress=False).id
+    blob = client.files.upload(b"\x00\x01\xff" * 10, filename="blob.bin", progress=False).id
     assert "blob.bin is binary (30 bytes)" in run(ip, f"%files show {blob}").plain()

@@ -98,9 +98,9 @@ def test_question_marks_stay_part_of_the_question() -> None:
 
 
 def test_ipython_does_not_expand_braces_in_chat_lines(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
     """IPython would evaluate ``{1+1}`` and ``$HOME`` in a magic's line; %chat does not."""
     result = run(ip, "%chat What is {1+1} in $HOME?").value
-    sent = list(nb_client.chat.messages(result.id))[-2].content
+    sent = list(client.chat.messages(result.id))[-2].content
     assert sent == "What is {1+1} in $HOME?"

@@ -11,9 +11,7 @@ from chatspace.notebook.session import NotebookSession
 from support import Service
 
 
-def test_show_create_switch_and_list(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
-) -> None:
+def test_show_create_switch_and_list(ip: Any, nb_session: NotebookSession, client: Client) -> None:
     assert "workspace default" in run(ip, "%workspace").plain()
     created = run(ip, "%workspace create q3-review Q3 review")
     assert "created workspace q3-review (Q3 review)" in created.plain()
@@ -23,7 +21,7 @@ def test_show_create_switch_and_list(
     assert frame.set_index("id")["current"].to_dict() == {"default": False, "q3-review": True}
     # magics now work in it
     run(ip, "%chat --no-stream Hello")
-    assert len(nb_client.chat.list(workspace="q3-review").data) == 1
+    assert len(client.chat.list(workspace="q3-review").data) == 1
     assert (
         "deleted workspace q3-review; now in workspace default"
         in run(ip, "%workspace rm q3-review").plain()
@@ -65,12 +63,12 @@ def test_forbidden_and_missing_are_one_line(
 
 
 def test_completions_list_filters_and_show(
-    ip: Any, nb_session: NotebookSession, nb_client: Client
+    ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
-    nb_client.files.upload(NOTES, filename="notes.txt", progress=False)
+    client.files.upload(NOTES, filename="notes.txt", progress=False)
     run(ip, "%chat --thread a What is the capital of France?")
     run(ip, "%chat --thread b What about <b>Lyon</b>?")
-    nb_client.chat.create(messages="Not from a magic", store=True)
+    client.chat.create(messages="Not from a magic", store=True)
     frame = run(ip, "%completions").value
     assert len(frame) == 3
     assert {"id", "model", "total_tokens", "metadata.thread"} <= set(frame.columns)

@@ -11,21 +11,9 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import ChatPanel
 from chatspace.notebook.session import NotebookSession
-from support import Service
 
 HOSTILE_NAME = '<img src=x onerror="alert(1)">.txt'
 NOTES = b"Lyon is a city in France. The Q3 churn was 5 percent in Lyon."
-
-
-@pytest.fixture
-def client(service: Service, org: str) -> Iterator[chatspace.Client]:
-    with chatspace.Client(base_url=service.url, token=service.token("alice", org)) as c:
-        yield c
-
-
-@pytest.fixture
-def session(client: chatspace.Client) -> NotebookSession:
-    return NotebookSession(client=client)
 
 
 @pytest.fixture

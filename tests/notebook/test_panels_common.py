@@ -22,8 +22,7 @@ from chatspace.notebook.panels._links import (
     file_download_url,
     jupyter_base_url,
 )
-
-HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+from support import HOSTILE
 
 
 def assert_inert(html: str) -> None:

@@ -14,15 +14,7 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import CompletionsBrowser
 from chatspace.notebook.session import NotebookSession
-from support import Service
-
-HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
-
-
-@pytest.fixture
-def client(service: Service, org: str) -> Iterator[chatspace.Client]:
-    with chatspace.Client(base_url=service.url, token=service.token("alice", org)) as c:
-        yield c
+from support import HOSTILE
 
 
 @pytest.fixture
@@ -47,8 +39,10 @@ def topic(client: chatspace.Client, cid: str) -> str:
 
 
 @pytest.fixture
-def browser(client: chatspace.Client, stored: list[str]) -> Iterator[CompletionsBrowser]:
-    b = CompletionsBrowser(client, session=NotebookSession(client=client))
+def browser(
+    client: chatspace.Client, session: NotebookSession, stored: list[str]
+) -> Iterator[CompletionsBrowser]:
+    b = CompletionsBrowser(client, session=session)
     yield b
     b.close()
 

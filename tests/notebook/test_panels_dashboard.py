@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as w
@@ -14,13 +13,6 @@ import chatspace
 from chatspace.notebook import panels
 from chatspace.notebook.panels import dashboard
 from chatspace.notebook.session import NotebookSession
-from support import Service
-
-
-@pytest.fixture
-def client(service: Service, org: str) -> Iterator[chatspace.Client]:
-    with chatspace.Client(base_url=service.url, token=service.token("alice", org)) as c:
-        yield c
 
 
 def test_dashboard_tabs_share_client_and_workspace(client: chatspace.Client) -> None:

@@ -15,22 +15,15 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import FilesPanel, _preview
 from chatspace.notebook.session import NotebookSession
-from support import Service
+from support import HOSTILE
 
 # no double quote: multipart encodes it as %22 in the file name (see the report)
 HOSTILE_NAME = "<img src=x onerror=alert(1)>.txt"
-HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
 
 @pytest.fixture
-def client(service: Service, org: str) -> Iterator[chatspace.Client]:
-    with chatspace.Client(base_url=service.url, token=service.token("alice", org)) as c:
-        yield c
-
-
-@pytest.fixture
-def panel(client: chatspace.Client) -> Iterator[FilesPanel]:
-    p = FilesPanel(client, session=NotebookSession(client=client))
+def panel(client: chatspace.Client, session: NotebookSession) -> Iterator[FilesPanel]:
+    p = FilesPanel(client, session=session)
     p.download_base_url = "/user/ann/"
     yield p
     assert p.wait(30)

@@ -9,20 +9,7 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import WorkspacePanel
 from chatspace.notebook.session import NotebookSession
-from support import Service
-
-HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
-
-
-@pytest.fixture
-def client(service: Service, org: str) -> Iterator[chatspace.Client]:
-    with chatspace.Client(base_url=service.url, token=service.token("alice", org)) as c:
-        yield c
-
-
-@pytest.fixture
-def session(client: chatspace.Client) -> NotebookSession:
-    return NotebookSession(client=client)
+from support import HOSTILE, Service
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import threading
@@ -30,21 +29,16 @@ class BenchService:
         return self.token(org=f"bench-{uuid.uuid4().hex[:8]}")
 
     def stop(self) -> None:
-        # SIGINT, not SIGTERM: uvicorn re-raises the signal after its graceful shutdown,
-        # and only KeyboardInterrupt lets cProfile write its profile on the way out.
-        self.process.send_signal(signal.SIGINT)
+        self.process.terminate()
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
 
 
-def start(data_dir: Path, *args: str, profile: Path | None = None) -> BenchService:
-    """``chatspace serve`` on a free port; under cProfile (written at exit) if ``profile``."""
-    python = [sys.executable]
-    if profile is not None:
-        python += ["-m", "cProfile", "-o", str(profile)]
-    cmd = [*python, "-m", "chatspace", "serve", "--port", "0", "--data-dir", str(data_dir)]
+def start(data_dir: Path, *args: str) -> BenchService:
+    """``chatspace serve`` on a free port of 127.0.0.1."""
+    cmd = [sys.executable, "-m", "chatspace", "serve", "--port", "0", "--data-dir", str(data_dir)]
     process = subprocess.Popen(
         [*cmd, "--log-level", "warning", *args],
         stdout=subprocess.PIPE,

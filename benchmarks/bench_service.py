@@ -8,7 +8,6 @@ A cProfile of the service under the load says where its time goes.
 
 from __future__ import annotations
 
-import pstats
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from ._harness import Section, median, percentile
+from ._profile import sampled
 from ._service import BenchService, start
 
 WORDS = (
@@ -125,27 +125,13 @@ def _retrieval(service: BenchService, org_id: str, questions: list[str]) -> dict
     return times
 
 
-def _profile_summary(path: Path, limit: int = 12) -> list[str]:
-    stats = pstats.Stats(str(path))
-    stats.sort_stats("tottime")
-    lines = []
-    for func, (_, calls, tottime, cumtime, _) in sorted(
-        stats.stats.items(),  # type: ignore[attr-defined]
-        key=lambda kv: kv[1][2],
-        reverse=True,
-    )[:limit]:
-        where = f"{Path(func[0]).name}:{func[1]}({func[2]})"
-        lines.append(f"{tottime:.2f}s self, {cumtime:.2f}s cum, {calls} calls: {where}")
-    return lines
-
-
 def run(size: dict[str, Any], scratch: Path) -> list[Section]:
-    profile = scratch / "service.prof"
-    service = start(scratch / "service-data", profile=profile)
+    service = start(scratch / "service-data")
     try:
         token = service.fresh_token()
         total = size["service_completions"]
-        stored = _throughput(service, token, True, total)
+        with sampled(service.process.pid, scratch / "service-profile.txt") as profile:
+            stored = _throughput(service, token, True, total)
         plain = _throughput(service, token, False, total)
         org_id = f"retrieval-{time.time_ns()}"
         retrieval_token = service.token(org=org_id)
@@ -165,8 +151,8 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
     )
     throughput.add("store: false", completions_per_s=plain)
     throughput.add("store: true", completions_per_s=stored)
-    throughput.notes.append("Where the service's time goes under this load (cProfile, self time):")
-    throughput.notes += [f"`{line}`" for line in _profile_summary(profile)]
+    throughput.notes.append("Where the service's time goes under the `store: true` load (py-spy):")
+    throughput.notes += [f"`{line}`" for line in profile]
     retrieval = Section(
         "retrieval",
         f"6b. Retrieval latency over {size['retrieval_files']:,} stored files",

@@ -50,7 +50,7 @@ def _stop_embedded_service(data_dir: Path) -> None:
             os.kill(pid, signal.SIGTERM)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make browser-deps` (Debian's chromium)")
@@ -113,7 +113,9 @@ def _wait_for_lab(base: str, proc: subprocess.Popen[bytes], log_path: Path) -> N
     raise RuntimeError("JupyterLab did not answer in 90 s:\n" + log_path.read_text())
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running in the main thread while
+# it is open, and the async tests that run after these need that thread's loop free.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
@@ -126,18 +128,3 @@ def browser() -> Iterator[object]:
         )  # fmt: skip
         yield b
         b.close()
-
-
-@pytest.fixture
-def page(browser: object, lab: Lab) -> Iterator[object]:
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 1400, "height": 1000}, accept_downloads=True
-    )
-    pg = context.new_page()
-    pg.console_errors = []  # type: ignore[attr-defined]
-    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
-    yield pg
-    context.close()
-    with httpx.Client(headers=lab.headers) as http:
-        for s in http.get(f"{lab.base}/api/sessions").json():
-            http.delete(f"{lab.base}/api/sessions/{s['id']}")

@@ -1,0 +1,43 @@
+"""Every benchmark, at a toy size, so that they keep working (the figures are not judged)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SECTIONS = {"requests", "streaming", "listing", "transfer", "imports", "service", "retrieval"}
+
+
+def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--size", "tiny", "--out", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads((tmp_path / "results-tiny.json").read_text())
+    assert set(report["sections"]) == SECTIONS
+    assert report["machine"]["versions"]["chatspace"]
+    for key, section in report["sections"].items():
+        rows = section["rows"]
+        assert section["baseline"] in rows, key
+        assert len(rows) >= 2, key
+        for contender, metrics in rows.items():
+            for name, value in metrics.items():
+                assert math.isfinite(value) and value >= 0, (key, contender, name, value)
+        for goal in section["goals"]:
+            assert isinstance(goal["met"], bool)
+    markdown = (tmp_path / "results-tiny.md").read_text()
+    assert "(baseline)" in markdown
+    assert "## 6b. Retrieval latency" in markdown
+    # the service profile found busy threads and named chatspace's own functions
+    notes = report["sections"]["service"]["notes"]
+    assert any("samples of busy threads" in n for n in notes), notes
+    assert any("chatspace/service/" in n for n in notes), notes

@@ -18,7 +18,7 @@ from chatspace.service.deps import Caller
 from chatspace.service.idempotency import Answer, fingerprint, lookup, remember
 from chatspace.service.problems import Conflict
 from chatspace.service.store.db import open_database
-from chatspace.service.store.idempotency import RETENTION_SECONDS
+from chatspace.service.store.idempotency import RETENTION_SECONDS, purge
 from chatspace.service.store.transactions import write_transaction
 from support import Service
 
@@ -147,6 +147,7 @@ def test_the_api_for_other_routes_and_the_24_hour_retention(
                 conn, caller=caller, key="k", answer=Answer.from_payload({"id": 1}, fingerprint=fp)
             )
             remember(conn, caller=caller, key=None, answer=Answer.empty(fingerprint=fp))
+            remember(conn, caller=caller, key="k2", answer=Answer.empty(fingerprint=fp))
         with engine.connect() as conn:
             replay = lookup(conn, caller=caller, key="k", fingerprint=fp)
             assert replay is not None
@@ -164,4 +165,7 @@ def test_the_api_for_other_routes_and_the_24_hour_retention(
             fresh = lookup(conn, caller=caller, key="k", fingerprint="other")
             assert fresh is not None
             assert fresh.payload() is None
+        with write_transaction(engine) as conn:  # housekeeping: only "k2" is past its day
+            assert purge(conn, now=later) == 1
+            assert lookup(conn, caller=caller, key="k", fingerprint="other") is not None
         engine.dispose()

@@ -2,8 +2,8 @@
 
 At start: files past their ``expires_at`` are deleted, old idempotency keys forgotten,
 and the blob store swept of what a crash left (uploads in progress of dead processes,
-blobs whose row never committed). With ``--retention-days``, expired files are also
-deleted every :data:`EXPIRY_INTERVAL` seconds.
+blobs whose row never committed). Then every :data:`EXPIRY_INTERVAL` seconds, old
+idempotency keys are forgotten and, with ``--retention-days``, expired files deleted.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .store import files as file_store
 from .store import idempotency as idempotency_store
 from .store.transactions import write_transaction
 
-__all__ = ["EXPIRY_INTERVAL", "expire_files", "running", "sweep"]
+__all__ = ["EXPIRY_INTERVAL", "expire_files", "forget_old_keys", "running", "sweep"]
 
 log = logging.getLogger("chatspace.service")
 
@@ -36,11 +36,17 @@ def expire_files(state: AppState) -> int:
     return len(blobs)
 
 
+def forget_old_keys(state: AppState) -> int:
+    """Purge the idempotency keys past their 24 hours; how many."""
+    with write_transaction(state.db) as conn:
+        return idempotency_store.purge(conn, now=time.time())
+
+
 def sweep(state: AppState) -> None:
     """What a service does once before it answers: expire, forget, remove debris."""
     expired = expire_files(state)
-    with write_transaction(state.db) as conn:
-        idempotency_store.purge(conn, now=time.time())
+    forget_old_keys(state)
+    with state.db.connect() as conn:
         referenced = file_store.referenced_blobs(conn)
     removed = state.blobs.sweep(referenced=referenced)
     if expired or removed:
@@ -49,22 +55,26 @@ def sweep(state: AppState) -> None:
         )
 
 
-async def _expire_forever(state: AppState) -> None:
+def _tidy(state: AppState) -> None:
+    forget_old_keys(state)
+    if state.settings.retention_days and (count := expire_files(state)):
+        log.info("%d expired file(s) deleted", count)
+
+
+async def _tidy_forever(state: AppState) -> None:
     while True:
         await anyio.sleep(EXPIRY_INTERVAL)
         try:
-            if count := await run_in_threadpool(expire_files, state):
-                log.info("%d expired file(s) deleted", count)
+            await run_in_threadpool(_tidy, state)
         except Exception:
-            log.exception("expiring files failed; trying again later")
+            log.exception("housekeeping failed; trying again later")
 
 
 @asynccontextmanager
 async def running(state: AppState) -> AsyncIterator[None]:
-    """Sweep, then keep expiring files (when a retention period is set) until exit."""
+    """Sweep, then keep tidying up every :data:`EXPIRY_INTERVAL` seconds until exit."""
     await run_in_threadpool(sweep, state)
     async with anyio.create_task_group() as tasks:
-        if state.settings.retention_days:
-            tasks.start_soon(_expire_forever, state)
+        tasks.start_soon(_tidy_forever, state)
         yield
         tasks.cancel_scope.cancel()

@@ -1,7 +1,8 @@
 """Rows of remembered answers to requests made with an ``Idempotency-Key``.
 
 One row per (org, user, key): the request's fingerprint and the answer that was sent.
-Rows older than :data:`RETENTION_SECONDS` are ignored and purged as new keys arrive.
+Rows older than :data:`RETENTION_SECONDS` are ignored, replaced when their key comes
+again, and purged by the service's housekeeping (not on every write: a purge scans).
 The HTTP side (headers, replays, conflicts) is :mod:`chatspace.service.idempotency`.
 """
 
@@ -56,7 +57,11 @@ def save(
     now: float,
 ) -> None:
     """Remember an answer; an expired row under the same key is replaced."""
-    purge(conn, now=now)
+    conn.execute(
+        table.delete().where(
+            *_key(org_id, user_id, key), table.c.created_at <= now - RETENTION_SECONDS
+        )
+    )
     conn.execute(
         table.insert().values(
             org_id=org_id,

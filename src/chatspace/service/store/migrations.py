@@ -162,6 +162,12 @@ def m002_index_per_workspace(conn: sa.Connection) -> None:
         rebuild_workspace_index(conn, org_id=org_id, workspace_id=workspace_id)
 
 
+@migration
+def m003_idempotency_by_time(conn: sa.Connection) -> None:
+    """Purging old idempotency keys reads them by age."""
+    conn.exec_driver_sql("CREATE INDEX idempotency_by_time ON idempotency_keys (created_at)")
+
+
 def migrate(engine: sa.Engine) -> list[str]:
     """Apply the migrations not yet recorded; return the names applied now."""
     applied_now: list[str] = []

@@ -11,6 +11,7 @@ forwards and make the upstream fail in each way the service must survive:
 ``garbage``    HTTP 200 with a body that is not JSON
 ``hang``       answers nothing until the server stops
 ``midstream``  streams two pieces of ``REPLY``, then an error event
+``stall``      streams two pieces of ``REPLY``, then nothing until the server stops
 ``meta``       a JSON object of metadata in a Markdown fence (``META``); a request
                whose text says "garble" gets prose instead
 =============  ===============================================================
@@ -133,12 +134,15 @@ class FakeUpstream:
             "usage": USAGE,
         }
 
-    @staticmethod
-    async def _stream(body: dict[str, Any]) -> AsyncIterator[bytes]:
+    async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
         yield _event(_chunk({"role": "assistant", "content": ""}))
-        pieces = PIECES[:2] if body["model"] == "midstream" else PIECES
+        pieces = PIECES[:2] if body["model"] in ("midstream", "stall") else PIECES
         for piece in pieces:
             yield _event(_chunk({"content": piece}))
+        if body["model"] == "stall":
+            assert self._release is not None
+            await self._release.wait()
+            return
         if body["model"] == "midstream":
             yield _event({"error": {"message": "model crashed", "type": "server_error"}})
             return

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import json
+import struct
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,13 @@ def test_utf16_with_a_bom_is_text(tmp_path: Path) -> None:
     path = tmp_path / "u16.txt"
     path.write_bytes("grüße".encode("utf-16"))
     assert extract_text(path, filename="u16.txt", content_type="text/plain") == "grüße"
+
+
+def test_binary_after_a_utf16_byte_order_mark_is_not_text(tmp_path: Path) -> None:
+    path = tmp_path / "blob.bin"
+    numbers = struct.pack("<2048i", *range(2048))  # decodes as UTF-16, letters and NULs
+    path.write_bytes(codecs.BOM_UTF16_LE + numbers)
+    assert extract_text(path, filename="blob.bin", content_type="application/octet-stream") is None
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,8 @@ def _decode(path: Path) -> str | None:
         data = f.read(MAX_TEXT_BYTES)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         with contextlib.suppress(UnicodeDecodeError):
-            return data.decode("utf-16")
+            text = data[: len(data) // 2 * 2].decode("utf-16")
+            return text if _mostly_printable(text) else None
         return None
     if b"\x00" in data[:65536]:
         return None
@@ -74,6 +75,16 @@ def _decode(path: Path) -> str | None:
         return decoder.decode(data, final=len(data) < MAX_TEXT_BYTES)
     except UnicodeDecodeError:
         return None
+
+
+def _mostly_printable(text: str, sample: int = 4096) -> bool:
+    """Whether decoded text reads as text: almost any bytes after a UTF-16 byte order mark
+    decode, so a binary file that starts with one would otherwise be indexed as noise."""
+    head = text[:sample]
+    if not head:
+        return True
+    readable = sum(1 for ch in head if ch.isprintable() or ch in "\n\r\t")
+    return readable / len(head) >= 0.95
 
 
 class _TextOfHtml(HTMLParser):

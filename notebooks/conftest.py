@@ -8,15 +8,14 @@ would). The embedded service the first kernel starts there is stopped at the end
 
 from __future__ import annotations
 
-import json
 import os
-import select
 import shutil
-import signal
 import tempfile
 from pathlib import Path
 
 import pytest
+
+from chatspace.embedded import stop_service
 
 _SAVED = "_chatspace_saved_environ"
 
@@ -39,28 +38,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if saved is None:
         return
     environ, home = saved
-    _stop_service(home / "data")
+    stop_service(home / "data")
     os.environ.clear()
     os.environ.update(environ)
     shutil.rmtree(home, ignore_errors=True)
-
-
-def _stop_service(data_dir: Path, timeout: float = 20.0) -> None:
-    """Stop the embedded service the notebooks started (it outlives its kernel on purpose)."""
-    try:
-        pid = int(json.loads((data_dir / "service.json").read_text())["pid"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return
-    try:
-        handle = os.pidfd_open(pid)  # an event to wait on; the service is not our child
-    except ProcessLookupError:
-        return
-    try:
-        os.kill(pid, signal.SIGTERM)
-        if not select.select([handle], [], [], timeout)[0]:
-            os.kill(pid, signal.SIGKILL)
-            select.select([handle], [], [], timeout)
-    except ProcessLookupError:
-        pass
-    finally:
-        os.close(handle)

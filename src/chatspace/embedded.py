@@ -16,6 +16,8 @@ import contextlib
 import functools
 import json
 import os
+import select
+import signal
 import subprocess
 import sys
 import time
@@ -27,7 +29,7 @@ import httpx
 from chatspace.errors import ConfigurationError
 from chatspace.tokens import data_dir, load_or_create_secret, mint_token
 
-__all__ = ["LOCAL_ORG", "LOCAL_USER", "ensure_service", "running_service"]
+__all__ = ["LOCAL_ORG", "LOCAL_USER", "ensure_service", "running_service", "stop_service"]
 
 LOCAL_USER = "local"
 LOCAL_ORG = "local"
@@ -77,6 +79,43 @@ def running_service(where: Path) -> str | None:
     except httpx.HTTPError:
         return None
     return url
+
+
+def stop_service(directory: str | os.PathLike[str] | None = None, *, timeout: float = 20.0) -> bool:
+    """Stop the local service of a data dir, if one runs; whether one was stopped.
+
+    It is not our child, so its exit is awaited through a pidfd where the platform has
+    them (Linux), else by polling; SIGKILL follows a SIGTERM it ignores for ``timeout``.
+    """
+    try:
+        info = json.loads((data_dir(directory) / _RUNTIME).read_text())
+        pid = int(info["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    if not _alive(pid):
+        return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+        if not _gone_within(pid, timeout):
+            os.kill(pid, signal.SIGKILL)
+            _gone_within(pid, timeout)
+    return True
+
+
+def _gone_within(pid: int, timeout: float) -> bool:
+    if hasattr(os, "pidfd_open"):
+        try:
+            handle = os.pidfd_open(pid)
+        except ProcessLookupError:
+            return True
+        try:
+            return bool(select.select([handle], [], [], timeout)[0])
+        finally:
+            os.close(handle)
+    deadline = time.monotonic() + timeout  # pragma: no cover - platforms without pidfd
+    while _alive(pid) and time.monotonic() < deadline:  # pragma: no cover
+        time.sleep(0.05)
+    return not _alive(pid)  # pragma: no cover
 
 
 def _alive(pid: int) -> bool:

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -23,31 +22,15 @@ import httpx
 import pytest
 
 from browser.lab_support import REPO, TOKEN, Lab
+from chatspace.embedded import stop_service
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-
-pytestmark = pytest.mark.browser
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/browser" in str(item.fspath):
-            item.add_marker(pytest.mark.browser)
 
 
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def _stop_embedded_service(data_dir: Path) -> None:
-    """The extension's embedded service outlives the Jupyter server by design; stop it."""
-    runtime = data_dir / "service.json"
-    if runtime.exists():
-        pid = json.loads(runtime.read_text())["pid"]
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +77,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
-        _stop_embedded_service(data_dir)
+        stop_service(data_dir)  # the extension's service outlives the server by design
 
 
 def _wait_for_lab(base: str, proc: subprocess.Popen[bytes], log_path: Path) -> None:

@@ -19,10 +19,6 @@ class Lab:
     data_dir: Path
     log: Path
 
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {TOKEN}"}
-
     def url(self, path: str) -> str:
         return f"{self.base}/{path.lstrip('/')}?token={TOKEN}"
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,22 +14,13 @@ import psutil
 import pytest
 
 from chatspace.client import AsyncClient, Client
-from chatspace.embedded import ensure_service
+from chatspace.embedded import ensure_service, running_service, stop_service
 
 CHILD = """
 from chatspace import Client
 with Client() as client:
     print(client.base_url, client.workspaces.get().id, flush=True)
 """
-
-
-def _stop(pid: int) -> None:
-    try:
-        process = psutil.Process(pid)
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=20)
-    except psutil.NoSuchProcess:
-        pass
 
 
 @pytest.fixture
@@ -40,9 +31,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     for name in ("CHATSPACE_BASE_URL", "CHATSPACE_TOKEN", "CHATSPACE_WORKSPACE"):
         monkeypatch.delenv(name, raising=False)
     yield where
-    runtime = where / "service.json"
-    if runtime.exists():
-        _stop(json.loads(runtime.read_text())["pid"])
+    stop_service(where)
 
 
 def test_two_processes_starting_at_once_share_one_service(data_dir: Path) -> None:
@@ -116,3 +105,14 @@ def test_readme_walkthrough_with_nothing_configured(data_dir: Path, tmp_path: Pa
     copy = client.files.download(uploaded.id, tmp_path / "copy.csv")
     assert copy.read_bytes() == sales.read_bytes()
     client.close()
+
+
+def test_stop_service_stops_the_one_of_its_data_dir(data_dir: Path) -> None:
+    url, _, where = ensure_service()
+    assert running_service(where) == url
+    pid = json.loads((where / "service.json").read_text())["pid"]
+    assert stop_service(where) is True
+    with contextlib.suppress(psutil.NoSuchProcess):  # gone, or a zombie nothing reaps
+        assert psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert running_service(where) is None
+    assert stop_service(where) is False  # nothing left to stop

@@ -9,9 +9,6 @@ the one it caused, by its pid.
 from __future__ import annotations
 
 import json
-import os
-import select
-import signal
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,26 +17,10 @@ import pytest
 from tornado.httpclient import HTTPResponse
 
 import chatspace
+from chatspace.embedded import stop_service
 from chatspace.serverext import BASE_URL_ENV, ServiceTarget
 
 Fetch = Callable[..., Awaitable[HTTPResponse]]
-
-
-def _stop(pid: int) -> None:
-    """SIGTERM a process that is not our child and wait for its exit (a pidfd event)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return
-    try:
-        os.kill(pid, signal.SIGTERM)
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        if not poller.poll(20_000):
-            os.kill(pid, signal.SIGKILL)
-            poller.poll(20_000)
-    finally:
-        os.close(fd)
 
 
 @pytest.fixture
@@ -50,9 +31,7 @@ def embedded_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.setenv("CHATSPACE_DATA_DIR", str(data))
     monkeypatch.setenv(BASE_URL_ENV, "unset")
     yield data
-    runtime = data / "service.json"
-    if runtime.exists():
-        _stop(int(json.loads(runtime.read_text())["pid"]))
+    stop_service(data)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from html import unescape
 from typing import Any
 
@@ -128,10 +129,12 @@ def test_format_json_returns_the_parsed_value_into_output_name(
     ran = run(ip, "%%chat --format json -o parsed --no-store\nHello")
     result = ran.value
     assert result.format == "json"
-    # service-l0 answers in prose: the value is None and the footer says why
-    assert result.value is None
-    assert ip.user_ns["parsed"] is None
-    assert "not JSON" in ran.plain()
+    # --format json asks for a JSON object, which service-l0 answers with (its answer,
+    # here that nothing matches, and its sources)
+    assert set(result.value) == {"answer", "sources"}
+    assert result.value["answer"].startswith("Nothing in the files of workspace 'default'")
+    assert result.value["sources"] == []
+    assert ip.user_ns["parsed"] == result.value
     stored = ran.final[-1].metadata["chatspace"]
     assert stored["stored"] is False
 
@@ -390,9 +393,14 @@ def test_json_output_is_parsed_from_prose_with_a_block(
     # A file that holds JSON on one line: the local engine quotes that line.
     client.files.upload(b'{"city": "Lyon", "churn": 5}\n', filename="row.json")
     ran = run(ip, "%%chat --format json -o row\nLyon churn")
-    assert ran.value.value == {"city": "Lyon", "churn": 5}
-    assert ip.user_ns["row"] == {"city": "Lyon", "churn": 5}
-    assert '```json\n{\n  "city": "Lyon",' in ran.final[-1].data["text/markdown"]
+    row = ip.user_ns["row"]
+    assert row == ran.value.value
+    assert set(row) == {"answer", "sources"}
+    assert '{"city": "Lyon", "churn": 5}' in json.dumps(row["sources"], ensure_ascii=False) or (
+        '\\"city\\": \\"Lyon\\"' in json.dumps(row["sources"])
+    )
+    assert "row.json" in json.dumps(row["sources"])
+    assert '```json\n{\n  "answer":' in ran.final[-1].data["text/markdown"]
 
 
 def test_interrupted_result_has_no_completion(ip: Any, nb_session: NotebookSession) -> None:

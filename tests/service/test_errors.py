@@ -14,9 +14,9 @@ from support import Service, running_service
 
 def test_unknown_paths_and_methods(alice: httpx.Client) -> None:
     missing = alice.get("/no/such/thing")
-    assert (missing.status_code, missing.json()) == (404, {"detail": "Not Found"})
+    assert (missing.status_code, missing.json()["detail"]) == (404, "Not Found")
     wrong = alice.put("/files")
-    assert (wrong.status_code, wrong.json()) == (405, {"detail": "Method Not Allowed"})
+    assert (wrong.status_code, wrong.json()["detail"]) == (405, "Method Not Allowed")
 
 
 JSON = {"content-type": "application/json"}
@@ -130,6 +130,7 @@ def test_error_answers_leak_nothing_internal(
         assert response.status_code >= 400
         detail = response.json()["detail"]
         assert isinstance(detail, str | list)
+        _check_openai_shape(response)
         for leak in (
             token,
             token[:-2],
@@ -140,6 +141,44 @@ def test_error_answers_leak_nothing_internal(
             ".py",
         ):
             assert leak not in response.text, (response.request.url, leak)
+
+
+OPENAI_TYPES = {
+    401: "authentication_error",
+    404: "not_found_error",
+    409: "conflict_error",
+    416: "invalid_request_error",
+    422: "invalid_request_error",
+    429: "rate_limit_error",
+}
+
+
+def _check_openai_shape(response: httpx.Response) -> None:
+    """Beside ``detail``, ``error`` in the OpenAI API's shape: a 422's message is its first
+    fault on one line, its code the fault's type; any other message is the detail."""
+    body = response.json()
+    assert set(body) == {"detail", "error"}
+    error, detail = body["error"], body["detail"]
+    assert error["type"] == OPENAI_TYPES[response.status_code]
+    if isinstance(detail, list):
+        first = detail[0]
+        loc = [str(p) for p in first["loc"]]
+        where = ".".join(loc[1:] if loc[0] == "body" else loc)
+        message = f"{where}: {first['msg']}" if where else first["msg"]
+        assert error == {"message": message, "type": error["type"], "code": first["type"]}
+    else:
+        assert error == {"message": detail, "type": error["type"], "code": None}
+
+
+def test_a_422_message_names_the_first_fault(alice: httpx.Client) -> None:
+    response = alice.post("/chat/completions", json={"messages": [{"role": "user"}]})
+    assert response.status_code == 422
+    assert response.json()["error"] == {
+        "message": "messages.0.content: Field required",
+        "type": "invalid_request_error",
+        "code": "missing",
+    }
+    _check_openai_shape(response)
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +194,7 @@ def test_rate_limit_is_429_with_retry_after(limited: Service, org: str) -> None:
         assert over.status_code == 429
         assert 1 <= int(over.headers["retry-after"]) <= 60
         assert "3 requests per minute" in over.json()["detail"]
+        _check_openai_shape(over)
         # The limit is per caller: another user is not held back.
         with httpx.Client(base_url=limited.url, headers=limited.headers("bob", org)) as bob:
             assert bob.get("/models").status_code == 200

@@ -135,9 +135,9 @@ def test_workspace_scoping(alice: httpx.Client, service: Service, org: str) -> N
         alice.patch(f"/files/{mine['id']}/metadata", json={"a": "b"}),
     ):
         assert response.status_code == 404
-        assert response.json() == {
-            "detail": f"File '{mine['id']}' not found in workspace 'default'."
-        }
+        assert response.json()["detail"] == (
+            f"File '{mine['id']}' not found in workspace 'default'."
+        )
     assert stored(service, org) == before
     assert alice.get(f"/files/{mine['id']}", params={"workspace": "other"}).json() == mine
 

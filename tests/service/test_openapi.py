@@ -57,7 +57,7 @@ def test_every_platform_operation_is_described_and_secured(spec: dict[str, Any])
             invalid = op["responses"]["422"]["content"]["application/json"]["schema"]
             assert invalid == {"$ref": "#/components/schemas/HTTPValidationError"}
             error = op["responses"]["401"]["content"]["application/json"]["schema"]
-            assert _schema(spec, error)["required"] == ["detail"]
+            assert _schema(spec, error)["required"] == ["detail", "error"]
 
 
 def test_the_422_shape(spec: dict[str, Any]) -> None:

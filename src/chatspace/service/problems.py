@@ -2,7 +2,9 @@
 
 Storage and engines raise these and know nothing of HTTP; :mod:`.app` turns each into
 its status and the contract's body: ``{"detail": "<one sentence>"}``, or for
-:class:`Invalid` the 422 shape ``{"detail": [{"loc", "msg", "type"}]}``.
+:class:`Invalid` the 422 shape ``{"detail": [{"loc", "msg", "type"}]}``. Every error body
+also carries ``error: {"message", "type", "code"}`` in the OpenAI API's shape
+(:func:`error_body`), which the ``openai`` package, LangChain and litellm show.
 """
 
 from __future__ import annotations
@@ -20,6 +22,12 @@ class Problem(Exception):
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
+
+
+class BadRequest(Problem):
+    """A well-formed request the service cannot serve (e.g. a JSON schema it cannot fill)."""
+
+    status_code = 400
 
 
 class Unauthenticated(Problem):
@@ -70,6 +78,7 @@ class Invalid(Problem):
 
 
 _ERROR_DESCRIPTIONS = {
+    400: "A well-formed request the service cannot serve",
     401: "Missing, malformed, badly signed or expired bearer token",
     403: "The caller's access level in the workspace is too low",
     404: "Not found, or not visible to the caller",
@@ -79,6 +88,44 @@ _ERROR_DESCRIPTIONS = {
     502: "The upstream model failed",
     504: "The upstream model timed out",
 }
+
+
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    409: "conflict_error",
+    413: "request_too_large",
+    422: "invalid_request_error",
+    429: "rate_limit_error",
+    502: "upstream_error",
+    504: "upstream_timeout",
+}
+
+
+def error_body(status_code: int, detail: str | list[dict[str, Any]]) -> dict[str, Any]:
+    """The body of an error answer: the contract's ``detail`` and OpenAI's ``error``.
+
+    For a 422, ``error.message`` is the first fault on one line (``messages.0.content:
+    Field required``) and ``error.code`` its type.
+    """
+    code = None
+    if isinstance(detail, list):
+        first = detail[0] if detail else {"loc": [], "msg": "Invalid request", "type": None}
+        loc = [str(part) for part in first["loc"]]
+        where = ".".join(loc[1:] if loc[:1] == ["body"] else loc)
+        message = f"{where}: {first['msg']}" if where else str(first["msg"])
+        code = first["type"]
+    else:
+        message = detail
+    fallback = "server_error" if status_code >= 500 else "invalid_request_error"
+    error = {
+        "message": " ".join(message.split()),
+        "type": _ERROR_TYPES.get(status_code, fallback),
+        "code": code,
+    }
+    return {"detail": detail, "error": error}
 
 
 def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:

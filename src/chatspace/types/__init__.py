@@ -19,7 +19,6 @@ from .chat import (
     FileCitation,
     FilterContentPart,
     LogProbs,
-    ResponseFormat,
     Role,
     StreamOptions,
     TextContentPart,
@@ -34,6 +33,7 @@ from .common import (
 )
 from .files import File, FileDeleted, FileList
 from .models import Model, ModelList
+from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
 from .workspaces import (
     Access,
     Workspace,
@@ -68,6 +68,7 @@ __all__ = [
     "FileDeleted",
     "FileList",
     "FilterContentPart",
+    "FunctionCall",
     "HTTPValidationError",
     "LogProbs",
     "Metadata",
@@ -77,6 +78,9 @@ __all__ = [
     "Role",
     "StreamOptions",
     "TextContentPart",
+    "Tool",
+    "ToolCall",
+    "ToolChoice",
     "ValidationErrorItem",
     "Workspace",
     "WorkspaceCreate",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -16,10 +16,12 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapValidator,
     field_validator,
+    model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .common import Metadata, RequestModel, WireModel, WorkspaceId
+from .common import Metadata, RequestModel, WireModel, WorkspaceId, relocated
+from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
 __all__ = [
     "Annotation",
@@ -40,13 +42,12 @@ __all__ = [
     "FileCitation",
     "FilterContentPart",
     "LogProbs",
-    "ResponseFormat",
     "Role",
     "StreamOptions",
     "TextContentPart",
 ]
 
-Role = Literal["system", "user", "assistant", "developer"]
+Role = Literal["system", "user", "assistant", "developer", "tool", "function"]
 
 # ---------------------------------------------------------------- request
 
@@ -69,6 +70,9 @@ class FilterContentPart(RequestModel):
     filter: str | None = None
     top_k: Annotated[int, Field(ge=1, le=50)] | None = None
     file_ids: list[str] | None = None
+    relevance: Annotated[float, Field(ge=0, le=1)] | None = None
+    """Share (0..1) of the question's weighted terms a passage must match to be cited;
+    0 cites any match. Default: the service's ``relevance_threshold``."""
 
 
 def _part_kind(part: Any) -> str:
@@ -78,7 +82,7 @@ def _part_kind(part: Any) -> str:
     if isinstance(part, dict):
         if "type" in part:
             return str(part["type"])
-        if "text" not in part and part.keys() & {"filter", "top_k", "file_ids"}:
+        if "text" not in part and part.keys() & {"filter", "top_k", "file_ids", "relevance"}:
             return "filter"
     return "text"
 
@@ -100,26 +104,14 @@ _PART_ADAPTERS: dict[str, TypeAdapter[Any]] = {
 _STOP_ADAPTER: TypeAdapter[list[str]] = TypeAdapter(Annotated[list[str], Field(max_length=4)])
 
 
-def _details(prefix: tuple[str | int, ...], exc: ValidationError) -> list[InitErrorDetails]:
-    """The errors of a nested validation, each under ``prefix``."""
-    return [
-        InitErrorDetails(
-            type=PydanticCustomError(e["type"], e["msg"]),
-            loc=(*prefix, *e["loc"]),
-            input=e["input"],
-        )
-        for e in exc.errors()
-    ]
-
-
 def _content(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """A string, or a list of parts validated part by part.
+    """A string, a list of parts validated part by part, or null (checked by the message).
 
     Validating each part by its own model keeps pydantic's union labels out of error
     locations: a text part without text is ``[..., "content", 1, "text"]``, not
     ``[..., "content", "list[tagged-union[...]]", 1, "text", "text"]``.
     """
-    if isinstance(value, str):
+    if value is None or isinstance(value, str):
         return value
     if not isinstance(value, list):
         raise PydanticCustomError(
@@ -138,7 +130,7 @@ def _content(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         try:
             parts.append(adapter.validate_python(item))
         except ValidationError as exc:
-            errors += _details((j,), exc)
+            errors += relocated((j,), exc)
     if errors:
         raise ValidationError.from_exception_data("content", errors)
     return parts
@@ -153,40 +145,66 @@ def _stop(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     try:
         return _STOP_ADAPTER.validate_python(value)
     except ValidationError as exc:
-        raise ValidationError.from_exception_data("stop", _details((), exc)) from None
+        raise ValidationError.from_exception_data("stop", relocated((), exc)) from None
+
+
+def _missing(field: str, message: str) -> ValidationError:
+    """A ``missing`` error at ``field`` of the message being validated."""
+    kind = PydanticCustomError("missing", message)
+    details = [InitErrorDetails(type=kind, loc=(field,), input=None)]
+    return ValidationError.from_exception_data("ChatMessage", details)
 
 
 class ChatMessage(BaseModel):
-    """One message of a request. Fields the service does not use (``tool_calls``, ...)
+    """One message of a request. Fields the service does not use (``annotations``, ...)
     are ignored, so that messages taken from an earlier answer can be sent back as they are.
+
+    ``content`` may be null or left out only by an assistant message that calls tools
+    (``tool_calls``, or the legacy ``function_call``); a ``tool`` message names the call it
+    answers (``tool_call_id``), a legacy ``function`` message the function (``name``).
     """
 
     model_config = ConfigDict(extra="ignore")
 
     role: Role = "user"
-    content: Annotated[str | list[ContentPart], WrapValidator(_content)]
+    content: Annotated[str | list[ContentPart] | None, WrapValidator(_content)] = None
     name: str | None = None
+    tool_calls: list[ToolCall] | None = None
+    tool_call_id: Annotated[str, Field(min_length=1)] | None = None
+    function_call: FunctionCall | None = None
+
+    @model_validator(mode="after")
+    def _by_role(self) -> ChatMessage:
+        calls = self.role == "assistant" and (self.tool_calls or self.function_call)
+        if self.content is None and not calls:
+            raise _missing("content", "Field required")
+        if self.role == "tool" and self.tool_call_id is None:
+            raise _missing("tool_call_id", "A tool message needs the tool_call_id it answers")
+        if self.role == "function" and not self.name:
+            raise _missing("name", "A function message needs the function's name")
+        return self
 
     def text(self) -> str:
         """The message's text parts joined with a newline (contract 1.4)."""
-        if isinstance(self.content, str):
-            return self.content
+        if self.content is None or isinstance(self.content, str):
+            return self.content or ""
         return "\n".join(p.text for p in self.content if isinstance(p, TextContentPart))
 
     def filters(self) -> list[FilterContentPart]:
-        if isinstance(self.content, str):
+        if self.content is None or isinstance(self.content, str):
             return []
         return [p for p in self.content if isinstance(p, FilterContentPart)]
 
 
-class ResponseFormat(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    type: str
-
-
 class StreamOptions(RequestModel):
     include_usage: bool | None = None
+    include_obfuscation: bool | None = None
+
+
+class FunctionCallChoice(RequestModel):
+    """The legacy ``function_call: {"name": ...}`` that forces one function."""
+
+    name: str
 
 
 class ChatCompletionRequest(RequestModel):
@@ -215,9 +233,32 @@ class ChatCompletionRequest(RequestModel):
     stream_options: StreamOptions | None = None
     store: bool | None = False
     metadata: Metadata | None = None
-    modalities: list[str] | None = None
+    modalities: list[Literal["text", "audio"]] | None = None
     service_tier: str | None = None
-    reasoning_effort: Literal["low", "medium", "high"] | None = None
+    reasoning_effort: Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"] | None = (
+        None
+    )
+    tools: Annotated[list[Tool], Field(max_length=128)] | None = None
+    tool_choice: ToolChoice | None = None
+    parallel_tool_calls: bool | None = None
+    functions: Annotated[list[FunctionDefinition], Field(min_length=1, max_length=128)] | None = (
+        None
+    )
+    function_call: Literal["none", "auto"] | FunctionCallChoice | None = None
+    audio: dict[str, Any] | None = None
+    prediction: dict[str, Any] | None = None
+    moderation: dict[str, Any] | None = None
+    prompt_cache_key: str | None = None
+    prompt_cache_options: dict[str, Any] | None = None
+    prompt_cache_retention: str | None = None
+    safety_identifier: Annotated[str, Field(max_length=256)] | None = None
+    verbosity: str | None = None
+    web_search_options: dict[str, Any] | None = None
+
+    SERVICE_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {"messages", "workspace", "model", "stream", "stream_options", "store", "metadata"}
+    )
+    """What belongs to this service, never forwarded to an upstream model as it stands."""
 
     @field_validator("top_logprobs")
     @classmethod
@@ -225,6 +266,11 @@ class ChatCompletionRequest(RequestModel):
         if value is not None and not info.data.get("logprobs"):
             raise ValueError("top_logprobs is only allowed with logprobs: true")
         return value
+
+    def given(self, name: str) -> Any:
+        """Field ``name`` as the caller sent it, as JSON (what they left out stays out)."""
+        dumped = self.model_dump(mode="json", include={name}, exclude_unset=True, by_alias=True)
+        return dumped.get(name)
 
     def stop_sequences(self) -> list[str]:
         if self.stop is None:
@@ -263,10 +309,15 @@ class ChatCompletionMessage(WireModel):
     reasoning_content: str | None = None
     refusal: Any = None
     annotations: list[Annotation] = Field(default_factory=list)
+    tool_calls: list[ToolCall] | None = None
+    function_call: FunctionCall | None = None
 
 
 class LogProbs(WireModel):
-    content: list[dict[str, Any]]
+    """Token log probabilities as the model reported them (upstream models only)."""
+
+    content: list[dict[str, Any]] | None = None
+    refusal: list[dict[str, Any]] | None = None
 
 
 class ChatCompletionChoice(WireModel):
@@ -317,9 +368,14 @@ class ChatCompletion(WireModel):
 
 
 class ChoiceDelta(WireModel):
+    """A piece of a streamed choice; ``tool_calls`` pieces carry their call's ``index``,
+    its ``id`` and ``function.name`` first, then pieces of ``function.arguments``."""
+
     role: Role | None = None
     content: str | None = None
     annotations: list[Annotation] | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    function_call: dict[str, Any] | None = None
 
 
 class ChunkChoice(WireModel):
@@ -350,13 +406,18 @@ class ChatCompletionList(WireModel):
 
 
 class ChatCompletionMessageObject(WireModel):
-    """A message of a stored completion; ``id`` is ``<completion_id>-<i>``."""
+    """A message of a stored completion; ``id`` is ``<completion_id>-<i>``. An assistant
+    message lists the tools it called (``tool_calls``), a tool result names the call
+    (``tool_call_id``)."""
 
     id: str
     role: Role
     content: str | None = None
     name: str | None = None
     content_parts: list[dict[str, Any]] | None = None
+    tool_calls: list[ToolCall] | None = None
+    tool_call_id: str | None = None
+    function_call: FunctionCall | None = None
 
 
 class ChatCompletionMessageList(WireModel):

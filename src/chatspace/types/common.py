@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
     "WORKSPACE_ID_PATTERN",
+    "ErrorObject",
     "ErrorResponse",
     "HTTPValidationError",
     "Metadata",
@@ -15,6 +17,7 @@ __all__ = [
     "ValidationErrorItem",
     "WireModel",
     "WorkspaceId",
+    "relocated",
 ]
 
 WORKSPACE_ID_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
@@ -32,6 +35,19 @@ Metadata = Annotated[
     Field(max_length=16),
 ]
 """Completion metadata: at most 16 string pairs, keys up to 64 and values up to 512 characters."""
+
+
+def relocated(prefix: tuple[str | int, ...], exc: ValidationError) -> list[InitErrorDetails]:
+    """The errors of a nested validation, each under ``prefix``: raised again from a wrap
+    validator, they keep their own ``loc`` without pydantic's union labels."""
+    return [
+        InitErrorDetails(
+            type=PydanticCustomError(e["type"], e["msg"]),
+            loc=(*prefix, *e["loc"]),
+            input=e["input"],
+        )
+        for e in exc.errors()
+    ]
 
 
 class WireModel(BaseModel):
@@ -58,13 +74,23 @@ class ValidationErrorItem(BaseModel):
     type: str
 
 
+class ErrorObject(BaseModel):
+    """The error in the OpenAI API's shape, so that its clients show the reason."""
+
+    message: str
+    type: str
+    code: str | None = None
+
+
 class HTTPValidationError(BaseModel):
-    """The body of every 422 answer."""
+    """The body of every 422 answer; ``error.message`` is the first fault on one line."""
 
     detail: list[ValidationErrorItem]
+    error: ErrorObject
 
 
 class ErrorResponse(BaseModel):
-    """The body of every error answer other than 422: one plain sentence."""
+    """The body of every error answer other than 422: one plain sentence, twice."""
 
     detail: str
+    error: ErrorObject

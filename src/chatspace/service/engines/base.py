@@ -1,8 +1,9 @@
 """What every engine is: something that turns a request and its passages into events.
 
 An engine's :meth:`Engine.generate` yields :data:`Event` values: pieces of a choice's
-content as they are written, the end of each choice (its ``finish_reason`` and
-citations), and optionally the usage its model reported. The same events make a plain
+content as they are written (with their token log probabilities, where the model gave
+them), pieces of the tool calls it makes, the end of each choice (its ``finish_reason``
+and citations), and optionally the usage its model reported. The same events make a plain
 answer (folded by :class:`~.runner.CompletionBuilder`) and a streamed one (sent as chunks),
 so both are the same completion.
 """
@@ -11,20 +12,36 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from chatspace.service.retrieval.search import Retrieval
 from chatspace.types import Annotation, ChatCompletionRequest, CompletionUsage
 
-__all__ = ["ChoiceDone", "ContentDelta", "Engine", "Event", "Job", "UsageReport"]
+__all__ = ["ChoiceDone", "ContentDelta", "Engine", "Event", "Job", "ToolCallDelta", "UsageReport"]
 
 
 @dataclass(frozen=True, slots=True)
 class ContentDelta:
-    """The next piece of choice ``index``'s content."""
+    """The next piece of choice ``index``'s content, and the log probabilities of its
+    tokens (``None`` where the model gave none)."""
 
     index: int
     text: str
+    logprobs: tuple[dict[str, Any], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDelta:
+    """The next piece of tool call ``call`` of choice ``index``: its first piece names the
+    call (``id``) and the function (``name``), every piece adds to ``arguments``. A
+    ``legacy`` call is the single ``function_call`` of the older functions API."""
+
+    index: int
+    call: int
+    arguments: str = ""
+    id: str | None = None
+    name: str | None = None
+    legacy: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +61,7 @@ class UsageReport:
     system_fingerprint: str | None = None
 
 
-Event = ContentDelta | ChoiceDone | UsageReport
+Event = ContentDelta | ToolCallDelta | ChoiceDone | UsageReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +78,10 @@ class Engine(Protocol):
     name: str
     owned_by: str
     system_fingerprint: str | None
+
+    def ignored(self, request: ChatCompletionRequest) -> list[str]:
+        """The fields of ``request`` the engine cannot honour and leaves aside, sorted."""
+        ...
 
     def generate(self, job: Job) -> AsyncIterator[Event]:
         """The events of the answer to ``job``; raise a ``Problem`` before the first one

@@ -4,7 +4,9 @@
 and, on the way, into the ``chat.completion.chunk`` events of contract 1.2: a choice's
 first chunk carries ``role``, its last content chunk carries its annotations (one content
 piece is held back per choice until the next piece or the choice's end shows whether it
-is the last), and its final chunk carries ``finish_reason``.
+is the last), and its final chunk carries ``finish_reason``. Tool calls are streamed as
+the OpenAI API streams them: ``delta.tool_calls[{index, id, type, function: {name,
+arguments}}]`` first, then pieces of ``arguments`` under the same ``index``.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from chatspace.types import (
     ChatCompletionMessage,
     ChatCompletionRequest,
     CompletionUsage,
+    FunctionCall,
+    LogProbs,
+    ToolCall,
 )
 
-from .base import ChoiceDone, ContentDelta, Event, UsageReport
+from .base import ChoiceDone, ContentDelta, Event, ToolCallDelta, UsageReport
 from .local import chunks
 from .tokenizer import count_texts, count_tokens
 
@@ -54,10 +59,47 @@ class Identity:
 @dataclass
 class _Choice:
     parts: list[str] = field(default_factory=list)
-    pending: str | None = None
+    pending: ContentDelta | None = None
     started: bool = False
     finish_reason: str | None = None
     annotations: tuple[Annotation, ...] = ()
+    logprobs: list[dict[str, Any]] | None = None
+    tool_calls: dict[int, dict[str, Any]] = field(default_factory=dict)
+    function_call: dict[str, Any] | None = None
+
+    def message(self) -> ChatCompletionMessage:
+        """The assistant message so far; its content is null when it only calls tools."""
+        calls = [ToolCall.model_validate(c) for _, c in sorted(self.tool_calls.items())]
+        legacy = FunctionCall.model_validate(self.function_call) if self.function_call else None
+        text_only = not calls and legacy is None
+        return ChatCompletionMessage(
+            role="assistant",
+            content="".join(self.parts) if self.parts or text_only else None,
+            annotations=list(self.annotations),
+            tool_calls=calls or None,
+            function_call=legacy,
+        )
+
+
+def _fold_call(choice: _Choice, event: ToolCallDelta) -> dict[str, Any]:
+    """Add ``event`` to the choice's tool call (or legacy function call); return what a
+    chunk's delta carries of it."""
+    piece: dict[str, Any] = {"arguments": event.arguments}
+    if event.name is not None:
+        piece["name"] = event.name
+    if event.legacy:
+        function = choice.function_call = choice.function_call or {"name": "", "arguments": ""}
+    else:
+        empty = {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+        call = choice.tool_calls.setdefault(event.call, empty)
+        call["id"] = event.id if event.id is not None else call["id"]
+        function = call["function"]
+    function["name"] += event.name or ""
+    function["arguments"] += event.arguments
+    if event.legacy:
+        return {"function_call": piece}
+    head = {"id": event.id, "type": "function"} if event.id is not None else {}
+    return {"tool_calls": [{"index": event.call, **head, "function": piece}]}
 
 
 def sse(data: dict[str, Any]) -> bytes:
@@ -94,17 +136,26 @@ class CompletionBuilder:
         }
 
     def _delta(
-        self, index: int, choice: _Choice, content: str, annotations: bool
+        self,
+        index: int,
+        choice: _Choice,
+        delta: dict[str, Any],
+        logprobs: tuple[dict[str, Any], ...] | None = None,
     ) -> dict[str, Any]:
-        delta: dict[str, Any] = {}
         if not choice.started:
-            delta["role"] = "assistant"
+            delta = {"role": "assistant", **delta}
             choice.started = True
-        delta["content"] = content
-        if annotations and choice.annotations:
-            delta["annotations"] = [a.model_dump(mode="json") for a in choice.annotations]
-        piece = {"index": index, "delta": delta, "finish_reason": None, "logprobs": None}
+        reported = None if logprobs is None else {"content": list(logprobs), "refusal": None}
+        piece = {"index": index, "delta": delta, "finish_reason": None, "logprobs": reported}
         return self._chunk([piece])
+
+    def _content(self, index: int, choice: _Choice, *, last: bool) -> dict[str, Any]:
+        """The chunk of the held-back piece; the last one carries the annotations."""
+        pending, choice.pending = choice.pending, None
+        delta: dict[str, Any] = {"content": pending.text if pending else ""}
+        if last and choice.annotations:
+            delta["annotations"] = [a.model_dump(mode="json") for a in choice.annotations]
+        return self._delta(index, choice, delta, pending.logprobs if pending else None)
 
     def add(self, event: Event) -> list[dict[str, Any]]:
         """Take one event; return the chunks that can be sent now."""
@@ -115,16 +166,19 @@ class CompletionBuilder:
         choice = self._choices.setdefault(event.index, _Choice())
         if choice.finish_reason is not None:
             return []  # an engine's late pieces for a finished choice are dropped
-        out: list[dict[str, Any]] = []
+        if isinstance(event, ChoiceDone):
+            return self._finish(event.index, choice, event.finish_reason, event.annotations)
+        if isinstance(event, ContentDelta) and not event.text:
+            return []
+        out = [self._content(event.index, choice, last=False)] if choice.pending else []
         if isinstance(event, ContentDelta):
-            if not event.text:
-                return out
-            if choice.pending is not None:
-                out.append(self._delta(event.index, choice, choice.pending, annotations=False))
             choice.parts.append(event.text)
-            choice.pending = event.text
-            return out
-        return self._finish(event.index, choice, event.finish_reason, event.annotations)
+            choice.pending = event
+            if event.logprobs is not None:
+                choice.logprobs = [*(choice.logprobs or []), *event.logprobs]
+        else:
+            out.append(self._delta(event.index, choice, _fold_call(choice, event)))
+        return out
 
     def _finish(
         self, index: int, choice: _Choice, reason: str, annotations: tuple[Annotation, ...]
@@ -132,8 +186,7 @@ class CompletionBuilder:
         choice.finish_reason, choice.annotations = reason, annotations
         out = []
         if choice.pending is not None or not choice.started or annotations:
-            out.append(self._delta(index, choice, choice.pending or "", annotations=True))
-        choice.pending = None
+            out.append(self._content(index, choice, last=True))
         end = {"index": index, "delta": {}, "finish_reason": reason, "logprobs": None}
         out.append(self._chunk([end]))
         return out
@@ -158,10 +211,9 @@ class CompletionBuilder:
         choices = [
             ChatCompletionChoice(
                 index=i,
-                message=ChatCompletionMessage(
-                    role="assistant", content="".join(c.parts), annotations=list(c.annotations)
-                ),
+                message=c.message(),
                 finish_reason=c.finish_reason,
+                logprobs=None if c.logprobs is None else LogProbs(content=c.logprobs),
             )
             for i, c in sorted(self._choices.items())
         ]
@@ -189,8 +241,9 @@ class CompletionBuilder:
             presence_penalty=r.presence_penalty,
             frequency_penalty=r.frequency_penalty,
             input_user=r.user,
+            tools=r.given("tools"),
             metadata=r.metadata,
-            response_format=r.response_format.model_dump() if r.response_format else None,
+            response_format=r.given("response_format"),
             question=question_of(r.messages) or None,
         )
 
@@ -215,8 +268,17 @@ async def complete(builder: CompletionBuilder, events: AsyncIterator[Event]) -> 
 async def events_of(completion: ChatCompletion) -> AsyncIterator[Event]:
     """A finished completion as events again, to stream it anew (idempotent replays)."""
     for choice in completion.choices:
-        for piece in chunks(choice.message.content or ""):
-            yield ContentDelta(choice.index, piece)
+        message, logprobs = choice.message, choice.logprobs
+        for i, piece in enumerate(chunks(message.content or "")):
+            given = logprobs.content if logprobs is not None and i == 0 else None
+            yield ContentDelta(choice.index, piece, None if given is None else tuple(given))
+        for k, call in enumerate(message.tool_calls or []):
+            function = call.function
+            name, arguments = (function.name, function.arguments) if function else (None, "")
+            yield ToolCallDelta(choice.index, k, arguments, id=call.id, name=name)
+        if message.function_call is not None:
+            call_ = message.function_call
+            yield ToolCallDelta(choice.index, 0, call_.arguments, name=call_.name, legacy=True)
         reason = choice.finish_reason or "stop"
         yield ChoiceDone(choice.index, reason, tuple(choice.message.annotations))
     yield UsageReport(completion.usage, completion.system_fingerprint)

@@ -46,7 +46,7 @@ _CREATE_RESPONSES: dict[int | str, dict[str, Any]] = {
 @router.post(
     "/chat/completions",
     response_model=None,
-    responses={**_CREATE_RESPONSES, **error_responses(403, 404, 409, 502, 504)},
+    responses={**_CREATE_RESPONSES, **error_responses(400, 403, 404, 409, 502, 504)},
     summary="Create a chat completion",
 )
 async def create_chat_completion(

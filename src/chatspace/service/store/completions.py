@@ -2,8 +2,10 @@
 
 A completion is kept whole as JSON (``body``) next to the columns its lists filter and
 sort on; its messages are the request's messages in order, then the assistant message of
-choice 0, with ids ``<completion_id>-<i>``. Lists page by ``(created, id)`` so that ties in
-``created`` still page stably; an unknown ``after`` is a 404.
+choice 0, with ids ``<completion_id>-<i>``, each with its tool calls (``tool_calls``, the
+legacy ``function_call``) or the call it answers (``tool_call_id``). Lists page by
+``(created, id)`` so that ties in ``created`` still page stably; an unknown ``after`` is a
+404.
 """
 
 from __future__ import annotations
@@ -47,16 +49,22 @@ def _missing(completion_id: str) -> NotFound:
     return NotFound(f"Chat completion '{completion_id[:80]}' not found.")
 
 
+_CALL_FIELDS = {"tool_calls", "function_call"}
+
+
 def _message_rows(
     completion: ChatCompletion, messages: Sequence[ChatMessage]
 ) -> list[dict[str, Any]]:
     rows = []
     for i, m in enumerate(messages):
         parts = None
-        if not isinstance(m.content, str):
+        if isinstance(m.content, list):
             parts = [p.model_dump(mode="json", exclude_none=True) for p in m.content]
+        content = None if m.content is None else m.text()
         rows.append(
-            {"idx": i, "role": m.role, "content": m.text(), "name": m.name, "content_parts": parts}
+            {"idx": i, "role": m.role, "content": content, "name": m.name, "content_parts": parts}
+            | {"tool_call_id": m.tool_call_id}
+            | m.model_dump(mode="json", include=_CALL_FIELDS)
         )
     if completion.choices:
         answer = completion.choices[0].message
@@ -67,7 +75,9 @@ def _message_rows(
                 "content": answer.content,
                 "name": None,
                 "content_parts": None,
+                "tool_call_id": None,
             }
+            | answer.model_dump(mode="json", include=_CALL_FIELDS)
         )
     for row in rows:
         row["completion_id"] = completion.id
@@ -217,9 +227,16 @@ def list_messages(
     """A page of a stored completion's messages, by their position."""
     get_completion(conn, org_id=org_id, workspace_id=workspace_id, completion_id=completion_id)
     m = messages_t.c
-    query = sa.select(m.idx, m.role, m.content, m.name, m.content_parts).where(
-        m.completion_id == completion_id
-    )
+    query = sa.select(
+        m.idx,
+        m.role,
+        m.content,
+        m.name,
+        m.content_parts,
+        m.tool_calls,
+        m.tool_call_id,
+        m.function_call,
+    ).where(m.completion_id == completion_id)
     if after is not None:
         prefix, _, number = after.rpartition("-")
         idx = int(number) if prefix == completion_id and number.isdigit() else None
@@ -235,7 +252,10 @@ def list_messages(
             role=row.role,
             content=row.content,
             name=row.name,
-            content_parts=_json_list(row.content_parts),
+            content_parts=_json(row.content_parts),
+            tool_calls=_json(row.tool_calls),
+            tool_call_id=row.tool_call_id,
+            function_call=_json(row.function_call),
         )
         for row in rows[:limit]
     ]
@@ -247,6 +267,6 @@ def list_messages(
     )
 
 
-def _json_list(value: Any) -> list[dict[str, Any]] | None:
-    """``content_parts`` as read back (some drivers hand JSON columns back as text)."""
+def _json(value: Any) -> Any:
+    """A JSON column as read back (some drivers hand JSON columns back as text)."""
     return json.loads(value) if isinstance(value, str) else value

@@ -168,6 +168,13 @@ def m003_idempotency_by_time(conn: sa.Connection) -> None:
     conn.exec_driver_sql("CREATE INDEX idempotency_by_time ON idempotency_keys (created_at)")
 
 
+@migration
+def m004_message_tool_calls(conn: sa.Connection) -> None:
+    """Messages keep the tools an assistant called and the call a tool result answers."""
+    for column in ("tool_calls JSON", "tool_call_id TEXT", "function_call JSON"):
+        conn.exec_driver_sql(f"ALTER TABLE completion_messages ADD COLUMN {column}")
+
+
 def migrate(engine: sa.Engine) -> list[str]:
     """Apply the migrations not yet recorded; return the names applied now."""
     applied_now: list[str] = []

@@ -52,6 +52,9 @@ completion_messages = sa.Table(
     sa.Column("content", sa.Text),
     sa.Column("name", sa.Text),
     sa.Column("content_parts", sa.JSON),
+    sa.Column("tool_calls", sa.JSON),
+    sa.Column("tool_call_id", sa.Text),
+    sa.Column("function_call", sa.JSON),
 )
 
 files = sa.Table(

@@ -4,8 +4,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CONSTRAINTS := .ci/constraints.txt
+# litellm pins openai below 3: it gets an environment of its own, for the tests that run
+# its client and its proxy (an OpenAI-compatible server nobody on this project wrote).
+LITELLM_VENV ?= .venv-litellm
+LITELLM_STAMP := $(LITELLM_VENV)/.installed
 
-.PHONY: setup lab test test-fast lint bench browser-deps clean
+.PHONY: setup setup-litellm lab test test-fast lint bench browser-deps clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +17,15 @@ $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(BIN)/pip install -q -c $(CONSTRAINTS) -e ".[dev]"
 	touch $(STAMP)
 
+$(LITELLM_STAMP): .ci/constraints-litellm.txt
+	$(PYTHON) -m venv $(LITELLM_VENV)
+	$(LITELLM_VENV)/bin/pip install -q -U pip
+	$(LITELLM_VENV)/bin/pip install -q -c .ci/constraints-litellm.txt "litellm[proxy]"
+	touch $(LITELLM_STAMP)
+
 setup: $(STAMP)
+
+setup-litellm: $(LITELLM_STAMP)
 
 # Jupyter refuses to run as root unless told; CI machines and containers run as root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -34,16 +46,16 @@ lint: setup
 	$(BIN)/mypy
 
 ## The whole suite: lint, types, unit and integration tests, browser tests, notebooks (nbval).
-test: setup browser-deps lint
+test: setup setup-litellm browser-deps lint
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \
 	  --nbval-cell-timeout=120 notebooks
 
-test-fast: setup
+test-fast: setup setup-litellm
 	$(BIN)/python -m pytest -m "not browser and not slow" -x -q
 
 bench: setup
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) build dist
+	rm -rf $(VENV) $(LITELLM_VENV) build dist

@@ -2,8 +2,8 @@
 
 ``pytest --nbval ... notebooks`` loads this file before any kernel starts: the kernels
 inherit ``CHATSPACE_DATA_DIR`` pointing at a temporary directory (and no other
-``CHATSPACE_*`` setting, so that the notebooks run with nothing configured, as a new user
-would). The embedded service the first kernel starts there is stopped at the end.
+``CHATSPACE_*``, ``OPENAI_*`` or ``OLLAMA_*`` setting, so that the notebooks run with nothing
+configured, as a new user would, and no model server of the machine is discovered). The embedded service the first kernel starts there is stopped at the end.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ _SAVED = "_chatspace_saved_environ"
 def pytest_configure(config: pytest.Config) -> None:
     home = Path(tempfile.mkdtemp(prefix="chatspace-nbval-"))
     setattr(config, _SAVED, (dict(os.environ), home))
-    for name in [n for n in os.environ if n.startswith("CHATSPACE_")]:
+    for name in [n for n in os.environ if n.startswith(("CHATSPACE_", "OPENAI_", "OLLAMA_"))]:
         del os.environ[name]
     os.environ.update(
         CHATSPACE_DATA_DIR=str(home / "data"),
+        CHATSPACE_AUTODETECT="0",  # the outputs never depend on a model server of the machine
         IPYTHONDIR=str(home / "ipython"),
         MPLCONFIGDIR=str(home / "matplotlib"),
         MPLBACKEND="module://matplotlib_inline.backend_inline",

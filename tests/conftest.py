@@ -17,7 +17,7 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
     home = tmp_path_factory.mktemp("home")
     saved = dict(os.environ)
     for name in list(os.environ):
-        if name.startswith("CHATSPACE_"):
+        if name.startswith(("CHATSPACE_", "OPENAI_", "OLLAMA_")):
             del os.environ[name]
     os.environ.update(
         CHATSPACE_DATA_DIR=str(home / "chatspace-data"),
@@ -30,6 +30,9 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
         JUPYTER_PLATFORM_DIRS="1",
         IPYTHONDIR=str(home / "ipython"),
         MPLBACKEND="Agg",
+        # No service of the tests serves a model server the machine happens to run
+        # (a local Ollama); the discovery tests turn it on for their own services.
+        CHATSPACE_AUTODETECT="0",
     )
     yield home
     os.environ.clear()

@@ -7,6 +7,13 @@ named by ``<data dir>/service.json`` when that one answers, and otherwise starts
 makes two kernels starting at once share one service. Requests run as user ``local`` of
 org ``local``, with tokens minted from the data dir's secret.
 
+The service finds model servers in the environment it starts in (``OPENAI_API_KEY``,
+``OLLAMA_HOST``, ...: :data:`CONNECTION_ENV`), so it records a keyed hash of those
+variables in ``service.json``. A process whose environment sets them differently (a
+JupyterLab started again with ``OPENAI_API_KEY``) restarts the service on the same port,
+so that the models of its environment are served and other kernels' clients keep their
+address; a process that sets none of them takes the service as it is.
+
     >>> url, token, where = ensure_service()
 """
 
@@ -14,7 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hmac
 import json
+import logging
 import os
 import select
 import signal
@@ -29,11 +38,29 @@ import httpx
 from chatspace.errors import ConfigurationError
 from chatspace.tokens import data_dir, load_or_create_secret, mint_token
 
-__all__ = ["LOCAL_ORG", "LOCAL_USER", "ensure_service", "running_service", "stop_service"]
+__all__ = [
+    "CONNECTION_ENV",
+    "LOCAL_ORG",
+    "LOCAL_USER",
+    "ensure_service",
+    "env_fingerprint",
+    "running_service",
+    "stop_service",
+]
+
+log = logging.getLogger("chatspace")
 
 LOCAL_USER = "local"
 LOCAL_ORG = "local"
 TOKEN_TTL = 12 * 3600
+CONNECTION_ENV = (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OLLAMA_HOST",
+    "CHATSPACE_AUTODETECT",
+    "CHATSPACE_UPSTREAMS",
+)
+"""The variables whose values decide which models a service serves."""
 _RUNTIME = "service.json"
 _LOCK = "service.lock"
 _LOG = "service.log"
@@ -54,15 +81,43 @@ def ensure_service(
     """The URL of the local service (started if need be), a token provider, and its data dir."""
     where = data_dir(directory)
     where.mkdir(parents=True, exist_ok=True)
-    url = running_service(where)
-    if url is None:
-        with _locked(where / _LOCK):
-            url = running_service(where) or _start(where, timeout)
     secret = load_or_create_secret(where)
+    url = running_service(where)
+    if url is None or _other_environment(where, secret):
+        with _locked(where / _LOCK):
+            url = running_service(where)
+            if url is not None and _other_environment(where, secret):
+                log.info("restarting the local chatspace service for this environment's models")
+                stop_service(where)
+                url = _start(where, timeout, port=_port_of(url))
+            elif url is None:
+                url = _start(where, timeout)
     provider = functools.partial(
         mint_token, user=LOCAL_USER, org=LOCAL_ORG, secret=secret, ttl_seconds=TOKEN_TTL
     )
     return url, provider, where
+
+
+def env_fingerprint(secret: str, environ: dict[str, str] | None = None) -> str:
+    """A keyed hash of the :data:`CONNECTION_ENV` values set (keys are never written)."""
+    env = os.environ if environ is None else environ
+    items = sorted((name, env[name]) for name in CONNECTION_ENV if env.get(name))
+    return hmac.new(secret.encode(), json.dumps(items).encode(), "sha256").hexdigest()[:32]
+
+
+def _other_environment(where: Path, secret: str) -> bool:
+    """Whether this process sets model variables that the running service did not see."""
+    if not any(os.environ.get(name) for name in CONNECTION_ENV):
+        return False
+    try:
+        seen = json.loads((where / _RUNTIME).read_text()).get("env")
+    except (OSError, ValueError, AttributeError):
+        return False
+    return bool(seen != env_fingerprint(secret))
+
+
+def _port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1])
 
 
 def running_service(where: Path) -> str | None:
@@ -130,9 +185,19 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _start(where: Path, timeout: float) -> str:
-    serve = [sys.executable, "-m", "chatspace", "serve", "--host", "127.0.0.1", "--port", "0"]
-    serve += ["--data-dir", str(where)]
+def _start(where: Path, timeout: float, *, port: int = 0) -> str:
+    """Start the service (on ``port``, else on any free port if that one is taken)."""
+    try:
+        return _launch(where, timeout, port)
+    except ConfigurationError:
+        if not port:
+            raise
+        return _launch(where, timeout, 0)
+
+
+def _launch(where: Path, timeout: float, port: int) -> str:
+    serve = [sys.executable, "-m", "chatspace", "serve", "--host", "127.0.0.1"]
+    serve += ["--port", str(port), "--data-dir", str(where)]
     log = where / _LOG
     flags = 0
     if sys.platform == "win32":  # pragma: no cover - POSIX is what CI runs

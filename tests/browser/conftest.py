@@ -33,11 +33,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+@contextlib.contextmanager
+def running_lab(tmp: Path, env: dict[str, str] | None = None) -> Iterator[Lab]:
+    """JupyterLab on a free port with the notebooks in its root, in ``tmp``; ``env`` adds
+    to the server's environment (what the embedded service it starts inherits)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make browser-deps` (Debian's chromium)")
-    tmp = tmp_path_factory.mktemp("lab")
     root = tmp / "nb"
     root.mkdir()
     shutil.copytree(REPO / "notebooks", root, dirs_exist_ok=True)
@@ -47,12 +48,13 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         json.dumps({"fetchNews": "false", "checkForUpdates": False})
     )
     data_dir = tmp / "chatspace-data"
-    env = dict(
+    full_env = dict(
         os.environ,
         CHATSPACE_DATA_DIR=str(data_dir),
         JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
         JUPYTERLAB_SETTINGS_DIR=str(tmp / "user-settings"),
         JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
+        **(env or {}),
     )
     port = _free_port()
     log_path = tmp / "lab.log"
@@ -64,7 +66,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
             "--FileContentsManager.delete_to_trash=False",
         ],
-        stdout=log, stderr=subprocess.STDOUT, env=env,
+        stdout=log, stderr=subprocess.STDOUT, env=full_env,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
@@ -78,6 +80,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             proc.kill()
         log.close()
         stop_service(data_dir)  # the extension's service outlives the server by design
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    with running_lab(tmp_path_factory.mktemp("lab")) as started:
+        yield started
 
 
 def _wait_for_lab(base: str, proc: subprocess.Popen[bytes], log_path: Path) -> None:

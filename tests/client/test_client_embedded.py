@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -116,3 +117,54 @@ def test_stop_service_stops_the_one_of_its_data_dir(data_dir: Path) -> None:
         assert psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert running_service(where) is None
     assert stop_service(where) is False  # nothing left to stop
+
+
+def test_an_environment_with_other_model_variables_restarts_it_on_the_same_port(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from service.upstream_support import FakeUpstream
+
+    upstream = FakeUpstream(models=["echo"]).start()
+    try:
+        url, _, _ = ensure_service()
+        first = json.loads((data_dir / "service.json").read_text())
+        # A JupyterLab started again, now with an OpenAI-compatible server configured.
+        monkeypatch.setenv("OPENAI_BASE_URL", upstream.url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-embedded-0123456789")
+        monkeypatch.setenv("CHATSPACE_AUTODETECT", "1")
+        again, _, _ = ensure_service()
+        second = json.loads((data_dir / "service.json").read_text())
+        assert again == url  # same address: other kernels' clients keep working
+        assert second["pid"] != first["pid"]
+        assert not psutil.pid_exists(first["pid"]) or psutil.Process(first["pid"]).status() == (
+            psutil.STATUS_ZOMBIE
+        )
+        assert "sk-embedded" not in (data_dir / "service.json").read_text()
+        # Same environment: the service is kept.
+        ensure_service()
+        assert json.loads((data_dir / "service.json").read_text())["pid"] == second["pid"]
+        # A process that sets none of the variables takes it as it is.
+        for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "CHATSPACE_AUTODETECT"):
+            monkeypatch.delenv(name)
+        ensure_service()
+        assert json.loads((data_dir / "service.json").read_text())["pid"] == second["pid"]
+        with Client() as client:
+            assert _wait_for_model(client, "echo").owned_by == "openai"
+    finally:
+        upstream.stop()
+
+
+def _wait_for_model(client: Client, name: str) -> Any:
+    """The model once discovery has found it (it runs in the background of the service)."""
+    import time
+
+    from chatspace.errors import NotFoundError
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return client.models.get(name)
+        except NotFoundError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)  # discovery is in another process: nothing to wait on here

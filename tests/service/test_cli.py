@@ -19,6 +19,7 @@ import jwt
 import pytest
 
 from chatspace import __version__
+from chatspace.embedded import env_fingerprint
 from support import READY_PREFIX, TEST_SECRET, Service, running_service
 
 CHATSPACE = Path(sys.executable).with_name("chatspace")
@@ -123,7 +124,13 @@ def test_version() -> None:
 def test_service_json_is_written_while_serving_and_removed_after(tmp_path: Path) -> None:
     with running_service(tmp_path / "data") as svc:
         runtime = json.loads((tmp_path / "data" / "service.json").read_text())
-        assert runtime == {"url": svc.url, "pid": svc.process.pid, "version": __version__}
+        env = env_fingerprint(svc.secret)  # of the model variables it saw (none but one)
+        assert runtime == {
+            "url": svc.url,
+            "pid": svc.process.pid,
+            "version": __version__,
+            "env": env,
+        }
     assert svc.process.returncode is not None
     assert not (tmp_path / "data" / "service.json").exists()
 

@@ -16,7 +16,15 @@ import pytest
 from chatspace.service.engines.tokenizer import count_tokens
 from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
 from service.chat_support import ask, assemble, client_for, read_events, stream, upload
-from service.upstream_support import REPLY, USAGE, FakeUpstream, closed_port
+from service.upstream_support import (
+    ARGUMENTS,
+    CALL,
+    LOGPROBS,
+    REPLY,
+    USAGE,
+    FakeUpstream,
+    closed_port,
+)
 from support import Service, new_org, start_service
 
 DESERTS = "The Sahara is the largest hot desert. It covers most of North Africa."
@@ -39,7 +47,11 @@ def relay(tmp_path_factory: pytest.TempPathFactory, fake: FakeUpstream) -> Itera
             "key": "up-secret-key",
             "timeout": 1.0,
             "models": {
-                name: name for name in ("echo", "broken", "garbage", "hang", "midstream", "meta")
+                name: name
+                for name in (
+                    *("echo", "broken", "garbage", "hang", "midstream", "meta"),
+                    *("tools", "logprobs", "erroring", "denied"),
+                )
             }
             | {"renamed": "echo"},
         },
@@ -82,7 +94,7 @@ def client(relay: Service, org: str) -> Iterator[httpx.Client]:
 def test_models_lists_upstream_names(chained: Service, org: str) -> None:
     with client_for(chained, org) as c:
         models = {m["id"]: m["owned_by"] for m in c.get("/models").json()["data"]}
-    assert models == {"service-l0": "chatspace", "gpt-test": "upstream"}
+    assert models == {"service-l0": "chatspace", "gpt-test": "chatspace serve"}
 
 
 def test_chain_forwards_plain_and_streamed(
@@ -218,7 +230,10 @@ def test_a_failure_mid_stream_is_an_error_event_then_done(client: httpx.Client) 
     assert events[-1] == "[DONE]"
     error = events[-2]["error"]
     assert error["type"] == "upstream_error"
-    assert error["message"].startswith("The upstream model 'midstream' failed")
+    assert error["message"] == (
+        "The upstream model 'midstream' failed: it reported an error while streaming: "
+        "model crashed."
+    )
     content = "".join(
         c["choices"][0]["delta"].get("content", "") for c in events[:-2] if c.get("choices")
     )
@@ -240,3 +255,160 @@ def test_retry_after_failure_works_under_the_same_key(client: httpx.Client) -> N
         headers=headers,
     )
     assert again.status_code == 502, "a failure is not remembered"
+
+
+# ---------------------------------------------------------------- tools, logprobs, errors
+
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "The weather of a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        "strict": False,
+    },
+}
+ASK_WEATHER = {"role": "user", "content": "Weather in Paris?"}
+
+
+def test_every_set_field_is_forwarded_as_given(client: httpx.Client, fake: FakeUpstream) -> None:
+    given = {
+        "tools": [WEATHER_TOOL],
+        "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
+        "parallel_tool_calls": False,
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "w", "schema": {"type": "object"}, "strict": True},
+        },
+        "logprobs": True,
+        "top_logprobs": 2,
+        "prompt_cache_key": "k1",
+        "safety_identifier": "user-hash",
+        "verbosity": "low",
+        "reasoning_effort": "minimal",
+        "prediction": {"type": "content", "content": "Sunny"},
+        "web_search_options": {},
+        "service_tier": "auto",
+        "user": "u1",
+    }
+    body = {"model": "echo", "messages": [ASK_WEATHER], "store": True, "metadata": {"a": "b"}}
+    assert client.post("/chat/completions", json={**body, **given}).status_code == 200
+    sent = fake.last("echo")["body"]
+    assert {k: sent[k] for k in given} == given
+    for own in ("store", "metadata", "workspace"):
+        assert own not in sent, "what belongs to chatspace stays here"
+
+
+def test_tool_calls_round_trip_and_are_stored(client: httpx.Client, fake: FakeUpstream) -> None:
+    asked = {"model": "tools", "messages": [ASK_WEATHER], "tools": [WEATHER_TOOL], "store": True}
+    called = client.post("/chat/completions", json=asked).json()
+    [choice] = called["choices"]
+    assert choice["finish_reason"] == "tool_calls"
+    assert choice["message"]["content"] is None
+    assert choice["message"]["tool_calls"] == [CALL]
+    stored = client.get(f"/chat/completions/{called['id']}").json()
+    assert stored["tools"] == [WEATHER_TOOL]
+    assert stored["choices"] == called["choices"]
+
+    result = {"role": "tool", "tool_call_id": CALL["id"], "content": "sunny"}
+    history = [ASK_WEATHER, {"role": "assistant", "content": None, "tool_calls": [CALL]}, result]
+    answered = client.post("/chat/completions", json={**asked, "messages": history}).json()
+    assert answered["choices"][0]["message"]["content"] == "It is sunny."
+    assert fake.last("tools")["body"]["messages"] == history
+    messages = client.get(f"/chat/completions/{answered['id']}/messages").json()["data"]
+    assert [(m["role"], m["content"], m["tool_calls"], m["tool_call_id"]) for m in messages] == [
+        ("user", "Weather in Paris?", None, None),
+        ("assistant", None, [CALL], None),
+        ("tool", "sunny", None, CALL["id"]),
+        ("assistant", "It is sunny.", None, None),
+    ]
+    first = client.get(f"/chat/completions/{called['id']}/messages").json()["data"]
+    assert first[-1]["tool_calls"] == [CALL], "the answer's own calls are listed"
+
+
+def test_tool_calls_stream_as_deltas(client: httpx.Client) -> None:
+    body = {"model": "tools", "messages": [ASK_WEATHER], "tools": [WEATHER_TOOL], "store": True}
+    _, events = stream(client, body)
+    assert events[-1] == "[DONE]"
+    deltas = [c["choices"][0] for c in events[:-1] if c["choices"]]
+    assert deltas[0]["delta"]["role"] == "assistant"
+    calls = [d["delta"]["tool_calls"] for d in deltas if "tool_calls" in d["delta"]]
+    assert calls[0] == [
+        {
+            "index": 0,
+            "id": CALL["id"],
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": '{"city": '},
+        }
+    ]
+    assert all(set(c[0]) == {"index", "function"} for c in calls[1:])
+    assert "".join(c[0]["function"]["arguments"] for c in calls) == ARGUMENTS
+    assert deltas[-1]["finish_reason"] == "tool_calls"
+    assert not any(d["delta"].get("content") for d in deltas)
+    stored = client.get(f"/chat/completions/{events[0]['id']}").json()
+    assert stored["choices"][0]["message"]["tool_calls"] == [CALL]
+    assert stored["choices"][0]["message"]["content"] is None
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_legacy_functions_round_trip(client: httpx.Client, streamed: bool) -> None:
+    functions = [WEATHER_TOOL["function"]]
+    body = {"model": "tools", "messages": [ASK_WEATHER], "functions": functions, "store": True}
+    if streamed:
+        _, events = stream(client, body)
+        completion_id = events[0]["id"]
+        pieces = [c["choices"][0]["delta"] for c in events[:-1] if c["choices"]]
+        arguments = "".join(p["function_call"]["arguments"] for p in pieces if "function_call" in p)
+        assert arguments == ARGUMENTS
+    else:
+        completion_id = client.post("/chat/completions", json=body).json()["id"]
+    stored = client.get(f"/chat/completions/{completion_id}").json()["choices"][0]
+    assert stored["finish_reason"] == "function_call"
+    assert stored["message"]["function_call"] == CALL["function"]
+    history = [
+        ASK_WEATHER,
+        {"role": "assistant", "content": None, "function_call": CALL["function"]},
+        {"role": "function", "name": "get_weather", "content": "rainy"},
+    ]
+    answer = ask(client, history[0]["content"], model="tools", messages=history)
+    assert answer["choices"][0]["message"]["content"] == "It is rainy."
+
+
+def test_logprobs_come_back_plain_and_streamed(client: httpx.Client, fake: FakeUpstream) -> None:
+    body = {"model": "logprobs", "messages": [{"content": "hi"}], "logprobs": True}
+    plain = client.post("/chat/completions", json={**body, "top_logprobs": 1}).json()
+    assert fake.last("logprobs")["body"]["top_logprobs"] == 1
+    assert plain["choices"][0]["logprobs"] == {"content": LOGPROBS, "refusal": None}
+    _, events = stream(client, {**body, "store": True})
+    pieces = [c["choices"][0] for c in events[:-1] if c["choices"]]
+    streamed = [p for piece in pieces if piece["logprobs"] for p in piece["logprobs"]["content"]]
+    assert streamed == LOGPROBS
+    stored = client.get(f"/chat/completions/{events[0]['id']}").json()
+    assert stored["choices"][0]["logprobs"]["content"] == LOGPROBS
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_upstream_error_message_is_passed_on_scrubbed(
+    client: httpx.Client, fake: FakeUpstream, streamed: bool
+) -> None:
+    body = {"model": "erroring", "messages": [{"content": "hi"}], "stream": streamed}
+    response = client.post("/chat/completions", json=body)
+    assert response.status_code == 502
+    assert response.json()["detail"] == (
+        "The upstream model 'erroring' failed: it answered HTTP 400: Context too long for key "
+        "[redacted] at [redacted]. Trim the messages."
+    )
+    assert response.json()["error"]["type"] == "upstream_error"
+    for secret in ("up-secret-key", fake.url, "127.0.0.1"):
+        assert secret not in response.text
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_refused_key_says_so(client: httpx.Client, streamed: bool) -> None:
+    body = {"model": "denied", "messages": [{"content": "hi"}], "stream": streamed}
+    response = client.post("/chat/completions", json=body)
+    assert response.status_code == 502
+    assert response.json()["detail"] == (
+        "The upstream model 'denied' refused the connection's key (HTTP 401): "
+        "Incorrect API key provided."
+    )

@@ -14,6 +14,13 @@ forwards and make the upstream fail in each way the service must survive:
 ``stall``      streams two pieces of ``REPLY``, then nothing until the server stops
 ``meta``       a JSON object of metadata in a Markdown fence (``META``); a request
                whose text says "garble" gets prose instead
+``tools``      calls ``get_weather`` (``CALL``; with ``functions``, the legacy
+               ``function_call``), streamed as deltas with the arguments in pieces;
+               once the last message is a tool (or function) result, answers
+               ``"It is <result>."``
+``logprobs``   answers ``REPLY`` with one log probability per piece (``LOGPROBS``)
+``erroring``   HTTP 400 with an OpenAI error whose message names the key and address
+``denied``     HTTP 401 with an OpenAI error
 =============  ===============================================================
 """
 
@@ -33,12 +40,30 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-__all__ = ["META", "PIECES", "REPLY", "USAGE", "FakeUpstream", "closed_port"]
+__all__ = [
+    "ARGUMENTS",
+    "CALL",
+    "LOGPROBS",
+    "META",
+    "PIECES",
+    "REPLY",
+    "USAGE",
+    "FakeUpstream",
+    "closed_port",
+]
 
 PIECES = ["Noted ", "[1] and ", "[7]."]
 REPLY = "".join(PIECES)
 USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
 META = {"summary": "A file about deserts.", "pages": 1}
+ARGUMENT_PIECES = ['{"city": ', '"Paris"', "}"]
+ARGUMENTS = "".join(ARGUMENT_PIECES)
+CALL = {
+    "id": "call_1",
+    "type": "function",
+    "function": {"name": "get_weather", "arguments": ARGUMENTS},
+}
+LOGPROBS = [{"token": p, "logprob": -0.5, "bytes": None, "top_logprobs": []} for p in PIECES]
 
 
 def closed_port() -> int:
@@ -52,8 +77,10 @@ def _event(data: Any) -> bytes:
     return f"data: {json.dumps(data)}\n\n".encode()
 
 
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+def _chunk(
+    delta: dict[str, Any], finish: str | None = None, logprobs: Any = None
+) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": logprobs}
     head = {"id": "up-1", "object": "chat.completion.chunk", "created": 1, "model": "x"}
     return {**head, "choices": [choice]}
 
@@ -61,7 +88,11 @@ def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
 class FakeUpstream:
     """The server; ``requests`` holds ``{"headers", "body"}`` of each request received."""
 
-    def __init__(self) -> None:
+    def __init__(self, models: list[str] | None = None, key: str | None = None) -> None:
+        self.models = models or ["echo"]
+        """What ``GET /v1/models`` lists (the discovery tests)."""
+        self.key = key
+        """When set, ``GET /v1/models`` answers 401 to any other bearer token."""
         self.requests: list[dict[str, Any]] = []
         self._ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -71,7 +102,10 @@ class FakeUpstream:
         self._sock.listen(64)
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}/v1"
         app = Starlette(
-            routes=[Route("/v1/chat/completions", self._chat, methods=["POST"])],
+            routes=[
+                Route("/v1/chat/completions", self._chat, methods=["POST"]),
+                Route("/v1/models", self._models, methods=["GET"]),
+            ],
             lifespan=self._lifespan,
         )
         config = uvicorn.Config(app, log_level="warning", ws="none", http="h11", lifespan="on")
@@ -101,12 +135,26 @@ class FakeUpstream:
         """The last request received for ``model``."""
         return next(r for r in reversed(self.requests) if r["body"].get("model") == model)
 
+    async def _models(self, request: Request) -> Response:
+        if self.key is not None and request.headers.get("authorization") != f"Bearer {self.key}":
+            return JSONResponse({"error": {"message": "bad key"}}, status_code=401)
+        data = [{"id": m, "object": "model", "created": 1, "owned_by": "x"} for m in self.models]
+        return JSONResponse({"object": "list", "data": data})
+
     async def _chat(self, request: Request) -> Response:
         body = await request.json()
         self.requests.append({"headers": dict(request.headers), "body": body})
         model = body.get("model")
         if model == "broken":
             return JSONResponse({"error": {"message": "boom"}}, status_code=500)
+        if model == "erroring":
+            key = request.headers.get("authorization", "").removeprefix("Bearer ")
+            message = f"Context too long for key {key} at {self.url}.\nTrim the messages."
+            return JSONResponse({"error": {"message": message, "type": "x"}}, status_code=400)
+        if model == "denied":
+            return JSONResponse({"error": {"message": "Incorrect API key provided."}}, 401)
+        if model == "tools":
+            return self._tools(body)
         if model == "garbage":
             return PlainTextResponse("<html>upstream proxy error</html>")
         if model == "hang":
@@ -119,26 +167,59 @@ class FakeUpstream:
             return JSONResponse(self._completion(content))
         if body.get("stream"):
             return StreamingResponse(self._stream(body), media_type="text/event-stream")
+        if model == "logprobs":
+            return JSONResponse(self._completion(REPLY, logprobs={"content": LOGPROBS}))
         return JSONResponse(self._completion(REPLY))
 
     @staticmethod
-    def _completion(content: str) -> dict[str, Any]:
-        message = {"role": "assistant", "content": content}
+    def _completion(content: str | None, finish: str = "stop", **more: Any) -> dict[str, Any]:
+        message = {"role": "assistant", "content": content} | more.pop("message", {})
         return {
             "id": "up-1",
             "object": "chat.completion",
             "created": 1,
             "model": "x",
             "system_fingerprint": "fp-upstream",
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": finish, **more}],
             "usage": USAGE,
         }
+
+    def _tools(self, body: dict[str, Any]) -> Response:
+        """A call of ``get_weather``, or the answer once its result came back."""
+        last = body["messages"][-1]
+        if last["role"] in ("tool", "function"):
+            return JSONResponse(self._completion(f"It is {last['content']}."))
+        legacy = "functions" in body
+        if body.get("stream"):
+            return StreamingResponse(self._call_stream(legacy), media_type="text/event-stream")
+        if legacy:
+            call = {"function_call": CALL["function"]}
+            return JSONResponse(self._completion(None, "function_call", message=call))
+        message = {"tool_calls": [CALL]}
+        return JSONResponse(self._completion(None, "tool_calls", message=message))
+
+    @staticmethod
+    async def _call_stream(legacy: bool) -> AsyncIterator[bytes]:
+        """The call as the OpenAI API streams it: its name first, then its arguments."""
+        for i, piece in enumerate(ARGUMENT_PIECES):
+            function = (
+                {"name": "get_weather", "arguments": piece} if i == 0 else {"arguments": piece}
+            )
+            if legacy:
+                delta: dict[str, Any] = {"function_call": function}
+            else:
+                head = {"id": CALL["id"], "type": "function"} if i == 0 else {}
+                delta = {"tool_calls": [{"index": 0, **head, "function": function}]}
+            yield _event(_chunk({"role": "assistant", **delta} if i == 0 else delta))
+        yield _event(_chunk({}, "function_call" if legacy else "tool_calls"))
+        yield b"data: [DONE]\n\n"
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
         yield _event(_chunk({"role": "assistant", "content": ""}))
         pieces = PIECES[:2] if body["model"] in ("midstream", "stall") else PIECES
-        for piece in pieces:
-            yield _event(_chunk({"content": piece}))
+        for i, piece in enumerate(pieces):
+            logprobs = {"content": [LOGPROBS[i]]} if body["model"] == "logprobs" else None
+            yield _event(_chunk({"content": piece}, logprobs=logprobs))
         if body["model"] == "stall":
             assert self._release is not None
             await self._release.wait()

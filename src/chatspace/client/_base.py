@@ -92,6 +92,7 @@ class BaseClient:
         """
         found = resolve(base_url=base_url, token=token, workspace=workspace, beta=beta)
         url, source, sources = found.base_url, found.token, dict(found.sources)
+        where = None
         if url is None:
             from chatspace.embedded import ensure_service
 
@@ -126,6 +127,7 @@ class BaseClient:
             timeout=shown_timeout,
             max_retries=max_retries,
             sources=sources,
+            embedded_data_dir=where,
         )
         self._bind_resources()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from chatspace.errors import ConfigurationError
 
@@ -62,6 +63,8 @@ class ClientConfig:
     timeout: float | None = None
     max_retries: int = 2
     sources: dict[str, str] = field(default_factory=dict)
+    embedded_data_dir: Path | None = None
+    """The data dir of the embedded local service in use; None for any other service."""
 
 
 @dataclass(frozen=True)

@@ -338,7 +338,7 @@ def _turn(request: _Request, result: ChatResult) -> Turn:
 # ------------------------------------------------------------------ entry points
 
 _PARSERS: dict[str, Parser] = {}
-SUBCOMMANDS = ("threads", "reset", "resume", "config")
+SUBCOMMANDS = ("threads", "reset", "resume", "config", "models")
 
 
 def chat_parser(prog: str) -> Parser:
@@ -357,7 +357,7 @@ def chat_cell(magics: ChatspaceMagics, line: str, cell: str) -> ChatResult:
 
 
 def chat_line(magics: ChatspaceMagics, line: str) -> Any:
-    """``%chat [options] QUESTION``, or one of ``threads``, ``reset``, ``resume``, ``config``."""
+    """``%chat [options] QUESTION``, or a subcommand (``threads``, ``models``, ...)."""
     first = line.split(None, 1)[0] if line.strip() else ""
     if first in SUBCOMMANDS:
         from .cmd_groups import group

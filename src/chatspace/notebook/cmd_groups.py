@@ -25,7 +25,10 @@ def group(name: str) -> CommandGroup:
 
         return CommandGroup("%workspace", "workspaces and users", COMMANDS, default="use")
     if name == "chat":
-        from .cmd_threads import COMMANDS
+        from .cmd_models import COMMANDS as MODELS
+        from .cmd_threads import COMMANDS as THREADS
 
-        return CommandGroup("%chat", "threads and settings", COMMANDS, default="threads")
+        return CommandGroup(
+            "%chat", "threads, models and settings", THREADS + MODELS, default="threads"
+        )
     raise KeyError(name)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from traitlets import Bool, HasTraits, Instance, Unicode
+from traitlets import Bool, HasTraits, Instance, List, Unicode
 
 if TYPE_CHECKING:
     from chatspace.client import Client
+    from chatspace.types import Model
 
 __all__ = ["NotebookSession", "get_session", "reset_session"]
 
@@ -21,6 +22,7 @@ class NotebookSession(HasTraits):
     model = Unicode("service-l0", help="The model used when a call names none.")
     store = Bool(True, help="Store completions (tagged with notebook and thread).")
     stream = Bool(True, help="Stream answers into the output as they arrive.")
+    models = List(Unicode(), help="The ids of the models the service serves, as last listed.")
     _client = Instance("chatspace.client.Client", allow_none=True)
 
     def __init__(self, client: Client | None = None, **kwargs: Any) -> None:
@@ -39,6 +41,12 @@ class NotebookSession(HasTraits):
             if config.sources.get("workspace") != "default" and self.workspace == "default":
                 self.workspace = config.workspace
         return self._client
+
+    def refresh_models(self) -> list[Model]:
+        """The models the service serves now; their ids go to ``models`` (pickers follow)."""
+        found = list(self.client.models.list())
+        self.models = [m.id for m in found]
+        return found
 
     def use_client(self, client: Client) -> None:
         """Replace the client (closing the one this session created)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,9 +15,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from chatspace._version import __version__
 from chatspace.types.common import HTTPValidationError
 
-from . import housekeeping
+from . import discovery, housekeeping
 from .config import Settings
-from .problems import Invalid, Problem
+from .problems import Invalid, Problem, error_body
 from .request_ids import RequestIdMiddleware
 from .routes import chat, files, models, workspaces
 from .state import AppState
@@ -36,19 +37,23 @@ def _validation_items(exc: RequestValidationError) -> list[dict[str, object]]:
 
 async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return JSONResponse({"detail": _validation_items(exc)}, status_code=422)
+    return JSONResponse(error_body(422, _validation_items(exc)), status_code=422)
 
 
 async def _on_problem(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, Problem)
-    body: object = exc.items if isinstance(exc, Invalid) else exc.detail
-    return JSONResponse({"detail": body}, status_code=exc.status_code, headers=exc.headers)
+    detail = exc.items if isinstance(exc, Invalid) else exc.detail
+    return JSONResponse(
+        error_body(exc.status_code, detail), status_code=exc.status_code, headers=exc.headers
+    )
 
 
 async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     return JSONResponse(
-        {"detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+        error_body(exc.status_code, str(exc.detail)),
+        status_code=exc.status_code,
+        headers=exc.headers,
     )
 
 
@@ -59,9 +64,8 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         request.url.path,
         getattr(request.state, "request_id", "-"),
     )
-    return JSONResponse(
-        {"detail": "Internal error in the chatspace service; see its log."}, status_code=500
-    )
+    detail = "Internal error in the chatspace service; see its log."
+    return JSONResponse(error_body(500, detail), status_code=500)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -72,8 +76,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state = AppState.open(settings)
         app.state.chatspace = state
+        endpoints = discovery.endpoints_from_env(os.environ) if settings.autodetect else []
         try:
-            async with housekeeping.running(state):
+            async with housekeeping.running(state), discovery.running(state.models, endpoints):
                 yield
         finally:
             await state.aclose()

@@ -27,6 +27,9 @@ from uvicorn.config import LOGGING_CONFIG
 from chatspace._version import __version__
 from chatspace.tokens import data_dir, load_or_create_secret, mint_token, parse_ttl
 
+from .cli_models import add_models_parser
+from .connections import BadConnection
+
 __all__ = ["main"]
 
 READY = "chatspace service listening on"
@@ -91,6 +94,11 @@ class _UpstreamPart(argparse.Action):
         if option == "--upstream-key":
             upstreams[-1]["key"] = value
             return
+        if option == "--upstream-key-env":
+            if not os.environ.get(value):
+                parser.error(f"--upstream-key-env {value}: that environment variable is not set")
+            upstreams[-1]["key"] = os.environ[value]
+            return
         for item in value:
             local, _, remote = item.partition("=")
             if not local or (_ and not remote):
@@ -101,7 +109,7 @@ class _UpstreamPart(argparse.Action):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chatspace", description="The chatspace reference service.")
     parser.add_argument("--version", action="version", version=f"chatspace {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="{serve,token}")
+    commands = parser.add_subparsers(dest="command", metavar="{serve,token,models}")
 
     serve = commands.add_parser("serve", help="run the reference service")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -114,7 +122,20 @@ def _parser() -> argparse.ArgumentParser:
         "--jwt-public-key", type=Path, metavar="PEM", help="verify RS256 tokens with this key"
     )
     serve.add_argument("--upstream-url", action=_UpstreamURL, dest="upstreams", metavar="URL")
-    serve.add_argument("--upstream-key", action=_UpstreamPart, dest="upstreams", metavar="KEY")
+    serve.add_argument(
+        "--upstream-key-env",
+        action=_UpstreamPart,
+        dest="upstreams",
+        metavar="VAR",
+        help="the environment variable holding the upstream's key",
+    )
+    serve.add_argument(
+        "--upstream-key",
+        action=_UpstreamPart,
+        dest="upstreams",
+        metavar="KEY",
+        help="unsafe: the key shows in the process list; prefer --upstream-key-env",
+    )
     serve.add_argument(
         "--upstream-model",
         action=_UpstreamPart,
@@ -124,6 +145,13 @@ def _parser() -> argparse.ArgumentParser:
         help="model names the upstream before it serves",
     )
     serve.add_argument("--instructions-model", help="model that runs file instructions")
+    serve.add_argument(
+        "--no-autodetect",
+        dest="autodetect",
+        action="store_false",
+        default=None,
+        help="do not serve the models of OPENAI_API_KEY's endpoint or a local Ollama",
+    )
     serve.add_argument("--log-level", choices=_LEVELS, default="info")
     serve.set_defaults(run=_serve, upstreams=None)
 
@@ -133,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     token.add_argument("--ttl", default="1h", help="lifetime: 90, 30m, 1h, 7d (default 1h)")
     token.add_argument("--data-dir", type=Path, help="where the service keeps its secret")
     token.set_defaults(run=_token)
+    add_models_parser(commands)
     return parser
 
 
@@ -167,6 +196,7 @@ def _settings(args: argparse.Namespace) -> Any:
         "jwt_public_key": args.jwt_public_key,
         "upstreams": args.upstreams,
         "instructions_model": args.instructions_model,
+        "autodetect": args.autodetect,
     }
     try:
         return Settings(**{k: v for k, v in given.items() if v is not None})
@@ -250,8 +280,12 @@ class _Server(uvicorn.Server):
 
 
 def _write_runtime_file(path: Path, url: str) -> None:
+    from chatspace.embedded import env_fingerprint
+
+    env = env_fingerprint(load_or_create_secret(path.parent))
+    info = {"url": url, "pid": os.getpid(), "version": __version__, "env": env}
     tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    tmp.write_text(json.dumps({"url": url, "pid": os.getpid(), "version": __version__}))
+    tmp.write_text(json.dumps(info))
     os.replace(tmp, path)
 
 
@@ -301,10 +335,13 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.error("choose a command: serve or token")
+        parser.error("choose a command: serve, token or models")
     try:
         status = args.run(args)
     except UsageError as exc:
         print(f"chatspace {args.command}: error: {exc}", file=sys.stderr)
         status = exc.status
+    except BadConnection as exc:
+        print(f"chatspace {args.command}: error: {exc}", file=sys.stderr)
+        status = 2
     sys.exit(status)

@@ -8,7 +8,7 @@ from chatspace.client._call import Call
 from chatspace.client._pagination import Pager
 from chatspace.types import Model, ModelList
 
-from ._resource import Resource
+from ._resource import Resource, segment
 
 if TYPE_CHECKING:
     from chatspace.client._pagination import SyncPage
@@ -30,3 +30,9 @@ class Models(Resource):
         """
         call = Call("GET", "/models", parse=ModelList.model_validate_json)
         return self._client._page(_MODELS, call)
+
+    def get(self, model_id: str) -> Model:
+        """One model, with ``owned_by`` saying where it comes from; an unknown id raises
+        :class:`~chatspace.errors.NotFoundError` naming the models that exist."""
+        path = f"/models/{segment(model_id)}"
+        return self._client._request(Call("GET", path, parse=Model.model_validate_json))

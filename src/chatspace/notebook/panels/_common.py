@@ -212,7 +212,7 @@ class Panel(w.VBox):
         self._idle.set()
         self._thread: threading.Thread | None = None
         self.workspace = self._session.workspace
-        self._link = link((self._session, "workspace"), (self, "workspace"))
+        self._link: link | None = link((self._session, "workspace"), (self, "workspace"))
 
     @property
     def client(self) -> Client:
@@ -261,6 +261,9 @@ class Panel(w.VBox):
         return True
 
     def close(self) -> None:
-        """Close the widget and stop following the session."""
-        self._link.unlink()
+        """Close the widget and stop following the session (again a no-op: ipywidgets
+        closes every widget once more when it is collected)."""
+        if self._link is not None:
+            self._link.unlink()
+            self._link = None
         super().close()

@@ -95,6 +95,8 @@ class ChatPanel(Panel):
         link((self, "temperature"), (self.temperature_slider, "value"))
         link((self, "metadata_filter"), (self.filter_text, "value"))
         self.model_picker.observe(self._on_model_picked, "value")
+        # A model added or removed by %chat models shows here at once.
+        self.session.observe(self._on_session_models, "models")
         self.file_picker.observe(self._on_files_picked, "value")
         self.send_button.on_click(lambda _: self.send())
         self.stop_button.on_click(lambda _: self.stop())
@@ -154,6 +156,13 @@ class ChatPanel(Panel):
     def _on_files_picked(self, change: dict[str, Any]) -> None:
         if not self._picking and list(change["new"]) != self.file_ids:
             self.file_ids = list(change["new"])
+
+    def _on_session_models(self, change: dict[str, Any]) -> None:
+        names = list(change["new"])
+        if self.model not in names:  # the panel's choice stays offered
+            names.append(self.model)
+        self.model_picker.options = names
+        self.model_picker.value = self.model
 
     def _on_model_picked(self, change: dict[str, Any]) -> None:
         if change["new"]:
@@ -300,6 +309,8 @@ class ChatPanel(Panel):
     def close(self) -> None:
         """Stop a streaming answer, then close the widget."""
         self.stop()
+        if self._link is not None:  # not closed before
+            self.session.unobserve(self._on_session_models, "models")
         super().close()
 
     def _turn_widget(self, index: int) -> w.HTML:

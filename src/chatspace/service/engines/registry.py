@@ -1,9 +1,19 @@
 """The models a running service serves, by name, and which of them runs file instructions.
 
-``service-l0`` is always there. Each configured upstream (``Settings.upstreams``) adds
-the names of its ``models`` map, served by forwarding to the remote names; one HTTP client
-per upstream is shared by its names and closed with the service. A name served twice is a
-configuration error at startup, not a silent choice.
+Models come from four places, the most specific first; a name taken by an earlier one is
+not served again by a later one (the later is logged once):
+
+1. ``service-l0``, the built-in local engine (``owned_by: chatspace``);
+2. the upstreams the service was started with (``--upstream-url``, ``CHATSPACE_UPSTREAMS``;
+   ``owned_by: chatspace serve``), where a name given twice is a startup error;
+3. ``models.toml`` of the data dir (``chatspace models add``; ``owned_by: models.toml``),
+   re-read whenever it changes, so a model added there is served at the next request;
+4. endpoints found in the environment (:mod:`..discovery`; ``owned_by: openai`` or
+   ``ollama``), updated in the background.
+
+One HTTP client per distinct (URL, key, timeout) is shared by its models and closed with
+the service; clients of connections removed while the service runs stay open until then,
+as a request may still be streaming through them.
 
 File ``instructions`` (contract 5) run on ``Settings.instructions_model`` (default
 ``service-l0``, whose deterministic extractor is :mod:`.extractor`); naming an upstream
@@ -12,11 +22,18 @@ model there makes that model derive the metadata (:mod:`.instructions`).
 
 from __future__ import annotations
 
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import httpx
+from pydantic import SecretStr
 
-from chatspace.service.config import Settings
+from chatspace.service.config import Settings, Upstream
+from chatspace.service.connections import FILE_NAME, ConnectionsFile
+from chatspace.service.discovery import Endpoint
 from chatspace.service.problems import NotFound
 from chatspace.types import Model
 
@@ -26,53 +43,130 @@ from .instructions import derive_with_model
 from .local import LocalEngine
 from .upstream import UpstreamEngine, new_client
 
-__all__ = ["ModelRegistry"]
+__all__ = ["SERVE", "ModelRegistry"]
+
+log = logging.getLogger("chatspace.service")
+SERVE = "chatspace serve"
+HOW_TO_ADD = (
+    "Add one with 'chatspace models add NAME --url URL' or, in a notebook, "
+    "'%chat models add NAME --url URL'."
+)
+_ClientKey = tuple[str, str | None, float]
 
 
 class ModelRegistry:
-    """Engines by model name."""
+    """Engines by model name, over the four sources of models."""
 
     def __init__(
         self,
-        engines: dict[str, Engine],
+        upstreams: list[Upstream] | None = None,
         *,
+        data_dir: Path | None = None,
         instructions_model: str = LocalEngine.name,
-        clients: list[httpx.AsyncClient] | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
-        if instructions_model not in engines:
+        self._environ = os.environ if environ is None else environ
+        self._clients: dict[_ClientKey, httpx.AsyncClient] = {}
+        self._fixed: dict[str, Engine] = {LocalEngine.name: LocalEngine()}
+        for upstream in upstreams or []:
+            for name, remote in upstream.models.items():
+                if name in self._fixed:
+                    raise ValueError(f"model name {name!r} is served twice")
+                client = self._client(upstream.url, upstream.key, upstream.timeout)
+                self._fixed[name] = UpstreamEngine(
+                    name=name, remote=remote, client=client, owned_by=SERVE
+                )
+        self._file = ConnectionsFile(data_dir) if data_dir is not None else None
+        self._from_file: dict[str, Engine] = {}
+        self._discovered: dict[Endpoint, dict[str, Engine]] = {}
+        self._merged: dict[str, Engine] = dict(self._fixed)
+        self._shadowed: set[tuple[str, str]] = set()
+        if instructions_model not in self.engines():
             raise ValueError(f"instructions model {instructions_model!r} is not served")
-        self._engines = engines
-        self._clients = clients or []
         self.instructions_model = instructions_model
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ModelRegistry:
-        engines: dict[str, Engine] = {LocalEngine.name: LocalEngine()}
-        clients = []
-        for upstream in settings.upstreams:
-            client = new_client(upstream)
-            clients.append(client)
-            for name, remote in upstream.models.items():
-                if name in engines:
-                    raise ValueError(f"model name {name!r} is served twice")
-                engines[name] = UpstreamEngine(name=name, remote=remote, client=client)
-        return cls(engines, instructions_model=settings.instructions_model, clients=clients)
+        return cls(
+            settings.upstreams,
+            data_dir=settings.data_dir,
+            instructions_model=settings.instructions_model,
+        )
+
+    def _client(self, url: str, key: SecretStr | None, timeout: float) -> httpx.AsyncClient:
+        ident = (url, key.get_secret_value() if key else None, timeout)
+        if ident not in self._clients:
+            self._clients[ident] = new_client(Upstream(url=url, key=key, timeout=timeout))
+        return self._clients[ident]
+
+    # ------------------------------------------------------------------ the sources
+
+    def engines(self) -> dict[str, Engine]:
+        """Every served model by name, ``models.toml`` re-read first if it changed."""
+        if self._file is not None and self._file.changed():
+            self._from_file = {
+                c.name: UpstreamEngine(
+                    name=c.name,
+                    remote=c.model,
+                    client=self._client(
+                        c.url, c.key(self._file.data_dir, self._environ), c.timeout
+                    ),
+                    owned_by=FILE_NAME,
+                )
+                for c in self._file.connections
+            }
+            self._merge()
+        return self._merged
+
+    def set_discovered(self, endpoint: Endpoint, model_ids: list[str]) -> None:
+        """The models an endpoint of the environment serves now (:mod:`..discovery`)."""
+        client = self._client(endpoint.url, endpoint.key, 120.0)
+        self._discovered[endpoint] = {
+            i: UpstreamEngine(name=i, remote=i, client=client, owned_by=endpoint.source)
+            for i in model_ids
+        }
+        self._merge()
+
+    def discovered(self, endpoint: Endpoint) -> list[str]:
+        return list(self._discovered.get(endpoint, {}))
+
+    def _merge(self) -> None:
+        merged = dict(self._fixed)
+        for layer in [self._from_file, *self._discovered.values()]:
+            for name, engine in layer.items():
+                if name not in merged:
+                    merged[name] = engine
+                elif (name, engine.owned_by) not in self._shadowed:
+                    self._shadowed.add((name, engine.owned_by))
+                    log.info(
+                        "model %s of %s is not served: %s serves that name",
+                        name,
+                        engine.owned_by,
+                        merged[name].owned_by,
+                    )
+        self._merged = merged
+
+    # ------------------------------------------------------------------ look-ups
 
     def get(self, name: str) -> Engine:
-        """The engine serving ``name``; an unknown name is a 404."""
+        """The engine serving ``name``; an unknown name is a 404 that lists the known ones."""
+        engines = self.engines()
         try:
-            return self._engines[name]
+            return engines[name]
         except KeyError:
-            raise NotFound(f"model '{name}' not found") from None
+            known = ", ".join(sorted(engines))
+            raise NotFound(
+                f"model '{name[:200]}' not found; this service serves: {known}. {HOW_TO_ADD}"
+            ) from None
 
     def list_models(self) -> list[Model]:
-        return [Model(id=name, owned_by=e.owned_by) for name, e in self._engines.items()]
+        return [Model(id=name, owned_by=e.owned_by) for name, e in self.engines().items()]
 
     async def derive_metadata(
         self, *, text: str | None, filename: str, content_type: str, instructions: str
     ) -> tuple[dict[str, Any], str]:
         """Metadata derived from a file by instructions, and the status_details sentence."""
-        engine = self._engines[self.instructions_model]
+        engine = self.get(self.instructions_model)
         if isinstance(engine, UpstreamEngine):
             return await derive_with_model(
                 engine,
@@ -86,5 +180,5 @@ class ModelRegistry:
         )
 
     async def aclose(self) -> None:
-        for client in self._clients:
+        for client in self._clients.values():
             await client.aclose()

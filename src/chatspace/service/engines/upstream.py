@@ -3,11 +3,17 @@
 The retrieved passages go first, as a system message that numbers them ``[1]``, ``[2]``,
 ... and asks the model to cite them by those markers; every marker of the answer that
 names a passage becomes a ``file_citation`` annotation. ``developer`` messages are sent as
-``system`` (not every server knows the newer role), filter parts are dropped, and of the
-sampling parameters only those the caller set are forwarded. Usage is the upstream's own.
+``system`` (not every server knows the newer role), filter parts are dropped, and every
+request field the caller set is forwarded as given (tools, ``response_format``,
+``logprobs``, ...), except those that belong to this service
+(:attr:`~chatspace.types.ChatCompletionRequest.SERVICE_FIELDS`) and the two token limits,
+sent as one ``max_tokens``. Tool calls and log probabilities come back as the upstream
+sent them. Usage is the upstream's own.
 
-Failures: an unreachable server or an HTTP error status is a 502, no answer within the
-upstream's ``timeout`` a 504 (:mod:`..problems`); neither carries the upstream's URL or key.
+Failures: an unreachable server or an HTTP error status is a 502 that quotes the
+upstream's own error message (one line, cut, with the connection's key and address
+scrubbed; a 401 or 403 says that the key was refused), no answer within the upstream's
+``timeout`` a 504 (:mod:`..problems`).
 """
 
 from __future__ import annotations
@@ -23,29 +29,24 @@ import httpx
 from chatspace.service.config import Upstream
 from chatspace.service.problems import UpstreamFailed, UpstreamTimeout
 from chatspace.service.retrieval.search import Passage, Retrieval
-from chatspace.types import Annotation, CompletionUsage, FileCitation
+from chatspace.types import (
+    Annotation,
+    ChatCompletionRequest,
+    ChatMessage,
+    CompletionUsage,
+    FileCitation,
+)
 
-from .base import ChoiceDone, ContentDelta, Event, Job, UsageReport
+from .base import ChoiceDone, ContentDelta, Event, Job, ToolCallDelta, UsageReport
 from .local import best_quote
 
 __all__ = ["UpstreamEngine", "cite_markers", "context_message", "new_client"]
 
 log = logging.getLogger("chatspace.service")
 _MARKER = re.compile(r"\[(\d{1,3})\]")
-_FORWARDED = (
-    "temperature",
-    "top_p",
-    "n",
-    "presence_penalty",
-    "frequency_penalty",
-    "logit_bias",
-    "stop",
-    "seed",
-    "user",
-    "logprobs",
-    "top_logprobs",
-    "reasoning_effort",
-)
+_NOT_FORWARDED = ChatCompletionRequest.SERVICE_FIELDS | {"max_tokens", "max_completion_tokens"}
+_MESSAGE_FIELDS = {"name", "tool_calls", "tool_call_id", "function_call"}
+_MAX_REASON = 300
 CONTEXT_PREAMBLE = (
     "Answer using the numbered passages below, taken from the user's files, where they are "
     "relevant. Cite a passage by its marker, like [1], right after what it supports."
@@ -88,6 +89,56 @@ def cite_markers(content: str, passages: Sequence[Passage]) -> tuple[Annotation,
     return tuple(found)
 
 
+def _message(m: ChatMessage) -> dict[str, Any]:
+    """A request message as the upstream gets it: its text, and its tool call fields."""
+    message = {
+        "role": "system" if m.role == "developer" else m.role,
+        "content": None if m.content is None else m.text(),
+    }
+    message |= m.model_dump(mode="json", include=_MESSAGE_FIELDS, exclude_none=True)
+    return message
+
+
+def _logprobs(choice: dict[str, Any]) -> tuple[dict[str, Any], ...] | None:
+    found = (choice.get("logprobs") or {}).get("content")
+    return tuple(found) if isinstance(found, list) else None
+
+
+def _call_events(index: int, message: dict[str, Any]) -> list[Event]:
+    """The tool calls (or legacy function call) of a message or a delta, as events."""
+    events: list[Event] = []
+    for k, call in enumerate(message.get("tool_calls") or []):
+        function = call.get("function") or {}
+        events.append(
+            ToolCallDelta(
+                index,
+                int(call.get("index", k)),
+                str(function.get("arguments") or ""),
+                id=call.get("id"),
+                name=function.get("name"),
+            )
+        )
+    legacy = message.get("function_call")
+    if legacy:
+        arguments = str(legacy.get("arguments") or "")
+        events.append(ToolCallDelta(index, 0, arguments, name=legacy.get("name"), legacy=True))
+    return events
+
+
+def _reason(data: Any) -> str:
+    """The error message of an upstream's error body (OpenAI's ``error.message``, or a
+    ``detail``), on one line; '' when it has none."""
+    found: Any = None
+    if isinstance(data, dict):
+        error = data.get("error")
+        found = error.get("message") if isinstance(error, dict) else error
+        if not found:
+            found = data.get("detail")
+        if isinstance(found, list) and found and isinstance(found[0], dict):
+            found = found[0].get("msg")
+    return " ".join(found.split()) if isinstance(found, str) else ""
+
+
 def _usage(data: Any) -> CompletionUsage | None:
     try:
         p, c = int(data["prompt_tokens"]), int(data["completion_tokens"])
@@ -100,36 +151,64 @@ def _usage(data: Any) -> CompletionUsage | None:
 class UpstreamEngine:
     """A model name of this service served by a model of an upstream server."""
 
-    owned_by = "upstream"
     system_fingerprint: str | None = None
 
-    def __init__(self, *, name: str, remote: str, client: httpx.AsyncClient) -> None:
-        self.name, self.remote, self.client = name, remote, client
+    def __init__(
+        self, *, name: str, remote: str, client: httpx.AsyncClient, owned_by: str = "upstream"
+    ) -> None:
+        self.name, self.remote, self.client, self.owned_by = name, remote, client, owned_by
+
+    def ignored(self, request: ChatCompletionRequest) -> list[str]:
+        """Nothing: every field is forwarded, for the upstream to honour or refuse."""
+        return []
 
     def body(self, job: Job, *, stream: bool) -> dict[str, Any]:
         """The upstream request for ``job``."""
         r = job.request
         messages = [context_message(job.retrieval.passages)] if job.retrieval.passages else []
-        for m in r.messages:
-            message = {"role": "system" if m.role == "developer" else m.role, "content": m.text()}
-            if m.name:
-                message["name"] = m.name
-            messages.append(message)
+        messages += [_message(m) for m in r.messages]
         body: dict[str, Any] = {"model": self.remote, "messages": messages, "stream": stream}
-        for key in _FORWARDED:
-            value = getattr(r, key)
-            if key in r.model_fields_set and value is not None:
+        for key in sorted(r.model_fields_set - _NOT_FORWARDED):
+            if (value := r.given(key)) is not None:
                 body[key] = value
         if r.token_limit() is not None:
             body["max_tokens"] = r.token_limit()
-        if r.response_format is not None:
-            body["response_format"] = r.response_format.model_dump()
         if stream:
             body["stream_options"] = {"include_usage": True}
         return body
 
-    def _failed(self, why: str) -> UpstreamFailed:
-        return UpstreamFailed(f"The upstream model '{self.name}' failed: {why}.")
+    def _failed(self, why: str, reason: str = "") -> UpstreamFailed:
+        said = f": {self._scrubbed(reason)}" if reason else ""
+        return UpstreamFailed(f"The upstream model '{self.name}' failed: {why}{said}.")
+
+    def _scrubbed(self, reason: str) -> str:
+        """``reason`` cut to :data:`_MAX_REASON` characters, without the connection's key
+        or address, and without a final full stop (the sentence adds its own)."""
+        key = self.client.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        url = self.client.base_url
+        for secret in (key, str(url).rstrip("/"), url.netloc.decode(), url.host):
+            if len(secret) >= 4:
+                reason = reason.replace(secret, "[redacted]")
+        if len(reason) > _MAX_REASON:
+            reason = reason[: _MAX_REASON - 3] + "..."
+        return reason.rstrip(".")
+
+    async def _refused(self, response: httpx.Response) -> UpstreamFailed:
+        """The 502 for an HTTP error status, with what the upstream said."""
+        status = response.status_code
+        log.warning("upstream %s answered %s", self.name, status)
+        await response.aread()
+        try:
+            reason = _reason(response.json())
+        except ValueError:
+            reason = ""
+        if status in (401, 403):
+            said = f": {self._scrubbed(reason)}" if reason else ""
+            return UpstreamFailed(
+                f"The upstream model '{self.name}' refused the connection's key "
+                f"(HTTP {status}){said}."
+            )
+        return self._failed(f"it answered HTTP {status}", reason)
 
     def _timeout(self) -> UpstreamTimeout:
         return UpstreamTimeout(f"The upstream model '{self.name}' did not answer in time.")
@@ -149,10 +228,12 @@ class UpstreamEngine:
         try:
             for i, choice in enumerate(data["choices"]):
                 index = int(choice.get("index", i))
-                content = (choice.get("message") or {}).get("content") or ""
+                message = choice.get("message") or {}
+                content = message.get("content") or ""
                 if not isinstance(content, str):
                     raise TypeError("content is not a string")
-                events.append(ContentDelta(index, content))
+                events.append(ContentDelta(index, content, _logprobs(choice)))
+                events += _call_events(index, message)
                 notes = cite_markers(content, retrieval.passages)
                 events.append(ChoiceDone(index, choice.get("finish_reason") or "stop", notes))
         except (KeyError, TypeError, ValueError, AttributeError):
@@ -171,8 +252,7 @@ class UpstreamEngine:
         except httpx.HTTPError:
             raise self._failed("its server could not be reached") from None
         if response.status_code >= 400:
-            log.warning("upstream %s answered %s", self.name, response.status_code)
-            raise self._failed(f"it answered HTTP {response.status_code}")
+            raise await self._refused(response)
         return self._json(response)
 
     def _json(self, response: httpx.Response) -> dict[str, Any]:
@@ -195,8 +275,7 @@ class UpstreamEngine:
                 "POST", "chat/completions", json=self.body(job, stream=True)
             ) as response:
                 if response.status_code >= 400:
-                    log.warning("upstream %s answered %s", self.name, response.status_code)
-                    raise self._failed(f"it answered HTTP {response.status_code}")
+                    raise await self._refused(response)
                 kind = response.headers.get("content-type", "")
                 if kind.startswith("application/json"):
                     await response.aread()
@@ -233,7 +312,7 @@ class UpstreamEngine:
             raise self._failed("it streamed an event that is not JSON")
         if "error" in chunk:
             log.warning("upstream %s streamed an error: %.300s", self.name, chunk["error"])
-            raise self._failed("it reported an error while streaming")
+            raise self._failed("it reported an error while streaming", _reason(chunk))
         return chunk
 
     def _chunk_events(
@@ -243,12 +322,14 @@ class UpstreamEngine:
         try:
             for choice in chunk.get("choices") or []:
                 index = int(choice.get("index", 0))
-                text = (choice.get("delta") or {}).get("content") or ""
+                delta = choice.get("delta") or {}
+                text = delta.get("content") or ""
                 if not isinstance(text, str):
                     raise TypeError("content is not a string")
                 if text:
                     contents.setdefault(index, []).append(text)
-                    events.append(ContentDelta(index, text))
+                    events.append(ContentDelta(index, text, _logprobs(choice)))
+                events += _call_events(index, delta)
                 if choice.get("finish_reason"):
                     full = "".join(contents.get(index, []))
                     notes = cite_markers(full, retrieval.passages)

@@ -1,0 +1,67 @@
+"""``%chat models [ls | add NAME --url URL ... | rm NAME]``: the models and their origin."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from .commands import Command
+from .display import Message
+from .options import OptionError, Parser
+
+if TYPE_CHECKING:
+    from .magics import ChatspaceMagics
+
+__all__ = ["COMMANDS"]
+
+_ACTIONS = ("ls", "add", "rm")
+
+
+def _options(parser: Parser) -> None:
+    parser.add_argument("action", nargs="?", default="ls", choices=_ACTIONS)
+    parser.add_argument("name", nargs="?", help="the model name users pick (add, rm)")
+    parser.add_argument("--url", help="the server's OpenAI-compatible base URL (add)")
+    parser.add_argument("--model", help="the server's name for the model (default: NAME)")
+    key = parser.add_mutually_exclusive_group()
+    key.add_argument("--key-env", metavar="VAR", help="take the key from this kernel variable")
+    key.add_argument(
+        "--key-prompt", action="store_true", help="type the key into a password prompt"
+    )
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds (default 120)")
+    parser.add_argument("--replace", action="store_true", help="change an existing model")
+
+
+def _models(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
+    from .models import add_model, models_frame, remove_model
+
+    session = magics.session
+    if args.action == "ls":
+        return models_frame(session)
+    if not args.name:
+        raise OptionError(f"%chat models {args.action}: name the model (see %chat models --help)")
+    if args.action == "rm":
+        return Message(remove_model(session, args.name))
+    if not args.url:
+        raise OptionError("%chat models add: --url is required (see %chat models --help)")
+    return Message(
+        add_model(
+            session,
+            args.name,
+            url=args.url,
+            model=args.model,
+            key_env=args.key_env,
+            key_prompt=args.key_prompt,
+            timeout=args.timeout,
+            replace=args.replace,
+        )
+    )
+
+
+COMMANDS = [
+    Command(
+        "models",
+        "the models served and where each comes from; add NAME --url URL, rm NAME",
+        _options,
+        _models,
+    )
+]

@@ -1,0 +1,87 @@
+"""A real model in one step, as a new user meets it: JupyterLab started with
+``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` pointing at a local OpenAI-compatible server,
+then ``%%chat -m <its model>`` in a notebook answers from that server, citing the file the
+notebook uploaded. Nothing else is configured.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import nbformat
+import pytest
+from playwright.sync_api import expect
+
+from browser.conftest import running_lab
+from browser.lab_support import Lab, shot
+from service.upstream_support import FakeUpstream
+
+pytestmark = pytest.mark.browser
+
+KEY = "sk-local-server-0123456789abcdef"
+CELLS = [
+    "%load_ext chatspace",
+    "%chat models",
+    "%files upload data/q3-report.md",
+    "%%chat -m local-llm\nWhat was the Q3 churn in Lyon?",
+]
+_DONE_JS = """(n) => { const w = window.jupyterapp.shell.currentWidget;
+    return !!w && !!w.content && w.content.widgets.length === n
+        && w.content.widgets.every(c => c.model.executionCount !== null); }"""
+_OUTPUTS_JS = """() => window.jupyterapp.shell.currentWidget.content.widgets.map(
+    c => c.model.toJSON().outputs || [])"""
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[FakeUpstream]:
+    server = FakeUpstream(models=["local-llm"], key=KEY).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def model_lab(tmp_path_factory: pytest.TempPathFactory, upstream: FakeUpstream) -> Iterator[Lab]:
+    env = {"OPENAI_BASE_URL": upstream.url, "OPENAI_API_KEY": KEY, "CHATSPACE_AUTODETECT": "1"}
+    with running_lab(tmp_path_factory.mktemp("model-lab"), env) as lab:
+        yield lab
+
+
+def test_chat_with_the_model_of_the_environment_in_a_new_notebook(
+    browser: Any, model_lab: Lab, upstream: FakeUpstream
+) -> None:
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, model_lab.root / "real-model.ipynb")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(model_lab.url("lab/tree/real-model.ipynb"))
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
+        page.wait_for_function(
+            "() => { const w = window.jupyterapp.shell.currentWidget; const k = w && "
+            "w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;"
+            " return !!k && k.status === 'idle'; }",
+            timeout=90_000,
+        )
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function(_DONE_JS, arg=len(CELLS), timeout=120_000)
+        answer = page.locator(".jp-Cell").nth(3).locator(".jp-OutputArea-output").last
+        expect(answer).to_contain_text("Noted", timeout=60_000)
+        expect(answer).to_contain_text("q3-report.md")
+        shot(page, "real-model-answer", answer)
+        outputs = page.evaluate(_OUTPUTS_JS)
+    finally:
+        context.close()
+    listed = json.dumps(outputs[1])
+    assert "local-llm" in listed
+    assert "openai" in listed
+    markdown = "".join("".join(o.get("data", {}).get("text/markdown", "")) for o in outputs[3])
+    assert re.search(r"Noted\s*\[1\]", markdown), markdown
+    # The upstream got the question, the passage of the uploaded file, and the key.
+    sent = upstream.last("local-llm")
+    assert sent["headers"]["authorization"] == f"Bearer {KEY}"
+    assert "Lyon" in json.dumps(sent["body"]["messages"][0])
+    assert KEY not in json.dumps(outputs)

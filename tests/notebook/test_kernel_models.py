@@ -1,0 +1,93 @@
+"""``%chat models add --key-prompt`` in a real kernel: the key is typed into the front
+end's password prompt (a jupyter_client ``input_request`` with ``password: true``), kept
+in the data dir's 0600 key file, and never shown in any output of the kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jupyter_client.manager import KernelManager
+
+from chatspace.embedded import stop_service
+from service.upstream_support import REPLY, FakeUpstream
+
+TIMEOUT = 60
+KEY = "sk-typed-into-the-prompt-0123456789"
+
+
+@pytest.fixture
+def kernel(tmp_path: Path) -> Iterator[tuple[Any, Path, FakeUpstream]]:
+    """A kernel on the embedded service of a fresh data dir, and an upstream to add."""
+    data = tmp_path / "data"
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("CHATSPACE_BASE_URL", "CHATSPACE_TOKEN")
+    }
+    env["CHATSPACE_DATA_DIR"] = str(data)
+    upstream = FakeUpstream().start()
+    manager = KernelManager(kernel_name="python3")
+    manager.start_kernel(env=env, cwd=str(tmp_path))
+    client = manager.client()
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=TIMEOUT)
+        yield client, data, upstream
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+        stop_service(data)
+        upstream.stop()
+
+
+def _execute(client: Any, code: str, answer: str | None = None) -> tuple[list[dict], list[dict]]:
+    """Run ``code``; answer its input request with ``answer``. Its iopub and stdin messages."""
+    msg_id = client.execute(code, allow_stdin=answer is not None)
+    requests = []
+    if answer is not None:
+        request = client.get_stdin_msg(timeout=TIMEOUT)
+        requests.append(request)
+        client.input(answer)
+    seen = []
+    while True:
+        msg = client.get_iopub_msg(timeout=TIMEOUT)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        seen.append(msg)
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    reply = client.get_shell_msg(timeout=TIMEOUT)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return seen, requests
+
+
+def test_a_key_typed_into_the_password_prompt_is_kept_and_never_shown(
+    kernel: tuple[Any, Path, FakeUpstream],
+) -> None:
+    client, data, upstream = kernel
+    _execute(client, "%load_ext chatspace")
+    shown, requests = _execute(
+        client, f"%chat models add typed --url {upstream.url} --model echo --key-prompt", KEY
+    )
+    (request,) = requests
+    assert request["content"]["password"] is True
+    assert request["content"]["prompt"].startswith("Key for typed")
+    outputs = json.dumps([m["content"] for m in shown])
+    assert KEY not in outputs
+    assert "model typed added" in outputs
+
+    key_files = list((data / "keys").iterdir())
+    assert [p.read_text() for p in key_files] == [KEY]
+    assert stat.S_IMODE(key_files[0].stat().st_mode) == 0o600
+
+    answered, _ = _execute(client, "%%chat -m typed --no-store\nHello?")
+    assert REPLY.split()[0] in json.dumps([m["content"] for m in answered])
+    assert upstream.last("echo")["headers"]["authorization"] == f"Bearer {KEY}"
+    history, _ = _execute(client, "print(len(In), any('sk-typed' in cell for cell in In[:-1]))")
+    printed = "".join(m["content"].get("text", "") for m in history if m["msg_type"] == "stream")
+    assert printed.split()[1] == "False"

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from client_support import AnyClient, collect, run
 
-from chatspace.errors import NotFoundError
+from chatspace.errors import NotFoundError, ValidationError
 from chatspace.types import File, FileDeleted
 
 pytestmark = pytest.mark.anyio
@@ -168,3 +168,14 @@ async def test_metadata_filter_must_be_json_object(client: AnyClient) -> None:
     found = await collect(client.files.list(metadata={"k": "v"}))
     assert [f.id for f in found] == [uploaded.id]
     assert json.loads(json.dumps(uploaded.metadata)) == {"k": "v"}
+
+
+async def test_text_is_what_the_service_extracted(client: AnyClient) -> None:
+    from service.document_support import pdf_bytes
+
+    pdf = await run(client.files.upload(pdf_bytes("Zanzibar exports cloves"), filename="d.pdf"))
+    assert await run(client.files.text(pdf.id)) == "Zanzibar exports cloves"
+    blob = await run(client.files.upload(b"\x00\x01binary", filename="b.bin"))
+    with pytest.raises(ValidationError) as raised:
+        await run(client.files.text(blob.id))
+    assert "no text that can be extracted" in str(raised.value)

@@ -10,6 +10,7 @@ from magics_support import NOTES, render_markdown, run
 
 from chatspace.client import Client
 from chatspace.notebook.session import NotebookSession
+from service.document_support import pdf_bytes
 
 PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
@@ -64,6 +65,15 @@ def test_show_text_table_and_image(
     assert table.to_dict("list") == {"city": ["Lyon", "Nice"], "revenue": [120, 80]}
     image = run(ip, f"%files show {ids['dot.png']}").value
     assert image.data == PNG
+
+
+def test_show_a_pdf_shows_the_text_the_service_extracted(
+    ip: Any, nb_session: NotebookSession, client: Client
+) -> None:
+    pdf = client.files.upload(pdf_bytes("Zanzibar exports cloves"), filename="d.pdf")
+    shown = run(ip, f"%files show {pdf.id}").final[0].data
+    assert shown["text/plain"] == "Zanzibar exports cloves"
+    assert "```\nZanzibar exports cloves\n```" in shown["text/markdown"]
 
 
 def test_get_downloads_and_meta_updates(

@@ -15,6 +15,7 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import FilesPanel, _preview
 from chatspace.notebook.session import NotebookSession
+from service.document_support import pdf_bytes
 from support import HOSTILE
 
 # no double quote: multipart encodes it as %22 in the file name (see the report)
@@ -250,3 +251,11 @@ def test_filter_and_workspace_switch(panel: FilesPanel, client: chatspace.Client
     upload(panel, [("there.txt", b"t")])
     assert [f.filename for f in client.files.list(workspace="other")] == ["there.txt"]
     assert "workspace=other" in panel.table.value
+
+
+def test_preview_of_a_pdf_shows_its_text(panel: FilesPanel, client: chatspace.Client) -> None:
+    upload(panel, [("d.pdf", pdf_bytes("Zanzibar exports <cloves>"))])
+    (pdf,) = client.files.list()
+    panel.select(pdf.id)
+    assert "Zanzibar exports &lt;cloves&gt;" in panel.preview_box.value
+    assert "Binary file" not in panel.preview_box.value

@@ -26,6 +26,7 @@ SHOW_TEXT_CHARS = 20_000
 SHOW_TABLE_ROWS = 50
 _TABLES = {".csv": ",", ".tsv": "\t"}
 _IMAGES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".gif": "gif", ".webp": "webp"}
+_PLAIN = {".txt", ".md", ".markdown", ".log"}
 _TEXT = {".txt", ".md", ".markdown", ".rst", ".json", ".jsonl", ".py", ".yaml", ".yml",
          ".toml", ".ini", ".cfg", ".log", ".sql", ".xml", ".html", ".htm", ".js", ".ts",
          ".css", ".sh", ".r", ".tex"}  # fmt: skip
@@ -98,7 +99,8 @@ def _get(magics: ChatspaceMagics, args: argparse.Namespace) -> Path:
 
 
 def _show(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
-    """A file's content: a table as a DataFrame, an image as an image, text as text."""
+    """A file's content: a table as a DataFrame, an image as an image, text as text; any
+    other document (PDF, DOCX, ...) as the text the service extracted from it."""
     files = magics.session.client.files
     workspace = _workspace(magics, args)
     info = files.get(args.id, workspace=workspace)
@@ -117,25 +119,21 @@ def _show(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
         from IPython.display import Image
 
         return Image(data=content, format=_IMAGES[suffix])
-    text = _decode(content)
-    if text is None or (suffix not in _TEXT and "\x00" in text):
+    from .panels._preview import readable_text
+
+    text = readable_text(magics.session.client, args.id, workspace=workspace, content=content)
+    if text is None:
         return Message(f"{info.filename} is binary ({len(content)} bytes); %files get {args.id}")
     _show_text(info.filename, text, suffix)
     return None
-
-
-def _decode(content: bytes) -> str | None:
-    try:
-        return content.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
 
 
 def _show_text(filename: str, text: str, suffix: str) -> None:
     cut = len(text) - SHOW_TEXT_CHARS
     shown = text[:SHOW_TEXT_CHARS]
     note = f"\n… {cut} more characters (%files get to read it all)" if cut > 0 else ""
-    language = suffix.lstrip(".") if suffix not in {".txt", ".md", ".markdown", ".log"} else ""
+    # a language for the fence only where the suffix names one (not ".pdf", ".docx")
+    language = suffix.lstrip(".") if suffix in _TEXT - _PLAIN else ""
     markdown = safe_markdown(fenced(shown, language)) + safe_markdown(note)
     publish({"text/plain": shown + note, "text/markdown": markdown},
             {"chatspace": {"filename": one_line(filename)}})  # fmt: skip

@@ -27,7 +27,8 @@ from chatspace.types.files import File, file_metadata_problem
 from .deps import Caller, require_access
 from .idempotency import Answer, fingerprint, lookup, remember
 from .problems import Invalid
-from .retrieval.indexing import extract_text, index_file
+from .retrieval.extract import Extracted, extract
+from .retrieval.indexing import index_file
 from .state import AppState
 from .store import files as file_store
 from .store.blobs import TempBlob
@@ -127,6 +128,7 @@ class _NewFile:
     metadata: dict[str, Any]
     status_details: str
     temp: TempBlob
+    extracted: Extracted | None
 
 
 def _bounded(metadata: dict[str, Any], loc: list[str | int]) -> dict[str, Any]:
@@ -135,15 +137,26 @@ def _bounded(metadata: dict[str, Any], loc: list[str | int]) -> dict[str, Any]:
     return metadata
 
 
+async def _extract(path: Path, filename: str, content_type: str) -> Extracted | None:
+    """The file's text and passages, read in a worker thread (PDFs and sheets take time)."""
+    return await anyio.to_thread.run_sync(
+        lambda: extract(path, filename=filename, content_type=content_type)
+    )
+
+
 async def _derive(
-    state: AppState, path: Path, filename: str, content_type: str, instructions: str
+    state: AppState,
+    extracted: Extracted | None,
+    filename: str,
+    content_type: str,
+    instructions: str,
 ) -> tuple[dict[str, Any], str]:
     """Metadata derived from a file's text by ``instructions``, and the sentence saying so."""
-    text = await anyio.to_thread.run_sync(
-        lambda: extract_text(path, filename=filename, content_type=content_type)
-    )
     return await state.models.derive_metadata(
-        text=text, filename=filename, content_type=content_type, instructions=instructions
+        text=extracted.text if extracted else None,
+        filename=filename,
+        content_type=content_type,
+        instructions=instructions,
     )
 
 
@@ -172,13 +185,14 @@ async def create_files(
     new_files: list[_NewFile] = []
     for name, temp in parts:
         content_type = _content_type(name)
+        extracted = await _extract(temp.path, name, content_type)
         metadata, details = dict(given), ""
         if fields.instructions is not None:
             derived, details = await _derive(
-                state, temp.path, name, content_type, fields.instructions
+                state, extracted, name, content_type, fields.instructions
             )
             metadata = _bounded({**derived, **given}, ["body", "metadata"])
-        new_files.append(_NewFile(name, content_type, metadata, details, temp))
+        new_files.append(_NewFile(name, content_type, metadata, details, temp, extracted))
 
     def write() -> Answer:
         placed: list[str] = []
@@ -193,7 +207,7 @@ async def create_files(
                 for new in new_files:
                     file_id = file_store.new_file_id()
                     blob = state.blobs.name_for(file_id)
-                    path = state.blobs.place(new.temp, blob)
+                    state.blobs.place(new.temp, blob)
                     placed.append(blob)
                     created.append(
                         file_store.create_file(
@@ -219,9 +233,7 @@ async def create_files(
                         file_id=file_id,
                         org_id=caller.org_id,
                         workspace_id=workspace,
-                        path=path,
-                        filename=new.filename,
-                        content_type=new.content_type,
+                        extracted=new.extracted,
                     )
                 answer = Answer.from_payload(created, fingerprint=fp)
                 remember(conn, caller=caller, key=key, answer=answer)
@@ -258,8 +270,9 @@ async def patch_metadata(
     derived: dict[str, Any] = {}
     details: str | None = None
     if instructions is not None:
+        extracted = await _extract(state.blobs.path(row.blob), row.filename, row.content_type)
         derived, details = await _derive(
-            state, state.blobs.path(row.blob), row.filename, row.content_type, instructions
+            state, extracted, row.filename, row.content_type, instructions
         )
 
     def write() -> File:

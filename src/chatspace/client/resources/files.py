@@ -1,4 +1,4 @@
-"""``client.files``: upload, list, get, delete, content, download, update metadata."""
+"""``client.files``: upload, list, get, delete, content, text, download, update metadata."""
 
 from __future__ import annotations
 
@@ -33,6 +33,10 @@ def _file_list() -> TypeAdapter[list[File]]:
     from pydantic import TypeAdapter
 
     return TypeAdapter(list[File])
+
+
+def _utf8(content: bytes) -> str:
+    return content.decode("utf-8")
 
 
 class Files(Resource):
@@ -186,6 +190,22 @@ class Files(Resource):
         return self._client._request(
             Call(
                 "GET", self._path(file_id) + "/content", params=self._params(workspace), parse=bytes
+            )
+        )
+
+    def text(self, file_id: str, *, workspace: str | None = None) -> str:
+        """The file's text as the service extracted it: what retrieval searches and quotes
+        (a PDF's or a DOCX's words, a table in header-led blocks). A file without text
+        raises :class:`~chatspace.ValidationError` (422, type ``no_text``).
+
+        >>> print(client.files.text(pdf.id)[:500])
+        """
+        return self._client._request(
+            Call(
+                "GET",
+                self._path(file_id) + "/text",
+                params=self._params(workspace),
+                parse=_utf8,
             )
         )
 

@@ -1,7 +1,9 @@
 """A file's preview as safe HTML: text, CSV as a table, images, or a plain note.
 
-Only files up to ``PREVIEW_BYTES`` are fetched; larger ones say so and offer the
-download link instead, so that a preview never pulls gigabytes into the kernel.
+A text file shows its bytes; any other document (PDF, DOCX, a spreadsheet, ...) the text
+the service extracted from it, which is what chat searches and quotes. Only files up to
+``PREVIEW_BYTES`` are fetched; larger ones say so and offer the download link instead,
+so that a preview never pulls gigabytes into the kernel.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ import io
 import mimetypes
 from typing import TYPE_CHECKING
 
+from chatspace.errors import ValidationError
 from chatspace.notebook.markup import escape
 
 if TYPE_CHECKING:
     from chatspace.client import Client
     from chatspace.types import File
 
-__all__ = ["PREVIEW_BYTES", "preview_html"]
+__all__ = ["PREVIEW_BYTES", "preview_html", "readable_text"]
 
 PREVIEW_BYTES = 2 * 1024 * 1024
 PREVIEW_CHARS = 20_000
@@ -39,14 +42,28 @@ def preview_html(client: Client, f: File, *, workspace: str) -> str:
         table = _csv_table(data)
         if table is not None:
             return f"{title}{table}"
-    if b"\x00" in data[:4096]:
+    text = readable_text(client, f.id, workspace=workspace, content=data)
+    if text is None:
         return f"{title}<div><i>Binary file: no preview.</i></div>"
-    text = data.decode("utf-8", errors="replace")
     more = "\n…" if len(text) > PREVIEW_CHARS else ""
     return (
         f'{title}<pre class="chatspace-preview-text" style="max-height: 300px; overflow: auto">'
         f"{escape(text[:PREVIEW_CHARS] + more)}</pre>"
     )
+
+
+def readable_text(client: Client, file_id: str, *, workspace: str, content: bytes) -> str | None:
+    """The text to show of a file that is neither an image nor a table: its bytes when
+    they are UTF-8 text, else the text the service extracted; None when it has neither."""
+    if b"\x00" not in content[:4096]:
+        try:
+            return content.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    try:
+        return client.files.text(file_id, workspace=workspace)
+    except ValidationError:  # 422 no_text: the service found no text either
+        return None
 
 
 def _csv_table(data: bytes) -> str | None:

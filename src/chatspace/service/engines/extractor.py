@@ -87,7 +87,8 @@ def _csv_facts(text: str, delimiter: str) -> dict[str, Any]:
     if not rows:
         return {"rows": 0, "columns": 0}
     header = rows[0]
-    return {"rows": len(rows) - 1, "columns": len(header), "column_names": header[:100]}
+    data = [r for r in rows[1:] if r != header]  # the extracted text repeats the header
+    return {"rows": len(data), "columns": len(header), "column_names": header[:100]}
 
 
 def _json_facts(text: str) -> dict[str, Any]:

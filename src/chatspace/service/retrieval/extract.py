@@ -1,155 +1,97 @@
-"""The text of an uploaded file, by kind: plain text and its relatives, HTML, PDF.
+"""The text of an uploaded file and its passages, whatever kind of document it is.
 
-Which reader runs is decided by the file name's extension first (browsers and clients
-often send ``application/octet-stream``), then by the content type. A file whose bytes
-are not text (a NUL byte, or undecodable) yields ``None`` and takes no part in retrieval.
-Only the first :data:`MAX_TEXT_BYTES` of a file are read: retrieval is for finding
-passages, not for indexing a 500 MB log whole.
+Which reader runs (:mod:`.documents`) is decided by the file name's extension first
+(browsers and clients often send ``application/octet-stream``), then by the content type;
+anything else that decodes as UTF-8 is text. The readers' paragraphs become prose, cut by
+:func:`~.indexing.split_passages`; their tables become header-led blocks (:mod:`.tables`).
+The pieces are joined by blank lines, and every passage is an exact slice of the text at
+its ``start``, so a quote taken from a passage is text of the file.
+
+A file without text (binary, empty, damaged, or over a bound of :mod:`.documents`)
+yields ``None`` and takes no part in retrieval; a reader that fails on a hostile document
+is such a file, never a failed upload. The text is at most :data:`MAX_TEXT_CHARS` long.
 """
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import logging
-import re
 import warnings
-from html.parser import HTMLParser
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MAX_TEXT_BYTES", "extract_text", "kind_of"]
+from .documents import Block, clean, kind_of, read_document
+from .indexing import PASSAGE_CHARS, split_passages
+from .tables import Piece, Table
 
-MAX_TEXT_BYTES = 16 * 1024 * 1024
+__all__ = ["MAX_TEXT_CHARS", "Extracted", "extract", "kind_of"]
 
-_HTML_EXT = {".html", ".htm", ".xhtml"}
-_PDF_EXT = {".pdf"}
-_TEXT_TYPES = ("text/", "application/json", "application/xml", "application/x-yaml")
-# Characters that are never text; \x02 and \x03 are also retrieval's highlight markers.
-_BLOCK_TAGS = (
-    "address article aside blockquote br dd div dl dt fieldset figcaption figure footer "
-    "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul title"
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+MAX_TEXT_CHARS = 16 * 1024 * 1024
+_SEPARATOR = "\n\n"
+_log = logging.getLogger(__name__)
 
 
-def kind_of(filename: str, content_type: str) -> str:
-    """``html``, ``pdf`` or ``text``: which reader a file gets."""
-    suffix = Path(filename).suffix.lower()
-    mime = content_type.split(";", 1)[0].strip().lower()
-    if suffix in _HTML_EXT or (not suffix and mime in {"text/html", "application/xhtml+xml"}):
-        return "html"
-    if suffix in _PDF_EXT or mime == "application/pdf":
-        return "pdf"
-    return "text"
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """A file's text and its passages: ``(start, passage)``, ``text[start:]`` starting
+    with the passage."""
+
+    text: str
+    passages: tuple[tuple[int, str], ...]
 
 
-def extract_text(path: Path, *, filename: str, content_type: str) -> str | None:
-    """The file's text, or ``None`` when it has none that can be extracted."""
+def extract(path: Path, *, filename: str, content_type: str) -> Extracted | None:
+    """The file's text and passages, or ``None`` when it has no text that can be read."""
     kind = kind_of(filename, content_type)
-    if kind == "pdf":
-        text = _pdf_text(path)
-    else:
-        text = _decode(path)
-        if text is not None and kind == "html":
-            text = html_to_text(text)
-    if text is None:
-        return None
-    text = _CONTROL.sub(" ", text.replace("\r\n", "\n").replace("\r", "\n"))
-    return text if text.strip() else None
-
-
-def _decode(path: Path) -> str | None:
-    """The file's first bytes as text: UTF-8 (BOM or not), UTF-16 with a BOM, else None."""
-    with path.open("rb") as f:
-        data = f.read(MAX_TEXT_BYTES)
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        with contextlib.suppress(UnicodeDecodeError):
-            text = data[: len(data) // 2 * 2].decode("utf-16")
-            return text if _mostly_printable(text) else None
-        return None
-    if b"\x00" in data[:65536]:
-        return None
-    decoder = codecs.getincrementaldecoder("utf-8-sig")()
     try:
-        # final=False: a multi-byte character cut by MAX_TEXT_BYTES is dropped, not an error
-        return decoder.decode(data, final=len(data) < MAX_TEXT_BYTES)
-    except UnicodeDecodeError:
-        return None
-
-
-def _mostly_printable(text: str, sample: int = 4096) -> bool:
-    """Whether decoded text reads as text: almost any bytes after a UTF-16 byte order mark
-    decode, so a binary file that starts with one would otherwise be indexed as noise."""
-    head = text[:sample]
-    if not head:
-        return True
-    readable = sum(1 for ch in head if ch.isprintable() or ch in "\n\r\t")
-    return readable / len(head) >= 0.95
-
-
-class _TextOfHtml(HTMLParser):
-    """Collects the visible text of an HTML page: no tags, scripts, styles or comments."""
-
-    _SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
-    _BLOCK = frozenset(_BLOCK_TAGS.split())
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._skipping: list[str] = []
-        self.title: list[str] = []
-        self._in_title = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "title":
-            self._in_title = True
-        elif tag in self._SKIP:
-            self._skipping.append(tag)
-        if tag in self._BLOCK:
-            self.parts.append("\n")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._BLOCK:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "title":
-            self._in_title = False
-        elif self._skipping and tag == self._skipping[-1]:
-            self._skipping.pop()
-        if tag in self._BLOCK:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self._in_title:
-            self.title.append(data)
-        elif not self._skipping:
-            self.parts.append(data)
-
-
-def html_to_text(html: str) -> str:
-    """The visible text of an HTML document, its ``<title>`` first, one block per line."""
-    parser = _TextOfHtml()
-    parser.feed(html)
-    parser.close()
-    title = " ".join("".join(parser.title).split())
-    lines = (" ".join(line.split()) for line in "".join(parser.parts).split("\n"))
-    body = "\n".join(line for line in lines if line)
-    return f"{title}\n{body}" if title else body
-
-
-def _pdf_text(path: Path) -> str | None:
-    """The text of a PDF's pages, a blank line between pages; None without pypdf."""
-    try:
-        from pypdf import PdfReader
-    except ImportError:
-        return None
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
-    try:
+        # A library's warnings about a user's document are not the service's to show.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            reader = PdfReader(path)
-            pages = [page.extract_text() or "" for page in reader.pages]
-    except Exception:  # a damaged PDF is a file without text, not a failed upload
+            with contextlib.closing(read_document(path, kind, size=PASSAGE_CHARS)) as blocks:
+                return _assemble(blocks)
+    except Exception as exc:  # a damaged or hostile document is a file without text
+        _log.info("a %s file has no readable text (%s)", kind, type(exc).__name__)
         return None
-    return "\n\n".join(p.strip() for p in pages)
+
+
+def _assemble(blocks: Iterable[Block]) -> Extracted | None:
+    """Join the readers' blocks: runs of paragraphs as prose, tables as tables."""
+    pieces: list[Piece] = []
+    paragraphs: list[str] = []
+    used = 0
+
+    def end_prose() -> None:
+        if paragraphs:
+            text = _SEPARATOR.join(paragraphs)
+            pieces.append(Piece(text, tuple(split_passages(text))))
+            paragraphs.clear()
+
+    for block in blocks:
+        room = MAX_TEXT_CHARS - used
+        if room <= 0:
+            break
+        if isinstance(block, str):
+            if block.strip():
+                paragraphs.append(clean(block)[:room])
+                used += len(paragraphs[-1]) + len(_SEPARATOR)
+            continue
+        end_prose()
+        piece = (
+            block.piece(size=PASSAGE_CHARS, max_chars=room) if isinstance(block, Table) else block
+        )
+        if piece is not None:
+            pieces.append(piece)
+            used += len(piece.text) + len(_SEPARATOR)
+    end_prose()
+    return _join(pieces)
+
+
+def _join(pieces: list[Piece]) -> Extracted | None:
+    passages: list[tuple[int, str]] = []
+    offset = 0
+    for piece in pieces:
+        passages += [(offset + start, passage) for start, passage in piece.passages]
+        offset += len(piece.text) + len(_SEPARATOR)
+    text = _SEPARATOR.join(piece.text for piece in pieces)
+    return Extracted(text, tuple(passages)) if text.strip() else None

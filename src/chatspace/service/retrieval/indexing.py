@@ -1,25 +1,28 @@
-"""Turning an uploaded file into searchable passages, in the upload's own transaction.
+"""Passages of prose, and writing a file's passages in the upload's own transaction.
 
-A passage is about :data:`PASSAGE_CHARS` characters of the file's extracted text, cut at
-a paragraph, line, sentence or word boundary where one is near, and overlapping the
+A prose passage is about :data:`PASSAGE_CHARS` characters of the file's extracted text,
+cut at a paragraph, line, sentence or word boundary where one is near, and overlapping the
 previous passage by about :data:`OVERLAP_CHARS` so that a sentence that straddles a cut
-is still found whole in one passage. ``start`` records where a passage begins in the
-extracted text. Passages and their workspace's FTS5 index are written together
-(:mod:`chatspace.service.store.passages`), so a rolled-back upload leaves no index entry.
+is still found whole in one passage (tables are cut by rows instead: :mod:`.tables`).
+``start`` records where a passage begins in the extracted text. Passages and their
+workspace's FTS5 index are written together (:mod:`chatspace.service.store.passages`),
+so a rolled-back upload leaves no index entry. Extraction, the slow part, runs before the
+transaction (:func:`.extract.extract`); only the writing runs inside it.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
 from chatspace.service.store.passages import add_passages
 
-from .extract import extract_text
+if TYPE_CHECKING:
+    from .extract import Extracted
 
-__all__ = ["OVERLAP_CHARS", "PASSAGE_CHARS", "extract_text", "index_file", "split_passages"]
+__all__ = ["OVERLAP_CHARS", "PASSAGE_CHARS", "index_file", "split_passages"]
 
 PASSAGE_CHARS = 1000
 OVERLAP_CHARS = 200
@@ -66,21 +69,18 @@ def index_file(
     file_id: str,
     org_id: str,
     workspace_id: str,
-    path: Path,
-    filename: str,
-    content_type: str,
+    extracted: Extracted | None,
 ) -> int:
-    """Extract the file's text, split it into passages and insert them (same transaction).
+    """Insert the file's passages and index them (in the caller's transaction).
 
     Returns the number of passages; 0 when the file has no extractable text.
     """
-    text = extract_text(path, filename=filename, content_type=content_type)
-    if text is None:
+    if extracted is None:
         return 0
     return add_passages(
         conn,
         org_id=org_id,
         workspace_id=workspace_id,
         file_id=file_id,
-        passages=split_passages(text),
+        passages=extracted.passages,
     )

@@ -1,4 +1,4 @@
-"""Files (seed 4.3, contract section 5): upload, list, get, delete, content, metadata.
+"""Files (seed 4.3, contract section 5): upload, list, get, delete, content, text, metadata.
 
 Uploads are parsed by :mod:`chatspace.service.uploads` from the raw stream (so the body
 is never held whole); their OpenAPI body is declared by hand in :data:`UPLOAD_BODY`.
@@ -16,12 +16,19 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import FileResponse, JSONResponse, RangeNotSatisfiable, Response
+from starlette.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RangeNotSatisfiable,
+    Response,
+)
 
 from chatspace.service.deps import CallerDep, StateDep, require_access
 from chatspace.service.file_actions import MAX_INSTRUCTIONS, create_files, patch_metadata
 from chatspace.service.idempotency import IdempotencyKeyDep
-from chatspace.service.problems import Invalid, error_responses
+from chatspace.service.problems import Invalid, error_body, error_responses
+from chatspace.service.retrieval.extract import extract
 from chatspace.service.store import files as store
 from chatspace.service.store.transactions import write_transaction
 from chatspace.service.uploads import receive_upload
@@ -234,7 +241,9 @@ def file_content(
             single_range(range_, stat.st_size)
         except RangeNotSatisfiable:
             return JSONResponse(
-                {"detail": f"The range starts past the end of the file ({stat.st_size} bytes)."},
+                error_body(
+                    416, f"The range starts past the end of the file ({stat.st_size} bytes)."
+                ),
                 status_code=416,
                 headers={"Content-Range": f"bytes */{stat.st_size}"},
             )
@@ -246,6 +255,43 @@ def file_content(
             "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
         },
     )
+
+
+NO_TEXT = (
+    "The file has no text that can be extracted (binary, empty, damaged or over a size "
+    "bound); download its content instead."
+)
+
+
+@router.get(
+    "/files/{file_id}/text",
+    response_class=PlainTextResponse,
+    responses={
+        200: {
+            "description": "The file's extracted text: what retrieval searches and quotes",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        },
+        422: {"description": "The file has no text that can be extracted (type `no_text`)"},
+        **error_responses(404),
+    },
+    summary="Read a file's extracted text",
+)
+def file_text(
+    file_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
+) -> Response:
+    """The text retrieval extracted from the file (a chatspace addition): a PDF's or a
+    DOCX's words, a table in header-led blocks. 422 ``no_text`` when it has none."""
+    with state.db.connect() as conn:
+        require_access(conn, caller, workspace, "reader")
+        row = store.get_file_row(
+            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
+        )
+    extracted = extract(
+        state.blobs.path(row.blob), filename=row.filename, content_type=row.content_type
+    )
+    if extracted is None:
+        raise Invalid(["path", "file_id"], NO_TEXT, "no_text")
+    return PlainTextResponse(extracted.text)  # Starlette adds "; charset=utf-8"
 
 
 @router.patch(

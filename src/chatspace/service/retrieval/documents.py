@@ -1,0 +1,346 @@
+"""Readers of uploaded documents, one per kind, each on a well-kept library.
+
+A reader yields the document's content in reading order: paragraphs (``str``), tables
+(:class:`~.tables.Table`), or a :class:`~.tables.Piece` that brings its own passages (a
+JSON array of records). :mod:`.extract` joins them into the text and its passages, and
+stops pulling once the text is long enough, so readers are generators.
+
+Libraries: pypdf (PDF; pure Python), python-docx (DOCX), openpyxl (XLSX, in read-only
+mode, which streams rows), xlrd (XLS), python-pptx (PPTX), odfpy (ODT), nbformat
+(notebooks), Beautiful Soup on lxml (HTML), pyarrow (Parquet, in row batches), and the
+standard library for CSV and JSON. ``markitdown`` would cover most at once, but it pulls
+in magika and with it onnxruntime (tens of MB) to guess file types that the name already
+tells, and it renders to Markdown, where retrieval needs rows and paragraphs.
+
+Bounds, so that a hostile document costs little: text files are read up to
+:data:`MAX_TEXT_BYTES`; other documents over :data:`MAX_DOCUMENT_BYTES` are not read; a
+ZIP-based one (DOCX, XLSX, PPTX, ODT) whose members would unpack to more than
+:data:`MAX_UNZIPPED_BYTES`, or that has more than :data:`MAX_ZIP_MEMBERS` members, is not
+read (a ZIP member is never read past its declared size); PDFs and presentations are read
+up to :data:`MAX_PAGES` pages or slides; tables up to the bounds of :mod:`.tables`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import re
+import zipfile
+from collections.abc import Callable, Generator, Iterator
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from .tables import Piece, Table, records_piece
+
+__all__ = [
+    "MAX_DOCUMENT_BYTES",
+    "MAX_PAGES",
+    "MAX_TEXT_BYTES",
+    "MAX_UNZIPPED_BYTES",
+    "MAX_ZIP_MEMBERS",
+    "Block",
+    "clean",
+    "decode",
+    "html_to_text",
+    "kind_of",
+    "read_document",
+]
+
+MAX_TEXT_BYTES = 16 * 1024 * 1024
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+MAX_UNZIPPED_BYTES = 256 * 1024 * 1024
+MAX_ZIP_MEMBERS = 10_000
+MAX_PAGES = 2_000
+
+Block = str | Table | Piece
+
+_BY_SUFFIX = {
+    ".pdf": "pdf", ".docx": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
+    ".pptx": "pptx", ".odt": "odt", ".html": "html", ".htm": "html", ".xhtml": "html",
+    ".ipynb": "notebook", ".csv": "csv", ".tsv": "tsv", ".parquet": "parquet",
+    ".json": "json",
+}  # fmt: skip
+_BY_TYPE = {
+    "application/pdf": "pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "application/vnd.ms-excel": "xls",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+    "application/vnd.oasis.opendocument.text": "odt",
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "application/x-ipynb+json": "notebook",
+    "text/csv": "csv",
+    "text/tab-separated-values": "tsv",
+    "application/vnd.apache.parquet": "parquet",
+    "application/json": "json",
+}
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ZIPPED = {"docx", "xlsx", "pptx", "odt"}
+_DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head")
+_BLOCK_TAGS = [
+    "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "fieldset",
+    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+    "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
+]  # fmt: skip
+
+
+def kind_of(filename: str, content_type: str) -> str:
+    """Which reader a file gets: by the name's extension, else its content type, else
+    ``text`` (anything that decodes as UTF-8 is text)."""
+    suffix = Path(filename).suffix.lower()
+    if suffix in _BY_SUFFIX:
+        return _BY_SUFFIX[suffix]
+    return _BY_TYPE.get(content_type.split(";", 1)[0].strip().lower(), "text")
+
+
+def read_document(path: Path, kind: str, *, size: int) -> Generator[Block, None, None]:
+    """The content of the file at ``path`` read as ``kind``; nothing when it is too large.
+
+    ``size`` is the passage size, for readers whose pieces carry their own passages.
+    Raises whatever the library raises on a damaged file; the caller treats that as a
+    file without text.
+    """
+    if kind in _TEXT_READERS:
+        text = decode(path)
+        if text is not None:
+            yield from _TEXT_READERS[kind](clean(text), size)
+        return
+    if path.stat().st_size > MAX_DOCUMENT_BYTES:
+        return
+    if kind in _ZIPPED and not _zip_within_bounds(path):
+        return
+    yield from _READERS[kind](path)
+
+
+def decode(path: Path) -> str | None:
+    """The file's first bytes as text: UTF-8 (BOM or not), UTF-16 with a BOM, else None."""
+    with path.open("rb") as f:
+        data = f.read(MAX_TEXT_BYTES)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        with contextlib.suppress(UnicodeDecodeError):
+            text = data[: len(data) // 2 * 2].decode("utf-16")
+            return text if _mostly_printable(text) else None
+        return None
+    if b"\x00" in data[:65536]:
+        return None
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    try:
+        # final=False: a multi-byte character cut by MAX_TEXT_BYTES is dropped, not an error
+        return decoder.decode(data, final=len(data) < MAX_TEXT_BYTES)
+    except UnicodeDecodeError:
+        return None
+
+
+def clean(text: str) -> str:
+    """Text with ``\n`` line ends and no control characters (``\x02``/``\x03`` are
+    also the search's highlight markers)."""
+    return _CONTROL.sub(" ", text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def _mostly_printable(text: str, sample: int = 4096) -> bool:
+    """Whether decoded text reads as text: almost any bytes after a UTF-16 byte order mark
+    decode, so a binary file that starts with one would otherwise be indexed as noise."""
+    head = text[:sample]
+    if not head:
+        return True
+    readable = sum(1 for ch in head if ch.isprintable() or ch in "\n\r\t")
+    return readable / len(head) >= 0.95
+
+
+def _zip_within_bounds(path: Path) -> bool:
+    """Whether a ZIP-based document unpacks to a bounded size (a zip bomb does not)."""
+    with zipfile.ZipFile(path) as archive:
+        members = archive.infolist()
+    total = sum(m.file_size for m in members)
+    return len(members) <= MAX_ZIP_MEMBERS and total <= MAX_UNZIPPED_BYTES
+
+
+# ---------------------------------------------------------------- text files
+
+
+def _plain(text: str, size: int) -> Iterator[Block]:
+    yield text
+
+
+def _csv(delimiter: str) -> Callable[[str, int], Iterator[Block]]:
+    def read(text: str, size: int) -> Iterator[Block]:
+        import csv
+
+        yield Table(csv.reader(text.splitlines(), delimiter=delimiter), delimiter=delimiter)
+
+    return read
+
+
+def _json(text: str, size: int) -> Iterator[Block]:
+    yield records_piece(text, size=size) or text
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of an HTML document, its ``<title>`` first, one block per line."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "lxml")
+    title = " ".join(soup.title.get_text().split()) if soup.title else ""
+    for tag in soup.find_all(_DROPPED_TAGS):
+        tag.decompose()
+    for tag in soup.find_all(_BLOCK_TAGS):
+        tag.insert_before("\n")
+        tag.insert_after("\n")
+    lines = (" ".join(line.split()) for line in soup.get_text().split("\n"))
+    body = "\n".join(line for line in lines if line)
+    return f"{title}\n{body}" if title else body
+
+
+def _html(text: str, size: int) -> Iterator[Block]:
+    yield html_to_text(text)
+
+
+def _notebook(text: str, size: int) -> Iterator[Block]:
+    """Markdown and code cells, one block each; outputs and raw cells are left out."""
+    import nbformat
+
+    notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+    for cell in notebook.get("cells", []):
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if cell.get("cell_type") in {"markdown", "code"} and source.strip():
+            yield source
+
+
+_TEXT_READERS: dict[str, Callable[[str, int], Iterator[Block]]] = {
+    "text": _plain,
+    "csv": _csv(","),
+    "tsv": _csv("\t"),
+    "json": _json,
+    "html": _html,
+    "notebook": _notebook,
+}
+
+# ---------------------------------------------------------------- binary documents
+
+
+def _pdf(path: Path) -> Iterator[Block]:
+    """Each page's text (pypdf's layout-free extraction), a block per page."""
+    import logging
+
+    from pypdf import PdfReader
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    reader = PdfReader(path)
+    if reader.is_encrypted and not reader.decrypt(""):
+        return
+    for page in islice(reader.pages, MAX_PAGES):
+        yield (page.extract_text() or "").strip()
+
+
+def _docx(path: Path) -> Iterator[Block]:
+    """Paragraphs and tables in the body's order (headers, footers and notes left out)."""
+    import docx
+    from docx.table import Table as DocxTable
+
+    for item in docx.Document(str(path)).iter_inner_content():
+        if isinstance(item, DocxTable):
+            yield Table([cell.text for cell in row.cells] for row in item.rows)
+        else:
+            yield item.text
+
+
+def _xlsx(path: Path) -> Iterator[Block]:
+    """Each sheet as a table titled with its name; cached values, not formulas."""
+    import openpyxl
+
+    # A file object: given a path, openpyxl refuses names without .xlsx (blobs have none).
+    with path.open("rb") as stream:
+        book = openpyxl.load_workbook(stream, read_only=True, data_only=True)
+        try:
+            for sheet in book.worksheets:
+                sheet.reset_dimensions()  # a declared A1:XFD1048576 would pad every row
+                yield Table(sheet.iter_rows(values_only=True), title=sheet.title)
+        finally:
+            book.close()
+
+
+def _xls(path: Path) -> Iterator[Block]:
+    import xlrd
+
+    book = xlrd.open_workbook(str(path), on_demand=True)
+    try:
+        for index in range(book.nsheets):
+            sheet = book.sheet_by_index(index)
+            rows = (sheet.row_values(r) for r in range(sheet.nrows))
+            yield Table(rows, title=sheet.name)
+    finally:
+        book.release_resources()
+
+
+def _pptx(path: Path) -> Iterator[Block]:
+    """Each slide's text (text boxes, tables, groups), then its notes; a block per slide."""
+    from pptx import Presentation
+
+    for slide in islice(Presentation(str(path)).slides, MAX_PAGES):
+        texts = list(_shape_texts(slide.shapes))
+        if slide.has_notes_slide:
+            texts.append(slide.notes_slide.notes_text_frame.text)
+        yield "\n".join(t for t in texts if t.strip())
+
+
+def _shape_texts(shapes: Any) -> Iterator[str]:
+    from pptx.shapes.group import GroupShape
+
+    for shape in shapes:
+        if isinstance(shape, GroupShape):
+            yield from _shape_texts(shape.shapes)
+        elif shape.has_text_frame:
+            yield shape.text_frame.text
+        elif getattr(shape, "has_table", False):
+            for row in shape.table.rows:
+                yield " | ".join(cell.text for cell in row.cells)
+
+
+def _odt(path: Path) -> Iterator[Block]:
+    """Headings and paragraphs in document order (list items and table cells included)."""
+    from odf import teletype
+    from odf.opendocument import load
+
+    document = load(str(path))
+    pending = [document.text]
+    while pending:
+        node = pending.pop()
+        if node.qname in _ODT_PARAGRAPHS:
+            yield teletype.extractText(node)
+        else:
+            pending.extend(reversed(node.childNodes))
+
+
+_ODT_PARAGRAPHS = {
+    ("urn:oasis:names:tc:opendocument:xmlns:text:1.0", "p"),
+    ("urn:oasis:names:tc:opendocument:xmlns:text:1.0", "h"),
+}
+
+
+def _parquet(path: Path) -> Iterator[Block]:
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(path) as data:
+        names = data.schema_arrow.names
+
+        def rows() -> Iterator[list[object]]:
+            yield names
+            for batch in data.iter_batches(batch_size=1024):
+                columns = [column.to_pylist() for column in batch.columns]
+                yield from (list(row) for row in zip(*columns, strict=True))
+
+        yield Table(rows())
+
+
+_READERS: dict[str, Callable[[Path], Iterator[Block]]] = {
+    "pdf": _pdf,
+    "docx": _docx,
+    "xlsx": _xlsx,
+    "xls": _xls,
+    "pptx": _pptx,
+    "odt": _odt,
+    "parquet": _parquet,
+}

@@ -1,0 +1,151 @@
+"""Tables as text: rows in blocks that each begin with the header, so that every passage,
+and every quote of one, reads its rows with their column names.
+
+Cut like prose, a long CSV puts its header in the first passage only, and a question
+such as "Which region has the largest budget?" finds that header and never the row. Here
+a table's text is a series of blocks, a blank line apart, each its header line and as many
+whole rows as fit in about :data:`~.indexing.PASSAGE_CHARS` characters; each block is one
+passage, so passages stay exact slices of the text (``start`` is where the block begins)
+and a quote the local engine joins from the header and a row is text of the file. Rows are
+written as CSV (cells with the delimiter, a quote or a newline are quoted).
+
+A JSON array of objects needs no header: each record carries its keys. Its text stays the
+file's own, and its passages are runs of whole records (:func:`records_piece`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+__all__ = ["MAX_CELLS", "MAX_CELL_CHARS", "MAX_COLUMNS", "MAX_ROWS", "Piece", "Table"]
+
+MAX_ROWS = 100_000
+"""Rows read of one table (a sheet, a CSV, a Parquet file); the rest has no text."""
+MAX_COLUMNS = 256
+"""Cells kept of a row."""
+MAX_CELLS = 2_000_000
+"""Cells read of one table, padding included: a sheet that claims 16384 columns per row
+stops after ~120 rows instead of making billions of empty cells."""
+MAX_CELL_CHARS = 2_000
+"""Characters kept of one cell."""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A stretch of a document's text with its passages (``(offset in text, passage)``)."""
+
+    text: str
+    passages: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table as a reader sees it: rows of cells; the first row with text is the header.
+
+    ``title`` (a sheet's name) leads the first block. ``delimiter`` is the one rows are
+    written with: a TSV stays tab-separated, everything else is comma-separated.
+    """
+
+    rows: Iterable[Sequence[object]]
+    title: str | None = None
+    delimiter: str = ","
+
+    def piece(self, *, size: int, max_chars: int) -> Piece | None:
+        """The table's text in header-led blocks of about ``size`` characters, at most
+        ``max_chars`` in all; None for a table without a cell of text."""
+        lines = self._lines()
+        header = next(lines, None)
+        if header is None:
+            return None
+        lead = f"{self.title}\n" if self.title else ""
+        blocks: list[str] = []
+        rows: list[str] = []
+        block_len, total = len(header), len(lead)
+        for line in lines:
+            if rows and block_len + 1 + len(line) > size:
+                blocks.append("\n".join([header, *rows]))
+                total += block_len + 2
+                rows, block_len = [], len(header)
+            if total + block_len + 1 + len(line) > max_chars:
+                break
+            rows.append(line)
+            block_len += 1 + len(line)
+        blocks.append("\n".join([header, *rows]))
+        blocks[0] = lead + blocks[0]
+        passages, offset = [], 0
+        for block in blocks:
+            passages.append((offset, block))
+            offset += len(block) + 2
+        return Piece("\n\n".join(blocks), tuple(passages))
+
+    def _lines(self) -> Iterator[str]:
+        """Each row with a cell of text as one CSV line, within the bounds above."""
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter=self.delimiter, lineterminator="")
+        cells = 0
+        for number, row in enumerate(self.rows):
+            cells += len(row)
+            if number >= MAX_ROWS or cells > MAX_CELLS:
+                return
+            texts = [_cell(value) for value in row[:MAX_COLUMNS]]
+            while texts and not texts[-1]:
+                texts.pop()
+            if not texts:
+                continue
+            out.seek(0)
+            out.truncate()
+            writer.writerow(texts)
+            yield out.getvalue()
+
+
+def _cell(value: object) -> str:
+    """A cell as text: integral floats without ``.0`` (spreadsheets store 1200000 so)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = " ".join(str(value).split()) if isinstance(value, str) else str(value)
+    return text[:MAX_CELL_CHARS]
+
+
+def records_piece(text: str, *, size: int) -> Piece | None:
+    """The passages of a JSON array of objects: runs of whole records, each a slice of
+    ``text``; None when ``text`` is not such an array."""
+    decoder = json.JSONDecoder()
+    spans: list[tuple[int, int]] = []
+    at = _skip(text, 0)
+    if not text.startswith("[", at):
+        return None
+    at = _skip(text, at + 1)
+    while at < len(text) and text[at] != "]":
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except ValueError:
+            return None
+        if not isinstance(value, dict) or len(spans) >= MAX_ROWS:
+            return None
+        spans.append((at, end))
+        at = _skip(text, end)
+        if text.startswith(",", at):
+            at = _skip(text, at + 1)
+    if not spans or not text.startswith("]", at) or text[at + 1 :].strip():
+        return None
+    passages: list[tuple[int, str]] = []
+    first = spans[0]
+    for (start, end), (_, prev_end) in zip(spans[1:], spans, strict=False):
+        if end - first[0] > size:
+            passages.append((first[0], text[first[0] : prev_end]))
+            first = (start, end)
+    passages.append((first[0], text[first[0] : spans[-1][1]]))
+    return Piece(text, tuple(passages))
+
+
+def _skip(text: str, at: int) -> int:
+    """The index of the first non-whitespace character from ``at``."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at

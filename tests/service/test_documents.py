@@ -1,0 +1,307 @@
+"""Documents as people have them: PDF, DOCX, XLSX, PPTX, ODT, notebooks, tables, JSON.
+
+Each document is written here with the library that reads it, uploaded to the real
+service, read back through ``GET /files/{id}/text`` and asked about with ``service-l0``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zipfile
+from collections.abc import Iterator
+from io import BytesIO
+from pathlib import Path
+
+import httpx
+import pytest
+
+from chatspace.service.retrieval.extract import Extracted, extract
+from chatspace.service.retrieval.tables import MAX_CELLS
+from service.chat_support import ask, client_for, upload
+from service.document_support import (
+    docx_bytes,
+    notebook_text,
+    odt_bytes,
+    parquet_bytes,
+    pdf_bytes,
+    pptx_bytes,
+    xlsx_bytes,
+    zip_bomb_xlsx,
+)
+from service.upstream_support import FakeUpstream
+from support import Service, start_service
+
+BUDGET = [["region", "budget"], ["North", "800000"], ["South", "1200000"], ["West", "950000"]]
+DOCX = docx_bytes("Quarterly report", ["Zanzibar exports cloves and nutmeg."], BUDGET)
+XLSX = xlsx_bytes({"Budget": [["region", "budget"], ["North", 800000], ["South", 1200000]]})
+PPTX = pptx_bytes([("Roadmap", "Ship the walrus feature in May")])
+ODT = odt_bytes("Minutes", ["The committee approved the lighthouse repairs."])
+PDF = pdf_bytes("Zanzibar exports cloves", "Page two mentions saffron harvests")
+NOTEBOOK = notebook_text(
+    "# Cleaning\nWe drop the outliers of the penguin data.",
+    "penguins = load_penguins()\npenguins.dropna()",
+    "OUTPUT-ONLY-WORD",
+)
+CSV_HEADER = "region,budget,manager"
+LONG_CSV = "\n".join(
+    [CSV_HEADER, *(f"Region{i},{1000 + i},Manager{i}" for i in range(300)), "South,1200000,Ada"]
+)
+
+
+def _extract(tmp_path: Path, name: str, data: bytes | str) -> Extracted | None:
+    path = tmp_path / "blob"  # stored blobs have no suffix: readers must not need one
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    return extract(path, filename=name, content_type="application/octet-stream")
+
+
+def _text(tmp_path: Path, name: str, data: bytes | str) -> str | None:
+    found = _extract(tmp_path, name, data)
+    return None if found is None else found.text
+
+
+# ---------------------------------------------------------------- reading each kind
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "expected"),
+    [
+        (
+            "report.docx",
+            DOCX,
+            "Quarterly report\n\nZanzibar exports cloves and nutmeg.\n\n"
+            "region,budget\nNorth,800000\nSouth,1200000\nWest,950000",
+        ),
+        ("budget.xlsx", XLSX, "Budget\nregion,budget\nNorth,800000\nSouth,1200000"),
+        ("plan.pptx", PPTX, "Roadmap\nShip the walrus feature in May"),
+        ("minutes.odt", ODT, "Minutes\n\nThe committee approved the lighthouse repairs."),
+        ("doc.pdf", PDF, "Zanzibar exports cloves\n\nPage two mentions saffron harvests"),
+        (
+            "clean.ipynb",
+            NOTEBOOK,
+            "# Cleaning\nWe drop the outliers of the penguin data.\n\n"
+            "penguins = load_penguins()\npenguins.dropna()",
+        ),
+        ("t.tsv", "a\tb\nx y\t1\n", "a\tb\nx y\t1"),
+        (
+            "p.parquet",
+            parquet_bytes({"region": ["South"], "budget": [1200000]}),
+            "region,budget\nSouth,1200000",
+        ),
+    ],
+)
+def test_each_kind_of_document_has_its_text(
+    tmp_path: Path, name: str, data: bytes | str, expected: str
+) -> None:
+    assert _text(tmp_path, name, data) == expected
+
+
+def test_a_long_table_repeats_its_header_in_every_passage(tmp_path: Path) -> None:
+    found = _extract(tmp_path, "budget.csv", LONG_CSV)
+    assert found is not None
+    assert len(found.passages) > 5
+    for start, passage in found.passages:
+        assert found.text[start:].startswith(passage), "a passage is a slice of the text"
+        assert passage.startswith(CSV_HEADER + "\n")
+        assert len(passage) <= 1000
+    rows = [line for _, p in found.passages for line in p.split("\n")[1:]]
+    assert rows == LONG_CSV.split("\n")[1:], "every row once, whole, in order"
+
+
+def test_json_records_are_cut_between_whole_records(tmp_path: Path) -> None:
+    records = [{"region": f"R{i}", "budget": i, "note": "x" * 40} for i in range(100)]
+    text = json.dumps(records, indent=1)
+    found = _extract(tmp_path, "r.json", text)
+    assert found is not None
+    assert found.text == text, "the file's own text: each record carries its keys"
+    assert len(found.passages) > 3
+    for start, passage in found.passages:
+        assert text[start:].startswith(passage)
+        assert json.loads(f"[{passage}]"), "whole records only"
+
+
+# ---------------------------------------------------------------- hostile documents
+
+
+def _corrupt_zip() -> bytes:
+    return DOCX[: len(DOCX) // 2]
+
+
+def _wide_sheet() -> bytes:
+    """A sheet whose every row has a cell in the last column (XFD): 16384 cells a row."""
+    rows = "".join(
+        f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>w{r}</t></is></c>'
+        f'<c r="XFD{r}"><v>1</v></c></row>'
+        for r in range(1, 5001)
+    )
+    sheet = (
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        f'<dimension ref="A1:XFD1048576"/><sheetData>{rows}</sheetData></worksheet>'
+    )
+    source = zipfile.ZipFile(BytesIO(XLSX))
+    out = BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = sheet.encode()
+            target.writestr(item, data)
+    return out.getvalue()
+
+
+HOSTILE = [
+    ("broken.docx", _corrupt_zip()),
+    ("broken.xlsx", b"PK\x03\x04 not really a workbook"),
+    ("broken.pdf", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog /Pages 9 0 R"),
+    ("broken.pptx", XLSX),  # a workbook named like a presentation
+    ("notjson.ipynb", "{ this is not a notebook"),
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("name", "data"), HOSTILE, ids=[n for n, _ in HOSTILE])
+def test_a_damaged_document_has_no_text(tmp_path: Path, name: str, data: bytes | str) -> None:
+    assert _extract(tmp_path, name, data) is None
+
+
+@pytest.mark.timeout(60)
+def test_a_zip_bomb_is_not_unpacked(tmp_path: Path) -> None:
+    started = time.monotonic()
+    assert _extract(tmp_path, "bomb.xlsx", zip_bomb_xlsx(300)) is None
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.timeout(60)
+def test_a_sheet_of_huge_rows_is_read_within_the_cell_bound(tmp_path: Path) -> None:
+    found = _extract(tmp_path, "wide.xlsx", _wide_sheet())
+    assert found is not None
+    rows = found.text.count("\nw")
+    assert 0 < rows <= MAX_CELLS // 16384 + 1, "reading stops at the cell bound"
+
+
+# ---------------------------------------------------------------- through the service
+
+
+@pytest.fixture
+def client(service: Service, org: str) -> Iterator[httpx.Client]:
+    with client_for(service, org) as c:
+        yield c
+
+
+def _cited(answer: dict) -> list[tuple[str, str]]:
+    notes = answer["choices"][0]["message"]["annotations"]
+    return [(a["file_citation"]["filename"], a["file_citation"]["quote"]) for a in notes]
+
+
+def test_documents_are_served_as_text_and_cited(client: httpx.Client) -> None:
+    files = upload(
+        client,
+        [
+            ("report.docx", DOCX),
+            ("budget.xlsx", XLSX),
+            ("plan.pptx", PPTX),
+            ("minutes.odt", ODT),
+            ("doc.pdf", PDF),
+        ],
+    )
+    texts = {}
+    for f in files:
+        response = client.get(f"/files/{f['id']}/text")
+        assert response.status_code == 200, (f["filename"], response.text)
+        assert response.headers["content-type"] == "text/plain; charset=utf-8"
+        texts[f["filename"]] = response.text
+    assert "Zanzibar exports cloves and nutmeg." in texts["report.docx"]
+    assert "South,1200000" in texts["budget.xlsx"]
+    assert texts["doc.pdf"].endswith("Page two mentions saffron harvests")
+    for question, filename, quote in [
+        ("What does Zanzibar export besides cloves? nutmeg", "report.docx", "nutmeg."),
+        ("When do we ship the walrus feature?", "plan.pptx", "Ship the walrus feature in May"),
+        ("lighthouse repairs", "minutes.odt", "The committee approved the lighthouse repairs."),
+        ("saffron harvests", "doc.pdf", "Page two mentions saffron harvests"),
+    ]:
+        cited = _cited(ask(client, question))
+        assert cited[0][0] == filename, question
+        assert cited[0][1].endswith(quote), question
+        assert cited[0][1] in texts[filename], "the quote is text of the file"
+
+
+def test_a_notebook_is_quoted_by_its_cells_never_its_json(client: httpx.Client) -> None:
+    (nb,) = upload(client, [("clean.ipynb", NOTEBOOK)])
+    assert "cell_type" not in client.get(f"/files/{nb['id']}/text").text
+    for question in ("How are the penguin outliers dropped?", "cell type code source"):
+        for _, quote in _cited(ask(client, question)):
+            assert "cell_type" not in quote
+            assert '"source"' not in quote
+    assert _cited(ask(client, "OUTPUT-ONLY-WORD")) == [], "outputs are left out"
+    assert _cited(ask(client, "penguins dropna")) == [("clean.ipynb", "penguins.dropna()")]
+
+
+def test_a_table_row_is_cited_from_a_block_led_by_its_header(client: httpx.Client) -> None:
+    (csv,) = upload(client, [("budget.csv", LONG_CSV)])
+    text = client.get(f"/files/{csv['id']}/text").text
+    assert text.count(CSV_HEADER) > 5, "the header leads every block"
+    cited = _cited(ask(client, "Who is the manager of South? Ada?"))
+    assert cited[0] == ("budget.csv", "South,1200000,Ada")
+    block = text[: text.index("South,1200000,Ada")].rsplit("\n\n", 1)[-1]
+    assert block.startswith(CSV_HEADER + "\n"), "the row's passage starts with the header"
+
+
+def test_instructions_read_the_extracted_text_of_a_document(client: httpx.Client) -> None:
+    response = client.post(
+        "/files",
+        files=[("file", ("report.docx", DOCX))],
+        data={"instructions": "title and word count"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()[0]["metadata"] == {"title": "Quarterly report", "words": 15}
+
+
+@pytest.mark.timeout(120)
+def test_hostile_uploads_succeed_without_text(client: httpx.Client) -> None:
+    hostile = [*HOSTILE, ("bomb.xlsx", zip_bomb_xlsx(300))]
+    files = upload(client, hostile)
+    for f in files:
+        response = client.get(f"/files/{f['id']}/text")
+        assert response.status_code == 422, f["filename"]
+        (problem,) = response.json()["detail"]
+        assert problem["type"] == "no_text"
+        assert problem["loc"] == ["path", "file_id"]
+        assert "no text that can be extracted" in problem["msg"]
+    assert client.get("/files/file-doesnotexist/text").status_code == 404
+    assert _cited(ask(client, "tiny word notebook")) == []
+
+
+# ---------------------------------------------------------------- what a model is given
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, FakeUpstream]]:
+    fake = FakeUpstream().start()
+    upstreams = [{"url": fake.url, "models": {"echo": "echo"}}]
+    svc = start_service(
+        tmp_path_factory.mktemp("relay"), env={"CHATSPACE_UPSTREAMS": json.dumps(upstreams)}
+    )
+    yield svc, fake
+    svc.stop()
+    fake.stop()
+
+
+def test_a_model_reads_the_row_with_its_column_names(
+    relay: tuple[Service, FakeUpstream], org: str
+) -> None:
+    service, fake = relay
+    with client_for(service, org) as c:
+        upload(c, [("budget.csv", LONG_CSV)])
+        ask(c, "What is the budget of the South region?", model="echo")
+    context = fake.last("echo")["body"]["messages"][0]["content"]
+    first = context.split("[1] budget.csv\n", 1)[1].split("\n\n[2]", 1)[0]
+    assert first.startswith(CSV_HEADER + "\n")
+    assert "South,1200000,Ada" in first
+
+
+def test_instructions_count_the_rows_of_a_long_table_once(client: httpx.Client) -> None:
+    response = client.post(
+        "/files", files=[("file", ("budget.csv", LONG_CSV))], data={"instructions": "rows"}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()[0]["metadata"] == {"rows": 301}

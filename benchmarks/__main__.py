@@ -16,6 +16,7 @@ from . import (
     bench_imports,
     bench_listing,
     bench_requests,
+    bench_retrieval_quality,
     bench_service,
     bench_streaming,
     bench_transfer,
@@ -28,16 +29,16 @@ SIZES = {
         "requests": 30, "rounds": 3, "streams": 3, "stream_paragraphs": 20, "stream_n": 1,
         "listing": 120, "listing_rounds": 2, "transfer_mb": 8, "transfer_rounds": 1,
         "import_runs": 2, "service_completions": 32, "retrieval_files": 50,
-        "retrieval_questions": 10,
+        "retrieval_questions": 10, "retrieval_quality": "tiny",
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
         "listing": 10_000, "listing_rounds": 5, "transfer_mb": 1024, "transfer_rounds": 3,
         "import_runs": 15, "service_completions": 2000, "retrieval_files": 10_000,
-        "retrieval_questions": 300,
+        "retrieval_questions": 300, "retrieval_quality": "full",
     },
 }  # fmt: skip
-NAMES = ["requests", "streaming", "listing", "transfer", "imports", "service"]
+NAMES = ["requests", "streaming", "listing", "transfer", "imports", "service", "retrieval-quality"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_imports.run(size)
                 elif name == "service":
                     found = bench_service.run(size, scratch)
+                elif name == "retrieval-quality":
+                    found = bench_retrieval_quality.run(size, scratch)
                 elif name == "transfer":
                     assert shared is not None
                     found = bench_transfer.run(shared, size, scratch)

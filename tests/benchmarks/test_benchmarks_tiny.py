@@ -9,7 +9,16 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-SECTIONS = {"requests", "streaming", "listing", "transfer", "imports", "service", "retrieval"}
+SECTIONS = {
+    "requests",
+    "streaming",
+    "listing",
+    "transfer",
+    "imports",
+    "service",
+    "retrieval",
+    "retrieval-quality",
+}
 
 
 def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> None:
@@ -38,6 +47,15 @@ def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> N
     markdown = (tmp_path / "results-tiny.md").read_text()
     assert "(baseline)" in markdown
     assert "## 6b. Retrieval latency" in markdown
+    quality = report["sections"]["retrieval-quality"]["rows"]
+    assert set(quality) == {
+        "service today (FTS5 bm25, OR)",
+        "bm25s",
+        "chatspace (relevance + context)",
+    }
+    for row in quality.values():
+        assert set(row) >= {"recall_at_5", "ndcg_at_10", "mrr", "no_answer_silent"}
+        assert all(0 <= v <= 1 for v in row.values())
     # the service profile found busy threads and named chatspace's own functions
     notes = report["sections"]["service"]["notes"]
     assert any("samples of busy threads" in n for n in notes), notes

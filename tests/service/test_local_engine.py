@@ -121,11 +121,13 @@ def test_the_tighter_limit_wins_and_keeps_whole_citations(client: httpx.Client) 
 def test_without_a_match_one_honest_sentence(service: Service, org: str) -> None:
     with client_for(service, org) as c:
         answer = ask(c, "What is the airspeed of an unladen swallow?", n=2)
+    sentence = NO_MATCH.format(workspace="default")
     for choice in answer["choices"]:
-        assert choice["message"]["content"] == NO_MATCH
+        assert choice["message"]["content"] == sentence
         assert choice["message"]["annotations"] == []
-    assert NO_MATCH.count(".") == 1
-    assert "no generative model is configured" in NO_MATCH
+    assert sentence.count(".") == 1
+    assert "Nothing in the files of workspace 'default' answers this" in sentence
+    assert "no generative model is configured" in sentence
 
 
 def test_streams_in_several_chunks_that_make_the_same_answer(client: httpx.Client) -> None:

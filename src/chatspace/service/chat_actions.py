@@ -8,6 +8,9 @@
 3. In one write transaction, after the answer is complete (streamed: before ``[DONE]``):
    store the completion (``store: true``) and remember the answer under the key. A replay
    answers the remembered completion again, streamed again when the request streams.
+
+Every answer (replays too) lists the request fields the engine left aside in
+``X-Chatspace-Ignored`` (``service-l0`` cannot call tools, for one).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from .store.transactions import write_transaction
 __all__ = ["create_completion"]
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+IGNORED_HEADER = "X-Chatspace-Ignored"
 
 
 def _prepare(
@@ -48,7 +52,11 @@ def _prepare(
         if prior is not None:  # a replay: nothing to retrieve
             return engine, Job(body, Retrieval(question="")), prior
         found = retrieve(
-            conn, org_id=caller.org_id, workspace_id=body.workspace, messages=body.messages
+            conn,
+            org_id=caller.org_id,
+            workspace_id=body.workspace,
+            messages=body.messages,
+            relevance=state.settings.relevance_threshold,
         )
     return engine, Job(body, found), None
 
@@ -126,6 +134,24 @@ async def create_completion(
     """The answer to ``POST /chat/completions``: JSON, or an SSE stream."""
     fp = fingerprint("POST /chat/completions", body.model_dump(mode="json"))
     engine, job, prior = await run_in_threadpool(_prepare, state, caller, body, key, fp)
+    response = await _answer(state, caller, body, key, fp, engine, job, prior, request_id)
+    if ignored := engine.ignored(body):
+        response.headers[IGNORED_HEADER] = ", ".join(ignored)
+    return response
+
+
+async def _answer(
+    state: AppState,
+    caller: Caller,
+    body: ChatCompletionRequest,
+    key: str | None,
+    fp: str,
+    engine: Engine,
+    job: Job,
+    prior: Answer | None,
+    request_id: str,
+) -> Response:
+    """The replay, or the engine run plain or streamed (step 2)."""
     if prior is not None:
         return _replay(body, prior)
     builder = CompletionBuilder(

@@ -38,6 +38,16 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
     """Requests per caller per minute; over it, 429 with ``Retry-After``."""
     upstreams: list[Upstream] = Field(default_factory=list)
+    autodetect: bool = True
+    """Serve the models of the endpoints the environment names (``OPENAI_API_KEY``, a local
+    Ollama); ``CHATSPACE_AUTODETECT=0`` or ``--no-autodetect`` turns it off."""
+    relevance_threshold: float = Field(default=0.0, ge=0, le=1)
+    """Share of a question's idf-weighted terms a passage must match to be cited (0: any
+    match); a filter part's ``relevance`` wins. See ``retrieval/search.py``. Off by default:
+    on natural questions a word no file uses ("Which products *sell* in Lyon?") weighs as
+    much as an entity no file names ("the capital of *Australia*"), so no lexical threshold
+    separates them; 0.4 (``DEFAULT_RELEVANCE``, calibrated on the benchmark) is opt-in until
+    dense similarity adds the missing signal."""
     instructions_model: str = "service-l0"
     """The model that runs file ``instructions``: ``service-l0`` (a deterministic extractor)
     or a name an upstream serves (the model then returns the metadata as a JSON object)."""

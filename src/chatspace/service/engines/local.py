@@ -9,7 +9,8 @@ gives the same answer. An answer is a lead line and one bullet per retrieved pas
 
 Each quote is the passage's sentence (or line, for tables and code) that holds the most
 distinct query terms; each ``[n]`` marker is a ``file_citation`` annotation whose quote is
-the exact text of the file. Without passages the answer is :data:`NO_MATCH`.
+the exact text of the file. Without relevant passages the answer is :data:`NO_MATCH`
+(for the request's workspace).
 
 ``n`` choices differ in their lead line; ``seed`` picks where the leads start, so that
 different seeds give different (but repeatable) wording. ``stop`` ends the text before the
@@ -30,6 +31,7 @@ from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
 
 from .base import ChoiceDone, ContentDelta, Event, Job
+from .structured import shaped
 from .tokenizer import truncate
 
 __all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer"]
@@ -42,8 +44,8 @@ LEADS = (
     "From the files of this workspace:",
 )
 NO_MATCH = (
-    "Nothing in the files of this workspace matches your question, and no generative "
-    "model is configured to answer beyond them."
+    "Nothing in the files of workspace '{workspace}' answers this question, and no "
+    "generative model is configured to answer beyond them."
 )
 MAX_QUOTE_CHARS = 300
 WORDS_PER_CHUNK = 4
@@ -163,7 +165,7 @@ def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]
         if retrieval.passages:
             full, annotations = _compose(LEADS[(offset + i) % len(LEADS)], retrieval.passages)
         else:
-            full, annotations = NO_MATCH, ()
+            full, annotations = NO_MATCH.format(workspace=request.workspace), ()
         content, finish = _limit(full, request)
         kept = tuple(a for a in annotations if a.end_index <= len(content))
         choices.append(Choice(content, finish, kept))
@@ -185,9 +187,30 @@ class LocalEngine:
     name = NAME
     owned_by = "chatspace"
     system_fingerprint: str | None = f"chatspace-{__version__}-l0"
+    honoured = ChatCompletionRequest.SERVICE_FIELDS | {
+        "n",
+        "stop",
+        "max_tokens",
+        "max_completion_tokens",
+        "seed",
+        "user",
+        "service_tier",
+        "response_format",
+    }
+    """The request fields it acts on (``user`` and ``service_tier`` are echoed)."""
+
+    def ignored(self, request: ChatCompletionRequest) -> list[str]:
+        """The fields the caller set, to neither null nor their default, that it leaves
+        aside (listed in ``X-Chatspace-Ignored``)."""
+        defaults = type(request).model_fields
+        return sorted(
+            k
+            for k in request.model_fields_set - self.honoured
+            if request.given(k) not in (None, defaults[k].default)
+        )
 
     async def generate(self, job: Job) -> AsyncIterator[Event]:
-        for index, choice in enumerate(answer(job.request, job.retrieval)):
+        for index, choice in enumerate(shaped(job.request, answer(job.request, job.retrieval))):
             for piece in chunks(choice.content):
                 yield ContentDelta(index, piece)
             yield ChoiceDone(index, choice.finish_reason, choice.annotations)

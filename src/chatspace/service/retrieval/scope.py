@@ -2,8 +2,10 @@
 
 Every filter part of every message narrows the search, and several combine with AND:
 ``file_ids`` keeps those files, ``filter`` keeps files whose metadata matches a JSON
-object, and ``top_k`` sets how many passages are given to the model (the smallest
-given wins, default :data:`DEFAULT_TOP_K`). A bad part is a 422 whose ``loc`` names it.
+object, ``top_k`` sets how many passages are given to the model (the smallest given
+wins, default :data:`DEFAULT_TOP_K`), and ``relevance`` the share of the question a
+passage must match to be cited (the highest given wins; default: the service's). A bad
+part is a 422 whose ``loc`` names it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Scope:
 
     file_ids: frozenset[str] | None
     top_k: int = DEFAULT_TOP_K
+    relevance: float | None = None
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -77,7 +80,7 @@ def parse_metadata_filter(text: str, *, loc: Sequence[str | int]) -> dict[str, A
 def _parts(messages: Sequence[ChatMessage]) -> list[tuple[tuple[int, int], FilterContentPart]]:
     found = []
     for i, message in enumerate(messages):
-        if isinstance(message.content, str):
+        if not isinstance(message.content, list):  # text, or null (a tool-calling answer)
             continue
         for j, part in enumerate(message.content):
             if isinstance(part, FilterContentPart):
@@ -95,10 +98,13 @@ def resolve_scope(
     files = schema.files
     allowed: set[str] | None = None
     top_k: int | None = None
+    relevance: float | None = None
     for (i, j), part in parts:
         loc: list[str | int] = ["body", "messages", i, "content", j]
         if part.top_k is not None:
             top_k = part.top_k if top_k is None else min(top_k, part.top_k)
+        if part.relevance is not None:
+            relevance = part.relevance if relevance is None else max(relevance, part.relevance)
         if part.file_ids is not None:
             wanted = json.dumps(list(dict.fromkeys(part.file_ids)))
             known = set(conn.scalars(_KNOWN, {"o": org_id, "w": workspace_id, "ids": wanted}))
@@ -121,4 +127,5 @@ def resolve_scope(
     return Scope(
         file_ids=None if allowed is None else frozenset(allowed),
         top_k=top_k if top_k is not None else DEFAULT_TOP_K,
+        relevance=relevance,
     )

@@ -1,0 +1,139 @@
+"""Answers you can trust: only relevant passages are cited, and follow-ups are searched
+with their conversation (through the real service)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from chatspace.service.config import Settings
+from chatspace.service.engines.local import NO_MATCH
+from chatspace.service.retrieval.search import DEFAULT_RELEVANCE, is_follow_up, query_of
+from chatspace.types import ChatMessage
+from service.chat_support import ask, client_for, upload
+from support import Service, start_service
+
+QUICKSTART = Path(__file__).resolve().parents[2] / "notebooks" / "data"
+NICE_OFFICE = (
+    "# Nice office\n\nThe Nice office is in the old town of Nice. Nice staff meet on Mondays.\n"
+    "Parking in Nice is scarce; most of the Nice team comes by tram.\n"
+)
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A service with the calibrated threshold (off by default: see ``Settings``)."""
+    svc = start_service(
+        tmp_path_factory.mktemp("strict"),
+        env={"CHATSPACE_RELEVANCE_THRESHOLD": str(DEFAULT_RELEVANCE)},
+    )
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture
+def client(strict: Service, org: str) -> Iterator[httpx.Client]:
+    """A client of a workspace holding the quickstart's files."""
+    with client_for(strict, org) as c:
+        upload(c, [(p.name, p.read_bytes()) for p in sorted(QUICKSTART.iterdir())])
+        yield c
+
+
+def _cited(answer: dict) -> list[str]:
+    return [n["file_citation"]["filename"] for n in answer["choices"][0]["message"]["annotations"]]
+
+
+def _content(answer: dict) -> str:
+    return str(answer["choices"][0]["message"]["content"])
+
+
+def test_a_question_no_file_answers_cites_nothing_and_says_so(client: httpx.Client) -> None:
+    answer = ask(client, "What is the capital of Australia?")
+    assert _cited(answer) == []
+    assert _content(answer) == NO_MATCH.format(workspace="default")
+    assert _content(answer).startswith("Nothing in the files of workspace 'default' answers")
+    assert answer["perception_usage"] is None
+
+
+def test_a_relevant_question_cites_the_file_that_answers(client: httpx.Client) -> None:
+    answer = ask(client, "What was the Q3 churn in Lyon?")
+    assert _cited(answer) == ["q3-report.md"]
+    quote = answer["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert "churn in Lyon was 5 percent" in quote
+
+
+def test_the_relevance_knob_of_a_request_changes_what_is_cited(client: httpx.Client) -> None:
+    question = {"type": "text", "text": "What is the capital of Australia?"}
+    anything = ask(client, [question, {"type": "filter", "relevance": 0}])
+    assert _cited(anything) == ["cities.md"], "relevance 0 cites any match, as before"
+    partial = {"type": "text", "text": "Which office opens at 8:30 in Marseille?"}
+    assert _cited(ask(client, [partial])), "most of the question matches"
+    assert _cited(ask(client, [partial, {"relevance": 1}])) == [], "1: every term must match"
+    refused = client.post(
+        "/chat/completions",
+        json={"messages": [{"content": [question, {"type": "filter", "relevance": 2}]}]},
+    )
+    assert refused.status_code == 422
+
+
+def test_the_service_setting_is_the_default(service: Service, org: str) -> None:
+    """Off unless configured: a natural question whose verb no file uses keeps its
+    citation on a default service (the README's walkthrough)."""
+    assert Settings().relevance_threshold == 0
+    with client_for(service, org) as c:
+        upload(c, [(p.name, p.read_bytes()) for p in sorted(QUICKSTART.iterdir())])
+        upload(c, [("sales.csv", "city,product\nLyon,bikes\nPorto,boats\n")])
+        assert _cited(ask(c, "What is the capital of Australia?")) == ["cities.md"]
+        assert _cited(ask(c, "Which products sell in Lyon?"))[0] == "sales.csv"
+
+
+def test_a_follow_up_is_searched_with_its_conversation(client: httpx.Client) -> None:
+    upload(client, [("nice-office.md", NICE_OFFICE)])
+    alone = ask(client, "And in Nice?")
+    assert _cited(alone)[0] != "q3-report.md", "searched literally, Nice's office wins"
+    conversation = [
+        {"role": "user", "content": "What was the Q3 churn in Lyon?"},
+        {"role": "assistant", "content": "The Q3 churn in Lyon was 5 percent."},
+        {"role": "user", "content": "And in Nice?"},
+    ]
+    response = client.post("/chat/completions", json={"messages": conversation})
+    assert response.status_code == 200, response.text
+    notes = response.json()["choices"][0]["message"]["annotations"]
+    first = notes[0]["file_citation"]
+    assert first["filename"] == "q3-report.md"
+    assert "churn in Nice was 9 percent" in first["quote"]
+
+
+@pytest.mark.parametrize(
+    ("question", "follow_up"),
+    [
+        ("And in Nice?", True),
+        ("What about Q4?", True),
+        ("Who owns it?", True),
+        ("What is its main risk?", True),
+        ("What is the capital of Australia?", False),
+        ("How long does it take to hard-boil an egg at sea level?", False),
+    ],
+)
+def test_what_counts_as_a_follow_up(question: str, follow_up: bool) -> None:
+    assert is_follow_up(question) is follow_up
+
+
+def test_a_follow_up_weighs_the_earlier_turn_lower() -> None:
+    messages = [
+        ChatMessage.model_validate({"role": "user", "content": "Q3 churn in Lyon"}),
+        ChatMessage.model_validate({"role": "assistant", "content": "5 percent"}),
+        ChatMessage.model_validate({"role": "user", "content": "And in Nice?"}),
+    ]
+    query = query_of(messages)
+    assert dict(zip(query.terms, query.weights, strict=True)) == {
+        "nice": 1.0,
+        "q3": 0.5,
+        "churn": 0.5,
+        "lyon": 0.5,
+    }
+    standalone = query_of([*messages[:2], ChatMessage(role="user", content="Capital of Peru?")])
+    assert standalone.terms == ("capital", "peru")

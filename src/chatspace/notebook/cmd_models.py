@@ -27,7 +27,7 @@ def _options(parser: Parser) -> None:
     key.add_argument(
         "--key-prompt", action="store_true", help="type the key into a password prompt"
     )
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds (default 120)")
+    parser.add_argument("--timeout", type=float, help="seconds (default 120)")
     parser.add_argument("--replace", action="store_true", help="change an existing model")
 
 

@@ -49,7 +49,7 @@ def add_model(
     model: str | None = None,
     key_env: str | None = None,
     key_prompt: bool = False,
-    timeout: float = 120.0,
+    timeout: float | None = None,
     replace: bool = False,
 ) -> str:
     """Serve ``name`` from an OpenAI-compatible server; the sentence saying what was done.
@@ -58,7 +58,7 @@ def add_model(
     prompt (``key_prompt``), then kept in a 0600 file of the data dir: the service may not
     share the kernel's environment, and the notebook never holds the key.
     """
-    from chatspace.service.connections import BadConnection, add_connection
+    from chatspace.service.connections import DEFAULT_TIMEOUT, BadConnection, add_connection
 
     where = _data_dir(session)
     key = None
@@ -70,7 +70,13 @@ def add_model(
         key = getpass.getpass(f"Key for {name} (not shown, not kept in the notebook): ")
     try:
         added = add_connection(
-            where, name, url=url, model=model, key=key, timeout=timeout, replace=replace
+            where,
+            name,
+            url=url,
+            model=model,
+            key=key,
+            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+            replace=replace,
         )
     except BadConnection as exc:
         raise OptionError(f"%chat models add: {exc}") from None

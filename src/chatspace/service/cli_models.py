@@ -17,7 +17,7 @@ from typing import Any
 
 from chatspace.tokens import data_dir
 
-from .connections import add_connection, read_connections, remove_connection
+from .connections import DEFAULT_TIMEOUT, add_connection, read_connections, remove_connection
 
 __all__ = ["add_models_parser"]
 
@@ -36,7 +36,7 @@ def add_models_parser(commands: Any) -> None:
     key.add_argument(
         "--key-stdin", action="store_true", help="read the key from standard input (no echo)"
     )
-    add.add_argument("--timeout", type=float, default=120.0, help="seconds (default 120)")
+    add.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds (default 120)")
     add.add_argument("--replace", action="store_true", help="change an existing connection")
     add.set_defaults(run=_add)
 

@@ -10,6 +10,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from chatspace.tokens import data_dir as default_data_dir
 
+from .connections import DEFAULT_TIMEOUT
+
 
 class Upstream(BaseModel):
     """An OpenAI-compatible model server that generation is forwarded to.
@@ -21,7 +23,7 @@ class Upstream(BaseModel):
     url: str
     key: SecretStr | None = None
     models: dict[str, str] = Field(default_factory=dict)
-    timeout: float = 120.0
+    timeout: float = DEFAULT_TIMEOUT
 
 
 class Settings(BaseSettings):

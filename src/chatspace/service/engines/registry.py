@@ -32,7 +32,7 @@ import httpx
 from pydantic import SecretStr
 
 from chatspace.service.config import Settings, Upstream
-from chatspace.service.connections import FILE_NAME, ConnectionsFile
+from chatspace.service.connections import DEFAULT_TIMEOUT, FILE_NAME, ConnectionsFile
 from chatspace.service.discovery import Endpoint
 from chatspace.service.problems import NotFound
 from chatspace.types import Model
@@ -120,7 +120,7 @@ class ModelRegistry:
 
     def set_discovered(self, endpoint: Endpoint, model_ids: list[str]) -> None:
         """The models an endpoint of the environment serves now (:mod:`..discovery`)."""
-        client = self._client(endpoint.url, endpoint.key, 120.0)
+        client = self._client(endpoint.url, endpoint.key, DEFAULT_TIMEOUT)
         self._discovered[endpoint] = {
             i: UpstreamEngine(name=i, remote=i, client=client, owned_by=endpoint.source)
             for i in model_ids

@@ -6,9 +6,11 @@ the embedded service and the tests all mint through :func:`mint_token`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,20 +41,24 @@ def data_dir(path: str | os.PathLike[str] | None = None) -> Path:
 def load_or_create_secret(directory: Path) -> str:
     """``CHATSPACE_JWT_SECRET`` when set, else the secret kept in ``directory`` (mode 0600).
 
-    Created on first use with ``O_EXCL``, so that two processes starting at once agree
-    on one secret.
+    Written to a private temporary file first and then hard-linked into place: the link
+    either appears whole or fails because another process won, so two processes starting
+    at once agree on one secret and neither ever reads a half-written one.
     """
     env = os.environ.get(SECRET_ENV)
     if env:
         return env
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / _SECRET_FILE
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text().strip()
-    with os.fdopen(fd, "w") as f:
-        f.write(secrets.token_urlsafe(48))
+    if not path.exists():
+        fd, draft = tempfile.mkstemp(dir=directory, prefix=f".{_SECRET_FILE}.")  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_urlsafe(48))
+            with contextlib.suppress(FileExistsError):
+                os.link(draft, path)
+        finally:
+            os.unlink(draft)
     return path.read_text().strip()
 
 

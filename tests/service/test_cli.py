@@ -62,6 +62,29 @@ def test_the_secret_from_the_environment_wins(tmp_path: Path) -> None:
     assert not (tmp_path / "d" / "jwt-secret").exists()
 
 
+def test_processes_creating_the_secret_at_once_all_read_the_whole_of_it(tmp_path: Path) -> None:
+    """The secret appears whole or not at all: a reader never sees it half written."""
+    racer = (
+        "import sys, pathlib; from chatspace.tokens import load_or_create_secret;"
+        "print(load_or_create_secret(pathlib.Path(sys.argv[1])))"
+    )
+    env = _clean_env(tmp_path)
+    for attempt in range(6):
+        where = tmp_path / f"d{attempt}"
+        racers = [
+            subprocess.Popen(
+                [sys.executable, "-c", racer, str(where)],
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for _ in range(6)
+        ]
+        seen = {child.communicate(timeout=60)[0].strip() for child in racers}
+        assert seen == {(where / "jwt-secret").read_text().strip()}
+        assert len(seen.pop()) >= 64
+
+
 USAGE_ERRORS = {
     "no command": [],
     "unknown command": ["frobnicate"],

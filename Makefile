@@ -41,9 +41,10 @@ browser-deps:
 	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; fi; }
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
+	$(BIN)/python scripts/unasync_client.py --check
 
 ## The whole suite: lint, types, unit and integration tests, browser tests, notebooks (nbval).
 test: setup setup-litellm browser-deps lint

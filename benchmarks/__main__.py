@@ -29,13 +29,13 @@ SIZES = {
         "requests": 30, "rounds": 3, "streams": 3, "stream_paragraphs": 20, "stream_n": 1,
         "listing": 120, "listing_rounds": 2, "transfer_mb": 8, "transfer_rounds": 1,
         "import_runs": 2, "service_completions": 32, "retrieval_files": 50,
-        "retrieval_questions": 10, "retrieval_quality": "tiny",
+        "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
         "listing": 10_000, "listing_rounds": 5, "transfer_mb": 1024, "transfer_rounds": 3,
         "import_runs": 15, "service_completions": 2000, "retrieval_files": 10_000,
-        "retrieval_questions": 300, "retrieval_quality": "full",
+        "retrieval_questions": 300, "retrieval_quality": "full", "upload_mb": 10,
     },
 }  # fmt: skip
 NAMES = ["requests", "streaming", "listing", "transfer", "imports", "service", "retrieval-quality"]

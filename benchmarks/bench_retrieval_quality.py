@@ -9,8 +9,12 @@ service's own. The rankings are then computed in this process on the service's d
   every match cited (what the service did before the relevance rule);
 - ``bm25s``: the same passages and question in the ``bm25s`` library (English stop
   words, no stemmer), every passage with a positive score cited;
-- ``chatspace (relevance + context)``: :func:`retrieve`'s query (follow-ups with their
-  conversation) and relevance rule at the default threshold.
+- ``dense alone``: the passages most similar to the question by the service's embedding
+  model (WordLlama), every one cited;
+- ``chatspace, full text only``: :func:`retrieve`'s query (follow-ups with their
+  conversation) and relevance rule at the default threshold, without vectors
+  (``--embeddings off``);
+- ``chatspace (hybrid)``: the same with vectors, as the service runs by default.
 
 Relevance is judged per file: a question's answer is in one file. recall@5: that file is
 among the files of the 5 passages the service would cite (default ``top_k``); nDCG@10
@@ -32,7 +36,10 @@ DATA = Path(__file__).parent / "data" / "retrieval"
 NO_ANSWER = ("no-answer", "no-answer-near", "no-answer-in-conversation")
 TODAY = "service today (FTS5 bm25, OR)"
 BM25S = "bm25s"
-NEW = "chatspace (relevance + context)"
+DENSE = "dense alone (WordLlama)"
+LEXICAL = "chatspace, full text only"
+NEW = "chatspace (hybrid)"
+CONTENDERS = (TODAY, BM25S, DENSE, LEXICAL, NEW)
 SWEEP = (0.0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 
 Ranker = Callable[[dict[str, Any]], list[str]]  # question -> file paths of the passages
@@ -88,32 +95,56 @@ def _rankers(
     import bm25s
     import sqlalchemy as sa
 
+    from chatspace.service.retrieval.dense import DenseIndex
+    from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
     from chatspace.service.retrieval.scope import Scope
-    from chatspace.service.retrieval.search import query_of, question_of, search, search_terms
+    from chatspace.service.retrieval.search import (
+        DEFAULT_RELEVANCE,
+        Query,
+        query_of,
+        question_of,
+        search,
+        search_terms,
+    )
     from chatspace.types import ChatMessage
 
     def messages(q: dict[str, Any]) -> list[ChatMessage]:
         return [ChatMessage.model_validate(m) for m in q["messages"]]
 
     scope = Scope(file_ids=None, top_k=10)
+    dense = DenseIndex(WordLlamaEmbedder())
 
     def today(q: dict[str, Any]) -> list[str]:
         terms = search_terms(question_of(messages(q)))
-        found = search(conn, org_id=org_id, workspace_id="default", terms=terms, scope=scope)
+        query = Query(terms, (1.0,) * len(terms))
+        found = search(conn, org_id=org_id, workspace_id="default", query=query, scope=scope)
         return [path_of[p.file_id] for p in found]
 
-    def chatspace(q: dict[str, Any], relevance: float) -> list[str]:
-        query = query_of(messages(q))
-        found = search(conn, org_id=org_id, workspace_id="default", terms=query.terms,
-                       weights=query.weights, scope=scope, relevance=relevance)  # fmt: skip
+    def chatspace(q: dict[str, Any], relevance: float, *, hybrid: bool = True) -> list[str]:
+        found = search(
+            conn,
+            org_id=org_id,
+            workspace_id="default",
+            query=query_of(messages(q)),
+            scope=scope,
+            relevance=relevance,
+            dense=dense if hybrid else None,
+        )
         return [path_of[p.file_id] for p in found]
+
+    def dense_alone(q: dict[str, Any]) -> list[str]:
+        sims = dense.similarities(conn, org_id=org_id, workspace_id="default",
+                                  question=question_of(messages(q)))  # fmt: skip
+        return [path_of[owner_of[pid]] for pid in sims.best(10, file_ids=None)]
 
     rows = conn.execute(
-        sa.text("SELECT file_id, text FROM passages WHERE org_id = :o ORDER BY id"), {"o": org_id}
+        sa.text("SELECT id, file_id, text FROM passages WHERE org_id = :o ORDER BY id"),
+        {"o": org_id},
     ).all()
-    owners = [path_of[file_id] for file_id, _ in rows]
+    owners = [path_of[file_id] for _, file_id, _ in rows]
+    owner_of = {pid: file_id for pid, file_id, _ in rows}
     retriever = bm25s.BM25()
-    retriever.index(bm25s.tokenize([t for _, t in rows], stopwords="en", show_progress=False),
+    retriever.index(bm25s.tokenize([t for _, _, t in rows], stopwords="en", show_progress=False),
                     show_progress=False)  # fmt: skip
 
     def with_bm25s(q: dict[str, Any]) -> list[str]:
@@ -124,7 +155,14 @@ def _rankers(
         docs, scores = retriever.retrieve(tokens, k=k, show_progress=False)
         return [owners[d] for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
-    return {"today": today, "chatspace": chatspace, "bm25s": with_bm25s}
+    return {
+        TODAY: today,
+        BM25S: with_bm25s,
+        DENSE: dense_alone,
+        LEXICAL: lambda q: chatspace(q, DEFAULT_RELEVANCE, hybrid=False),
+        NEW: lambda q: chatspace(q, DEFAULT_RELEVANCE),
+        "sweep": chatspace,
+    }
 
 
 def _upload(url: str, token: str, root: Path, paths: list[str]) -> dict[str, str]:
@@ -162,12 +200,11 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
         for split in ("dev", "test"):
             part = [q for q in questions if q["split"] == split]
             found = results.setdefault(split, {})
-            found[TODAY] = [rank["today"](q) for q in part]
-            found[BM25S] = [rank["bm25s"](q) for q in part]
-            found[NEW] = [rank["chatspace"](q, DEFAULT_RELEVANCE) for q in part]
+            for name in CONTENDERS:
+                found[name] = [rank[name](q) for q in part]
             if split == "dev":
                 for t in SWEEP:
-                    found[f"relevance {t}"] = [rank["chatspace"](q, t) for q in part]
+                    found[f"relevance {t}"] = [rank["sweep"](q, t) for q in part]
     engine.dispose()
 
     test = [q for q in questions if q["split"] == "test"]
@@ -186,13 +223,21 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
             "answerable_cited: answerable questions with at least one citation."
         ),
     )
-    for name in (TODAY, BM25S, NEW):
+    for name in CONTENDERS:
         section.add(name, **metrics(test, results["test"][name]))
     new, old = section.rows[NEW], section.rows[TODAY]
     section.goal("at least 90% of no-answer questions cite nothing", new["no_answer_silent"] >= 0.9)
     section.goal(
         "recall@5 on answerable questions not below today's",
         new["recall_at_5"] >= old["recall_at_5"],
+    )
+    section.goal(
+        "hybrid nDCG@10 at least 10% above today's (the most it could be here is "
+        f"{1 / old['ndcg_at_10']:.3f}x)",
+        new["ndcg_at_10"] >= 1.1 * old["ndcg_at_10"],
+    )
+    section.goal(
+        "hybrid nDCG@10 above bm25s'", new["ndcg_at_10"] > section.rows[BM25S]["ndcg_at_10"]
     )
     section.notes.append(
         f"Set: {len(questions)} questions ({len(dev)} dev, {len(test)} test) over {len(files)} "
@@ -208,7 +253,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
             f"dev, relevance {t}: {m['recall_at_5']:.3f} / {m['ndcg_at_10']:.3f} / "
             f"{m['no_answer_silent']:.3f} / {m['answerable_cited']:.3f}"
         )
-    for name in (TODAY, BM25S, NEW):
+    for name in CONTENDERS:
         m = metrics(dev, results["dev"][name])
         section.notes.append(
             f"dev, {name}: recall@5 {m['recall_at_5']:.3f}, nDCG@10 {m['ndcg_at_10']:.3f}, "

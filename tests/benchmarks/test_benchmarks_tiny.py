@@ -17,6 +17,7 @@ SECTIONS = {
     "imports",
     "service",
     "retrieval",
+    "uploads",
     "retrieval-quality",
 }
 
@@ -51,7 +52,9 @@ def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> N
     assert set(quality) == {
         "service today (FTS5 bm25, OR)",
         "bm25s",
-        "chatspace (relevance + context)",
+        "dense alone (WordLlama)",
+        "chatspace, full text only",
+        "chatspace (hybrid)",
     }
     for row in quality.values():
         assert set(row) >= {"recall_at_5", "ndcg_at_10", "mrr", "no_answer_silent"}

@@ -84,19 +84,19 @@ async def test_upload_with_instructions_derives_metadata(client: AnyClient) -> N
     assert uploaded.metadata
 
 
-async def test_get_update_metadata_and_delete(client: AnyClient) -> None:
+async def test_get_update_and_delete(client: AnyClient) -> None:
     uploaded = await run(client.files.upload(b"hello", filename="h.txt", metadata={"a": 1}))
     assert (await run(client.files.get(uploaded.id))).id == uploaded.id
 
-    merged = await run(client.files.update_metadata(uploaded.id, {"b": "x"}))
+    merged = await run(client.files.update(uploaded.id, {"b": "x"}))
     assert merged.metadata == {"a": 1, "b": "x"}
-    removed = await run(client.files.update_metadata(uploaded.id, {"a": None}))
+    removed = await run(client.files.update(uploaded.id, {"a": None}))
     assert removed.metadata == {"b": "x"}
-    derived = await run(client.files.update_metadata(uploaded.id, instructions="line count"))
+    derived = await run(client.files.update(uploaded.id, instructions="line count"))
     assert derived.metadata["b"] == "x"
     assert len(derived.metadata) > 1
     with pytest.raises(ValueError, match="metadata, instructions"):
-        await run(client.files.update_metadata(uploaded.id))
+        await run(client.files.update(uploaded.id))
 
     deleted = await run(client.files.delete(uploaded.id))
     assert deleted == FileDeleted(id=uploaded.id, deleted=True)

@@ -41,8 +41,8 @@ async def test_a_limit_cuts_the_frame_short(client: AnyClient) -> None:
     page = await run(client.chat.list(limit=2, order="asc"))
     whole = await run(page.to_pandas())
     assert sorted(whole["question"]) == [f"question {i}" for i in range(5)]
-    assert (await run(page.to_pandas(limit=3))).equals(whole.head(3))
-    assert (await run(page.to_pandas(limit=50))).equals(whole)
+    assert (await run(page.to_pandas(max_items=3))).equals(whole.head(3))
+    assert (await run(page.to_pandas(max_items=50))).equals(whole)
 
 
 async def test_models_in_hand_become_the_same_frame_as_their_list(client: AnyClient) -> None:

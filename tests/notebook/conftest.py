@@ -34,14 +34,15 @@ def ip() -> Any:
 
 @pytest.fixture
 def magics(ip: Any) -> Iterator[ChatspaceMagics]:
-    """The registered ``ChatspaceMagics``, its settings and threads reset after the test."""
+    """The registered ``ChatspaceMagics``, its settings and the session reset after the test."""
     instance = ip.magics_manager.registry["ChatspaceMagics"]
     yield instance
     ip.config.pop("ChatspaceMagics", None)  # what %config set, read again by a reload
     for name, trait in instance.traits(config=True).items():
         setattr(instance, name, trait.default())
-    instance.threads.clear()
-    instance.frame_uploads.clear()
+    from chatspace.notebook.session import reset_session
+
+    reset_session()  # its threads and --df uploads with it
 
 
 @pytest.fixture

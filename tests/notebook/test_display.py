@@ -67,6 +67,19 @@ def test_plain_and_markdown_with_sources_and_footer() -> None:
     assert metadata["chatspace"]["completion_id"] == "chatcmpl-x"
 
 
+def test_a_source_the_answer_already_quotes_is_listed_once() -> None:
+    """service-l0 quotes in its text: the sources then name the file without the quote
+    again; a quote the text does not show (a model's answer) is still printed."""
+    quoted = Citation("[1]", "file-1", "notes.md", "Paris is\nthe capital.")
+    other = Citation("[2]", "file-2", "cities.csv", "Lyon,France")
+    r = result(
+        text='- "Paris is the capital." (notes.md) [1] and more [2]', citations=[quoted, other]
+    )
+    assert "Sources:\n  [1] notes.md\n  [2] cities.csv: “Lyon,France”" in r.plain()
+    assert "- \\[1\\] **notes\\.md**\n- \\[2\\] **cities\\.csv**: “Lyon\\,France”" in r.markdown()
+    assert r.plain().count("Paris is the capital.") == 1
+
+
 @pytest.mark.parametrize(
     ("changes", "item"),
     [

@@ -163,8 +163,8 @@ def test_threads_new_and_reset(
 ) -> None:
     run(ip, "%chat --thread alpha Hello")
     run(ip, "%chat Still here?")  # continues alpha, now current
-    assert magics.threads.current == "alpha"
-    assert len(magics.threads.get("alpha").turns) == 2
+    assert nb_session.threads.current == "alpha"
+    assert len(nb_session.threads.get("alpha").turns) == 2
     result = run(ip, "%chat --thread alpha --new Fresh start").value
     assert result.turn == 1
     assert result.history_sent == 0
@@ -173,7 +173,7 @@ def test_threads_new_and_reset(
     assert (row["turns"], row["stored_turns"], bool(row["current"])) == (1, 3, True)
     ran = run(ip, "%chat reset --all")
     assert "forgot 1 threads" in ran.plain()
-    assert magics.threads.current == "main"
+    assert nb_session.threads.current == "main"
 
 
 def test_token_budget_leaves_old_turns_out_and_says_so(
@@ -194,12 +194,12 @@ def test_resume_rebuilds_a_thread_after_a_restart(
     run(ip, "%chat --thread trip An earlier conversation")
     run(ip, "%chat --thread trip --new What is the capital of France?")
     run(ip, "%chat What is Lyon known for?")
-    questions = [t.question for t in magics.threads.get("trip").turns]
-    magics.threads.clear()  # what a kernel restart leaves
+    questions = [t.question for t in nb_session.threads.get("trip").turns]
+    nb_session.threads.clear()  # what a kernel restart leaves
     ran = run(ip, "%chat resume trip")
     assert "resumed with 2 stored turns" in ran.plain()
-    assert [t.question for t in magics.threads.get("trip").turns] == questions
-    assert magics.threads.current == "trip"
+    assert [t.question for t in nb_session.threads.get("trip").turns] == questions
+    assert nb_session.threads.current == "trip"
     assert run(ip, "%chat A third question").value.turn == 3
 
 
@@ -232,7 +232,7 @@ def test_interrupt_keeps_the_partial_text(
     full = run(ip, "%%chat --thread other\nWhat was the Q3 churn in Lyon?").value.text
     assert full.startswith(result.text)
     assert len(full) > len(result.text)
-    assert len(magics.threads.get("main").turns) == 0  # a partial answer is not a turn
+    assert len(nb_session.threads.get("main").turns) == 0  # a partial answer is not a turn
     final = [o for o in cap.outputs if not o.update][-1]
     assert "interrupted" in final.data["text/plain"]
 
@@ -289,8 +289,8 @@ def test_help_prints_usage(ip: Any, nb_session: NotebookSession) -> None:
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("%%chat --filter '{not json'\nHi", "--filter must be a JSON object"),
-        ("%%chat --filter '[1, 2]'\nHi", "--filter must be a JSON object, got list"),
+        ("%%chat --filter '{not json'\nHi", "--filter is not valid JSON"),
+        ("%%chat --filter '[1, 2]'\nHi", "--filter must be a JSON object"),
         ("%%chat -t hot\nHi", "argument -t/--temperature: invalid float value: 'hot'"),
         ("%%chat --format yaml\nHi", "invalid choice: 'yaml'"),
         ("%%chat --bogus\nHi", "unrecognized arguments: --bogus"),
@@ -299,8 +299,8 @@ def test_help_prints_usage(ip: Any, nb_session: NotebookSession) -> None:
         ("%%chat --df not_a_frame\nHi", "'not_a_frame' is a list, not a pandas DataFrame"),
         ("%%chat -o 'not a name'\nHi", "is not a Python name"),
         ("%%chat\n   ", "the question is empty"),
-        ("%%chat --files file-doesnotexist\nHi", "422"),
-        ("%%chat -t 5\nHi", "422 body.temperature"),
+        ("%%chat --files file-doesnotexist\nHi", "--files 'file-doesnotexist': "),
+        ("%%chat -t 5\nHi", "the service refused -t/--temperature: "),
         ("%%chat -w nowhere\nHi", "404"),
         ("%%chat -m 'x'\"\nHi", "check the quotes"),
         ("%chat --zap Hi", "unrecognized option --zap"),
@@ -425,3 +425,79 @@ def test_option_values_interpolate_word_by_word(
     assert messages[-2].content_parts[1] == {"type": "filter", "file_ids": [notes], "top_k": 2}
     line = run(ip, "%chat --files {report[id]} -- What about {role}?").value
     assert list(client.chat.messages(line.id))[-2].content == "What about a careful 'analyst'?"
+
+
+# ---------------------------------------------------------------- issue 11: rough edges
+
+
+def test_cell_help_works_without_a_body(ip: Any, nb_session: NotebookSession) -> None:
+    ran = run(ip, "%%chat --help")
+    assert "usage: %%chat" in ran.plain()
+    assert "--filter K=V|JSON" in ran.plain()
+    assert "the question is empty" in run(ip, "%%chat -m service-l0").error_line()
+
+
+def test_format_json_over_a_citation_marker_is_none_with_a_note(
+    ip: Any, nb_session: NotebookSession, notes: str
+) -> None:
+    # prose with a citation marker [1] and no JSON object in it
+    source = '%%chat --format json --param response_format=\'{"type": "text"}\'\nLyon churn?'
+    ran = run(ip, source)
+    result = ran.value
+    assert "[1]" in result.text
+    assert result.value is None
+    assert "the answer is not JSON: no JSON object found in it" in ran.plain()
+
+
+def test_export_writes_a_thread_with_its_citations(
+    ip: Any, nb_session: NotebookSession, notes: str, tmp_path: Any
+) -> None:
+    run(ip, "%%chat --thread trip\nWhat was the Q3 churn in Lyon?")
+    run(ip, "%%chat\nAnd in Paris?")
+    target = tmp_path / "trip.md"
+    ran = run(ip, f"%chat export trip --to md -o {target}")
+    assert ran.plain() == f"wrote 2 turns of thread trip to {target}"
+    text = target.read_text()
+    assert "What was the Q3 churn in Lyon" in text
+    assert "notes\\.txt" in text  # the source, named ...
+    assert notes in text  # ... and identified
+    run(ip, f"%chat export -o {tmp_path}/trip.ipynb")  # the current thread, by suffix
+    import nbformat
+
+    notebook = nbformat.read(tmp_path / "trip.ipynb", as_version=4)
+    assert len(notebook.cells) == 1 + 2 * 2
+    assert "no thread 'nope'" in run(ip, "%chat export nope").error_line()
+
+
+def test_same_question_from_magic_and_panel_gives_the_same_tags_and_answer(
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str
+) -> None:
+    from chatspace.notebook.panels import ChatPanel
+
+    result = run(ip, "%%chat\nWhat was the Q3 churn in Lyon?").value
+    panel = ChatPanel()
+    try:
+        assert panel.send("What was the Q3 churn in Lyon?") is True
+        assert panel.wait(30)
+        turn = panel.turns[-1]
+    finally:
+        panel.close()
+    magic_tags = client.chat.get(result.id).metadata
+    panel_tags = client.chat.get(turn["id"]).metadata
+    assert set(magic_tags) == set(panel_tags) == {"thread", "turn", "conversation"}
+    assert (magic_tags["thread"], panel_tags["thread"]) == ("main", panel.thread)
+    assert turn["content"] == result.text
+    assert "panel-1" in run(ip, "%chat threads --local").value["thread"].tolist()
+
+
+def test_filter_words_are_pairs_as_in_the_panel(
+    ip: Any, nb_session: NotebookSession, client: Client
+) -> None:
+    for year in ("2024", "2023"):
+        client.files.upload(
+            f"The ML budget for {year} was 9 units.".encode(),
+            filename=f"ml-{year}.txt",
+            metadata={"team": "ml", "year": year},
+        )
+    result = run(ip, '%%chat --filter "team=ml year=2024"\nWhat was the ML budget?').value
+    assert {c.filename for c in result.citations} == {"ml-2024.txt"}

@@ -30,16 +30,16 @@ def folder(tmp_path: Path) -> Path:
 def test_upload_glob_with_metadata_then_list_and_filter(
     ip: Any, nb_session: NotebookSession, folder: Path
 ) -> None:
-    uploaded = run(ip, f"%files upload {folder}/*.txt {folder}/*.csv --meta team=data").value
+    uploaded = run(ip, f"%files upload {folder}/*.txt {folder}/*.csv --metadata team=data").value
     assert sorted(uploaded["filename"]) == ["notes.txt", "sales.csv"]
     assert set(uploaded["metadata.team"]) == {"data"}
-    run(ip, f"%files upload {folder}/dot.png --meta team=design")
+    run(ip, f"%files upload {folder}/dot.png --metadata team=design")
     listed = run(ip, "%files").value
     assert sorted(listed["filename"]) == ["dot.png", "notes.txt", "sales.csv"]
     assert list(listed.columns[:3]) == ["id", "filename", "bytes"]
-    design = run(ip, "%files ls --filter team=design").value
+    design = run(ip, "%files list --filter team=design").value
     assert list(design["filename"]) == ["dot.png"]
-    data = run(ip, '%files ls --filter \'{"team": "data"}\' --limit 1').value
+    data = run(ip, '%files list --filter \'{"team": "data"}\' --max-items 1').value
     assert len(data) == 1
 
 
@@ -76,27 +76,27 @@ def test_show_a_pdf_shows_the_text_the_service_extracted(
     assert "```\nZanzibar exports cloves\n```" in shown["text/markdown"]
 
 
-def test_get_downloads_and_meta_updates(
+def test_download_and_update(
     ip: Any, nb_session: NotebookSession, client: Client, tmp_path: Path
 ) -> None:
     file_id = client.files.upload(NOTES, filename="notes.txt", progress=False).id
-    ran = run(ip, f"%files get {file_id} {tmp_path}")
+    ran = run(ip, f"%files download {file_id} {tmp_path}")
     assert (tmp_path / "notes.txt").read_bytes() == NOTES
     assert ran.value == tmp_path / "notes.txt"
     assert f"saved {file_id} to" in ran.plain()
-    assert run(ip, f"%files meta {file_id} year=2024 team=data").value == {
+    assert run(ip, f"%files update {file_id} year=2024 team=data").value == {
         "year": "2024",
         "team": "data",
     }
-    assert run(ip, f"%files meta {file_id} --unset team").value == {"year": "2024"}
+    assert run(ip, f"%files update {file_id} --unset team").value == {"year": "2024"}
 
 
-def test_rm_deletes(ip: Any, nb_session: NotebookSession, client: Client) -> None:
+def test_delete_deletes(ip: Any, nb_session: NotebookSession, client: Client) -> None:
     file_id = client.files.upload(NOTES, filename="notes.txt", progress=False).id
-    ran = run(ip, f"%files rm {file_id}")
+    ran = run(ip, f"%files delete {file_id}")
     assert f"deleted {file_id}" in ran.plain()
     assert run(ip, "%files").value.empty
-    assert "404" in run(ip, f"%files rm {file_id}").error_line()
+    assert "404" in run(ip, f"%files delete {file_id}").error_line()
 
 
 def test_html_in_a_file_name_is_escaped_everywhere(
@@ -117,12 +117,12 @@ def test_html_in_a_file_name_is_escaped_everywhere(
     [
         ("upload /nonexistent/*.csv", "no file matches '/nonexistent/*.csv'"),
         ("show file-doesnotexist", "404"),
-        ("get file-doesnotexist", "404"),
-        ("meta file-doesnotexist a=b", "404"),
-        ("meta file-x", "give k=v pairs"),
-        ("meta file-x novalue", "expects key=value"),
-        ("ls --filter '{oops'", "--filter must be a JSON object"),
-        ("ls --limit 0", "0 is not at least 1"),
+        ("download file-doesnotexist", "404"),
+        ("update file-doesnotexist a=b", "404"),
+        ("update file-x", "give k=v pairs"),
+        ("update file-x novalue", "'novalue' is not key=value"),
+        ("list --filter '{oops'", "--filter is not valid JSON"),
+        ("list --max-items 0", "0 is not at least 1"),
         ("frobnicate", "unrecognized arguments: frobnicate"),
     ],
 )
@@ -134,7 +134,7 @@ def test_errors_are_one_line(
 
 def test_help_lists_subcommands_and_their_options(ip: Any, nb_session: NotebookSession) -> None:
     usage = run(ip, "%files --help").plain()
-    for sub in ("upload", "rm", "get", "show", "meta"):
+    for sub in ("upload", "delete", "download", "show", "update"):
         assert f"%files {sub}" in usage
     upload = run(ip, "%files upload --help").plain()
     assert "usage: %files upload" in upload
@@ -158,6 +158,29 @@ def test_show_caps_long_text_and_names_binary_files(
     long_id = client.files.upload(b"x" * 30_000, filename="long.txt", progress=False).id
     shown = run(ip, f"%files show {long_id}").final[0].data["text/plain"]
     assert shown.startswith("x" * 20_000)
-    assert shown.endswith("… 10000 more characters (%files get to read it all)")
+    assert shown.endswith("… 10000 more characters (%files download to read it all)")
     blob = client.files.upload(b"\x00\x01\xff" * 10, filename="blob.bin", progress=False).id
     assert "blob.bin is binary (30 bytes)" in run(ip, f"%files show {blob}").plain()
+
+
+def test_files_are_addressed_by_name_where_the_name_is_unique(
+    ip: Any, nb_session: NotebookSession, client: Client, tmp_path: Any
+) -> None:
+    memo = client.files.upload(b"Travel: 300 EUR.", filename="budget-memo.txt")
+    assert "Travel: 300 EUR." in run(ip, "%files show budget-memo.txt").plain()
+    assert run(ip, "%files update budget-memo.txt team=finance").value == {"team": "finance"}
+    run(ip, f"%files download budget-memo.txt {tmp_path}")
+    assert (tmp_path / "budget-memo.txt").read_bytes() == b"Travel: 300 EUR."
+    again = client.files.upload(b"Travel: 310 EUR.", filename="budget-memo.txt")
+    line = run(ip, "%files show budget-memo.txt").error_line()
+    assert "2 files are named 'budget-memo.txt' in workspace 'default'" in line
+    assert memo.id in line
+    assert again.id in line
+    assert "no file named 'nope.txt' in workspace 'default'" in (
+        run(ip, "%files delete nope.txt").error_line()
+    )
+    run(ip, f"%files delete {memo.id}")
+    assert (
+        run(ip, "%files delete budget-memo.txt").plain() == f"deleted {again.id} (budget-memo.txt)"
+    )
+    assert list(client.files.list()) == []

@@ -66,7 +66,7 @@ def test_add_a_model_ask_it_and_remove_it(
     for ran in (added, answer):
         assert KEY not in ran.plain() + ran.markdown() + ran.stdout
 
-    removed = run(ip, "%chat models rm team")
+    removed = run(ip, "%chat models remove team")
     assert removed.plain() == "model team removed"
     assert run(ip, "%chat models").value["id"].tolist() == ["service-l0"]
     gone = run(ip, "%%chat -m team\nHello?")
@@ -87,7 +87,7 @@ def test_the_chat_panel_picker_sees_a_new_model_at_once(
         assert list(panel.model_picker.options) == ["service-l0", "picked"]
         panel.model_picker.value = "picked"
         assert panel.model == "picked"
-        run(ip, "%chat models rm picked")
+        run(ip, "%chat models remove picked")
         # The picked model stays offered while it is the panel's choice.
         assert list(panel.model_picker.options) == ["service-l0", "picked"]
     finally:
@@ -102,7 +102,7 @@ def test_the_chat_panel_picker_sees_a_new_model_at_once(
         ("%chat models add x --url ftp://x", "must start with http:// or https://"),
         ("%chat models add service-l0 --url http://x", "'service-l0' is the built-in model"),
         ("%chat models add x --url http://x --key-env NOT_SET_HERE", "not set in this kernel"),
-        ("%chat models rm nothing", "no model 'nothing' in models.toml"),
+        ("%chat models remove nothing", "no model 'nothing' in models.toml"),
         ("%chat models frobnicate", "invalid choice: 'frobnicate'"),
     ],
 )

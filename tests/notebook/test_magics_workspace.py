@@ -17,14 +17,14 @@ def test_show_create_switch_and_list(ip: Any, nb_session: NotebookSession, clien
     assert "created workspace q3-review (Q3 review)" in created.plain()
     assert "now in workspace q3-review" in run(ip, "%workspace q3-review").plain()
     assert nb_session.workspace == "q3-review"  # the panels see it too
-    frame = run(ip, "%workspace ls").value
+    frame = run(ip, "%workspace list").value
     assert frame.set_index("id")["current"].to_dict() == {"default": False, "q3-review": True}
     # magics now work in it
     run(ip, "%chat --no-stream Hello")
     assert len(client.chat.list(workspace="q3-review").data) == 1
     assert (
         "deleted workspace q3-review; now in workspace default"
-        in run(ip, "%workspace rm q3-review").plain()
+        in run(ip, "%workspace delete q3-review").plain()
     )
     assert nb_session.workspace == "default"
 
@@ -36,11 +36,12 @@ def test_users_add_set_remove(ip: Any, nb_session: NotebookSession) -> None:
         "added bob to workspace team as reader" in run(ip, "%workspace add-user bob reader").plain()
     )
     assert (
-        "bob is now writer in workspace team" in run(ip, "%workspace set-user bob writer").plain()
+        "bob is now writer in workspace team"
+        in run(ip, "%workspace update-user bob writer").plain()
     )
     users = run(ip, "%workspace users").value
     assert users.set_index("user_id")["access"].to_dict() == {"alice": "admin", "bob": "writer"}
-    assert "removed bob from workspace team" in run(ip, "%workspace rm-user bob").plain()
+    assert "removed bob from workspace team" in run(ip, "%workspace remove-user bob").plain()
     assert list(run(ip, "%workspace users team").value["user_id"]) == ["alice"]
 
 
@@ -58,8 +59,8 @@ def test_forbidden_and_missing_are_one_line(
     assert "403" in run(ip, "%workspace add-user carol reader").error_line()
     assert "404" in run(ip, "%workspace nowhere").error_line()
     assert nb_session.workspace == "locked"  # a failed switch changes nothing
-    assert "invalid choice: 'owner'" in run(ip, "%workspace set-user bob owner").error_line()
-    assert "409" in run(ip, "%workspace rm default").error_line()
+    assert "invalid choice: 'owner'" in run(ip, "%workspace update-user bob owner").error_line()
+    assert "409" in run(ip, "%workspace delete default").error_line()
 
 
 def test_completions_list_filters_and_show(
@@ -72,10 +73,10 @@ def test_completions_list_filters_and_show(
     frame = run(ip, "%completions").value
     assert len(frame) == 3
     assert {"id", "model", "total_tokens", "metadata.thread"} <= set(frame.columns)
-    assert len(run(ip, "%completions --limit 2").value) == 2
+    assert len(run(ip, "%completions --max-items 2").value) == 2
     only_b = run(ip, "%completions --thread b").value
     assert list(only_b["metadata.thread"]) == ["b"]
-    assert len(run(ip, "%completions --metadata thread=a --model service-l0").value) == 1
+    assert len(run(ip, "%completions --filter thread=a --model service-l0").value) == 1
     assert run(ip, "%completions --model other").value.empty
     shown = run(ip, f"%completions show {only_b['id'][0]}")
     transcript = shown.value

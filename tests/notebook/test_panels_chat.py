@@ -45,7 +45,7 @@ def test_answer_streams_in_with_citation_quote_and_usage(
     assert panel.error == ""
     assert [t["role"] for t in panel.turns] == ["user", "assistant"]
     assert "5 percent" in turn["content"]
-    cite = turn["annotations"][0]["file_citation"]
+    cite = turn["citations"][0]
     assert (cite["file_id"], cite["filename"]) == (f.id, "notes.txt")
     html = assistant_html(panel)
     assert "chatspace-citation" in html
@@ -56,10 +56,15 @@ def test_answer_streams_in_with_citation_quote_and_usage(
     assert f"{turn['usage']['total_tokens']} tokens" in panel.usage_label.value
     assert not panel.streaming
     assert panel.stop_button.layout.display == "none"
-    # stored, tagged with the panel's thread, exactly as streamed
+    # stored, exactly as streamed, with the tags %%chat gives its turns
     stored = client.chat.get(turn["id"])
     assert stored.text == turn["content"]
-    assert stored.metadata == {"source": "chat-panel", "thread": panel.thread_id}
+    thread = panel.session.threads.get(panel.thread)
+    assert stored.metadata == {
+        "thread": panel.thread,
+        "turn": "1",
+        "conversation": thread.conversation,
+    }
 
 
 def test_send_returns_while_the_answer_streams(panel: ChatPanel) -> None:
@@ -115,10 +120,10 @@ def test_multi_turn_sends_the_conversation_and_new_chat_forgets(
     messages = list(client.chat.messages(second["id"]))
     assert [m.role for m in messages] == ["user", "assistant", "user", "assistant"]
     assert messages[0].content == "First question"
-    old_thread = panel.thread_id
+    old_conversation = panel.session.threads.get(panel.thread).conversation
     panel.new_button.click()
     assert (panel.turns, panel.usage, panel.conversation.children) == ([], {}, ())
-    assert panel.thread_id != old_thread
+    assert panel.session.threads.get(panel.thread).conversation != old_conversation
     third = ask(panel, "Third question")
     assert len(list(client.chat.messages(third["id"]))) == 2
 
@@ -143,12 +148,12 @@ def test_files_and_metadata_filter_narrow_retrieval(
     panel.metadata_filter = "team=ml"
     assert panel.filter_text.value == "team=ml"
     turn = ask(panel, "When does the team ship models?")
-    assert {a["file_citation"]["filename"] for a in turn["annotations"]} == {"ml.txt"}
+    assert {c["filename"] for c in turn["citations"]} == {"ml.txt"}
     panel.metadata_filter = ""
     panel.file_picker.value = (ml.id,)  # the picker's path
     assert panel.file_ids == [ml.id]
     turn = ask(panel, "When does the team ship models?")
-    assert {a["file_citation"]["filename"] for a in turn["annotations"]} == {"ml.txt"}
+    assert {c["filename"] for c in turn["citations"]} == {"ml.txt"}
     request = client.chat.messages(turn["id"]).data[-2]
     assert request.content_parts is not None
     assert request.content_parts[-1]["file_ids"] == [ml.id]
@@ -164,7 +169,7 @@ def test_hostile_file_names_and_model_output_stay_inert(
     )
     panel.refresh()
     turn = ask(panel, "What are the secret plans in Lyon?")
-    assert "<script>" in turn["content"] or "<script>" in str(turn["annotations"])
+    assert "<script>" in turn["content"] or "<script>" in str(turn["citations"])
     html = "".join(child.value for child in panel.conversation.children)
     assert "<script" not in html
     assert "<img" not in html
@@ -174,10 +179,10 @@ def test_hostile_file_names_and_model_output_stay_inert(
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
-        ({"metadata_filter": '{"team": '}, "filter is not valid JSON"),
-        ({"metadata_filter": "[1]"}, "must be a JSON object"),
+        ({"metadata_filter": '{"team": '}, "Filter is not valid JSON"),
+        ({"metadata_filter": "[1]"}, "Filter must be a JSON object"),
         ({"model": "no-such-model"}, "404 model 'no-such-model' not found"),
-        ({"file_ids": ["file-doesnotexist"]}, "422"),
+        ({"file_ids": ["file-doesnotexist"]}, "the service refused Files 'file-doesnotexist': "),
     ],
 )
 def test_bad_input_is_one_line_and_stores_nothing(
@@ -234,3 +239,112 @@ def test_panel_without_service_shows_the_error(session: NotebookSession) -> None
         assert p.error
         assert p.turns == []
         p.close()
+
+
+# ---------------------------------------------------------------- issue 11: rough edges
+
+
+def test_config_default_model_reaches_a_new_panel(
+    ip: Any, magics: Any, client: chatspace.Client
+) -> None:
+    """``%config`` before any magic ran (a notebook that opens the dashboard first)."""
+    from chatspace.notebook.session import get_session, reset_session
+
+    reset_session()
+    ip.run_line_magic("config", "ChatspaceMagics.default_model = 'service-l1'")
+    ip.run_line_magic("config", "ChatspaceMagics.default_top_k = 3")
+    get_session().use_client(client)
+    panel = ChatPanel()
+    try:
+        assert (panel.model, panel.model_picker.value, panel.top_k) == (
+            "service-l1",
+            "service-l1",
+            3,
+        )
+        assert panel.usage_label.value == "model service-l1 · no tokens used yet"
+        ip.run_line_magic("config", "ChatspaceMagics.default_model = 'service-l0'")
+        assert panel.model == "service-l0"  # an open panel follows too
+    finally:
+        panel.close()
+        reset_session()
+
+
+def test_usage_line_names_the_answers_model_and_counts_a_stopped_answer(
+    panel: ChatPanel, client: chatspace.Client
+) -> None:
+    client.files.upload(NOTES * 20, filename="long.txt", progress=False)
+    switched = threading.Event()
+
+    def switch_model(change: dict[str, Any]) -> None:
+        if change["new"] and change["new"][-1]["role"] == "assistant" and not switched.is_set():
+            switched.set()
+            panel.model = "another-model"  # picked while the answer streams
+
+    panel.observe(switch_model, "turns")
+    turn = ask(panel, "Tell me about Lyon")
+    assert panel.usage_label.value.startswith("model service-l0 · last answer: ")
+    assert f"= {turn['usage']['total_tokens']} tokens" in panel.usage_label.value
+    panel.unobserve(switch_model, "turns")
+    panel.model = "service-l0"
+    panel.new_chat()
+    panel.render_interval = 0
+    panel.conversation.observe(
+        lambda c: c["new"] and c["new"][-1].observe(lambda _: panel.stop(), "value"), "children"
+    )
+    stopped = ask(panel, "Tell me about Lyon")
+    assert stopped["stopped"] is True
+    assert stopped["usage"]["completion_tokens"] > 0  # counted here: the service sent none
+    assert "no tokens used yet" not in panel.usage_label.value
+    assert f"~{stopped['usage']['total_tokens']} tokens" in panel.usage_label.value
+    assert panel.usage["total_tokens"] == stopped["usage"]["total_tokens"]
+
+
+def test_enter_in_the_input_box_sends(panel: ChatPanel) -> None:
+    # what the front end sends when Enter is pressed (Shift+Enter only adds a line there)
+    panel.input._handle_custom_msg({"type": "submit", "text": "Where is Lyon?"}, [])
+    assert panel.wait(30)
+    assert [t["role"] for t in panel.turns] == ["user", "assistant"]
+    assert panel.turns[0]["content"] == "Where is Lyon?"
+    assert panel.input.value == ""
+
+
+def test_the_conversation_scrolls_in_a_box_and_stop_stays_below_it(panel: ChatPanel) -> None:
+    box = panel.scroller
+    assert box.children == (panel.conversation,)
+    # column-reverse keeps the newest text in view unless the reader scrolled up
+    assert (box.layout.flex_flow, box.layout.overflow) == ("column-reverse", "auto")
+    assert box.layout.max_height
+    rows = list(panel.children)
+    buttons = next(c for c in rows if panel.stop_button in getattr(c, "children", ()))
+    assert rows.index(box) < rows.index(buttons)
+
+
+def test_file_picker_shows_whole_names(panel: ChatPanel, client: chatspace.Client) -> None:
+    long_name = "quarterly-business-review-" + "x" * 60 + ".txt"
+    a = client.files.upload(b"a", filename=long_name, progress=False)
+    b = client.files.upload(b"b", filename="twin.txt", progress=False)
+    c = client.files.upload(b"c", filename="twin.txt", progress=False)
+    panel.refresh()
+    labels = {v: k for k, v in panel.file_picker.options}
+    assert labels[a.id] == long_name
+    assert (labels[b.id], labels[c.id]) == (f"twin.txt ({b.id})", f"twin.txt ({c.id})")
+    assert long_name in panel.file_picker.tooltip
+
+
+def test_resume_shows_a_stored_conversation_again(
+    panel: ChatPanel, client: chatspace.Client, session: NotebookSession
+) -> None:
+    ask(panel, "First question")
+    ask(panel, "Second question")
+    name = panel.thread
+    session.threads.clear()  # what a kernel restart leaves
+    again = ChatPanel(client, session=session)
+    try:
+        again.resume(name)
+        assert again.error == ""
+        assert [t["content"] for t in again.turns[::2]] == ["First question", "Second question"]
+        third = ask(again, "Third question")
+        assert len(list(client.chat.messages(third["id"]))) == 6  # the history went along
+        assert client.chat.get(third["id"]).metadata["turn"] == "3"
+    finally:
+        again.close()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from chatspace.notebook.display import Citation
 from chatspace.notebook.panels._common import (
     Confirm,
     ErrorLine,
@@ -14,8 +15,8 @@ from chatspace.notebook.panels._common import (
     one_line,
     render_table,
 )
-from chatspace.notebook.panels._conversation import history, render_citations, render_turn
-from chatspace.notebook.panels._inputs import parse_filter, parse_metadata, parse_workspace_id
+from chatspace.notebook.panels._conversation import render_citations, render_turn
+from chatspace.notebook.panels._inputs import parse_workspace_id
 from chatspace.notebook.panels._links import (
     BASE_URL_ENV,
     data_link,
@@ -32,46 +33,6 @@ def assert_inert(html: str) -> None:
 
 
 # ---------------------------------------------------------------- inputs
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("", {}),
-        ("   ", {}),
-        ("team=ml", {"team": "ml"}),
-        ('team=ml title="Q3 report"', {"team": "ml", "title": "Q3 report"}),
-        ("a=1, b=2", {"a": "1", "b": "2"}),
-        ("empty=", {"empty": ""}),
-        ('{"team": "ml", "year": 2024}', {"team": "ml", "year": 2024}),
-    ],
-)
-def test_parse_metadata_accepts_json_and_pairs(text: str, expected: dict[str, object]) -> None:
-    assert parse_metadata(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ('{"team": ', "not valid JSON"),
-        ("[1, 2]", "must be a JSON object"),
-        ('"just a string"', "must be a JSON object"),
-        ("team", "is not key=value"),
-        ("=value", "is not key=value"),
-        ('title="unclosed', "No closing quotation"),
-        ("x=" + "a" * 70_000, "too long"),
-    ],
-)
-def test_parse_metadata_rejects_with_one_line(text: str, message: str) -> None:
-    with pytest.raises(PanelInputError, match=message) as info:
-        parse_metadata(text)
-    assert "\n" not in str(info.value)
-
-
-def test_parse_filter_is_a_json_object_string_or_none() -> None:
-    assert parse_filter("") is None
-    assert json.loads(parse_filter("team=ml") or "") == {"team": "ml"}
-    assert json.loads(parse_filter('{"team": ["ml", "ops"]}') or "") == {"team": ["ml", "ops"]}
 
 
 @pytest.mark.parametrize("bad", ["", "  ", "Team", "a b", "a--b", "-a", "a_", "x" * 65, "ü"])
@@ -163,31 +124,12 @@ def test_user_text_is_escaped_not_rendered() -> None:
 
 
 def test_citations_show_quote_and_escape_names() -> None:
-    annotation = {
-        "type": "file_citation",
-        "text": "[1]",
-        "start_index": 0,
-        "end_index": 3,
-        "file_citation": {"file_id": 'file-"x', "filename": HOSTILE, "quote": HOSTILE},
-    }
-    html = render_citations([annotation, annotation], workspace="ws", base_url="/hub/user/a/")
+    citation = Citation(marker="[1]", file_id='file-"x', filename=HOSTILE, quote=HOSTILE)
+    html = render_citations([citation], workspace="ws", base_url="/hub/user/a/")
     assert html.count("chatspace-citation") == 1 + 1  # the list's class and one item
     assert_inert(html)
     assert 'href="/hub/user/a/chatspace/files/file-%22x/content?workspace=ws"' in html
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html  # the quote, as text
-
-
-def test_history_keeps_newest_turns_within_budget() -> None:
-    turns = [
-        {"role": "user", "content": "a" * 10},
-        {"role": "assistant", "content": "b" * 10},
-        {"role": "user", "content": "c" * 10},
-        {"role": "assistant", "content": "d" * 10},
-    ]
-    assert [t["content"][0] for t in history(turns, 100)] == ["a", "b", "c", "d"]
-    assert [t["content"][0] for t in history(turns, 25)] == ["c", "d"]
-    # a history never starts with an answer whose question was dropped
-    assert history(turns, 15) == []
 
 
 # ---------------------------------------------------------------- links

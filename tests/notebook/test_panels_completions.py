@@ -96,20 +96,22 @@ def test_order_model_and_metadata_filters(
     browser.model_filter = "never-used"
     browser.refresh()
     assert browser.rows == []
-    assert "No stored completions match." in browser.table.value
+    assert "No stored completions in workspace default match" in browser.table.value
 
 
 def test_bad_filter_keeps_the_table(browser: CompletionsBrowser, stored: list[str]) -> None:
     browser.filter_text.value = '{"topic": '
     browser.refresh()
-    assert "metadata is not valid JSON" in browser.error
+    assert "Metadata filter is not valid JSON" in browser.error
     assert ids(browser) == stored[::-1]
 
 
 def test_select_shows_messages_citations_and_metadata(
     browser: CompletionsBrowser, client: chatspace.Client
 ) -> None:
-    client.files.upload(b"Lyon has two rivers.", filename="lyon.txt", progress=False)
+    # The file holds the question's hostile words too, so that its passage is relevant.
+    lyon = f"Lyon has two rivers.\n{HOSTILE}\n".encode()
+    client.files.upload(lyon, filename="lyon.txt", progress=False)
     c = client.chat.create(messages=f"How many rivers in Lyon? {HOSTILE}", store=True)
     browser.refresh()
     browser.picker.value = c.id  # the picker's path
@@ -134,7 +136,7 @@ def test_edit_metadata_and_hostile_values(
     assert client.chat.get(stored[0]).metadata == {"topic": "lyon", "note": HOSTILE}
     assert "<script" not in browser.table.value
     assert "&lt;script&gt;" in browser.table.value
-    browser.save_metadata("reviewed=yes")
+    browser.update_metadata("reviewed=yes")
     assert client.chat.get(stored[0]).metadata == {"reviewed": "yes"}
 
 
@@ -157,7 +159,7 @@ def test_bad_metadata_leaves_the_stored_metadata(
 ) -> None:
     before = client.chat.get(stored[1]).metadata
     browser.select(stored[1])
-    browser.save_metadata(text)
+    browser.update_metadata(text)
     assert message in browser.error
     assert "\n" not in browser.error
     assert client.chat.get(stored[1]).metadata == before
@@ -235,3 +237,36 @@ def test_workspace_switch_reloads(
     assert ids(browser) == [c.id]
     browser.workspace_picker.value = "default"
     assert ids(browser) == stored[::-1]
+
+
+def test_filters_apply_as_chosen_without_refresh(
+    browser: CompletionsBrowser, client: chatspace.Client, stored: list[str]
+) -> None:
+    browser.filter_text.value = "topic=lyon"  # what Enter (or leaving the box) sends
+    assert [topic(client, c) for c in ids(browser)] == ["lyon", "lyon"]
+    browser.order_buttons.value = "asc"
+    assert ids(browser) == [c for c in stored if topic(client, c) == "lyon"]
+    browser.filter_text.value = ""
+    browser.model_picker.value = "service-l0"
+    assert len(browser.rows) == 3
+    assert not browser.filter_text.continuous_update  # one request per filter, not per key
+
+
+def test_rows_scroll_in_a_box_above_fixed_controls_in_a_stable_order(
+    client: chatspace.Client, session: NotebookSession
+) -> None:
+    made = [client.chat.create(messages=f"Q{i}", store=True) for i in range(30)]
+    b = CompletionsBrowser(client, session=session)
+    try:
+        b.page_size = 50
+        b.refresh()
+        assert len(b.rows) == 30
+        expected = sorted(made, key=lambda c: (c.created, c.id), reverse=True)
+        assert ids(b) == [c.id for c in expected]  # created, then id: never arbitrary
+        box = b.table_box
+        assert box.children == (b.table,)
+        assert (box.layout.overflow, box.layout.max_height) == ("auto", "360px")
+        rows = list(b.children)
+        assert rows.index(box) < rows.index(b.picker)  # the detail stays below the box
+    finally:
+        b.close()

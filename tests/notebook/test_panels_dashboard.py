@@ -26,11 +26,9 @@ def test_dashboard_tabs_share_client_and_workspace(client: chatspace.Client) -> 
     board.workspaces.use("shared")
     assert {p.workspace for p in board.children} == {"shared"}
     assert {p.workspace_picker.value for p in board.children[:3]} == {"shared"}
-    board.files.upload_files([("n.txt", b"notes")])
+    board.files.upload([("n.txt", b"notes")])
     assert board.files.wait(30)
-    assert [label for label, _ in board.chat.file_picker.options] == [
-        f"n.txt ({board.files.last_uploaded[0]})"
-    ]
+    assert board.chat.file_picker.options == (("n.txt", board.files.last_uploaded[0]),)
     board.close()
 
 

@@ -43,7 +43,7 @@ def picked(name: str, content: bytes, mime: str = "text/plain") -> dict[str, Any
 
 
 def upload(panel: FilesPanel, files: list[Any], **kw: Any) -> None:
-    assert panel.upload_files(files, **kw) is True, panel.error
+    assert panel.upload(files, **kw) is True, panel.error
     assert panel.wait(60)
     assert panel.error == ""
 
@@ -93,7 +93,7 @@ def test_progress_moves_within_a_large_file(panel: FilesPanel, tmp_path: Path) -
     assert seen[-1] == 1.0
     assert seen == sorted(seen)
     assert len([v for v in seen if 0 < v < 1]) >= 5  # steps inside the big file
-    assert panel.progress_bar.description == "2/2"
+    assert panel.progress_bar.description == "Sent 2/2"
 
 
 @pytest.mark.parametrize(
@@ -109,7 +109,7 @@ def test_progress_moves_within_a_large_file(panel: FilesPanel, tmp_path: Path) -
 def test_bad_uploads_are_one_line_and_upload_nothing(
     panel: FilesPanel, client: chatspace.Client, files: list[Any], metadata: str, message: str
 ) -> None:
-    assert panel.upload_files(files, metadata=metadata) is None
+    assert panel.upload(files, metadata=metadata) is None
     assert message in panel.error
     assert list(client.files.list()) == []
 
@@ -118,7 +118,7 @@ def test_upload_refused_by_the_service_shows_its_error(
     panel: FilesPanel, client: chatspace.Client
 ) -> None:
     too_many = {f"k{i}": "v" for i in range(300)}  # beyond the service's 256 keys
-    assert panel.upload_files([("a.txt", b"x")], metadata=too_many) is True
+    assert panel.upload([("a.txt", b"x")], metadata=too_many) is True
     assert panel.wait(30)
     assert panel.error.startswith("422")
     assert list(client.files.list()) == []
@@ -212,7 +212,7 @@ def test_bad_metadata_edit_leaves_the_file(
     upload(panel, [("m.txt", b"x")], metadata="a=1")
     (f,) = client.files.list()
     panel.select(f.id)
-    panel.save_metadata(text)
+    panel.update_metadata(text)
     assert message in panel.error
     assert client.files.get(f.id).metadata == {"a": "1"}
 
@@ -242,7 +242,7 @@ def test_filter_and_workspace_switch(panel: FilesPanel, client: chatspace.Client
     assert [r["filename"] for r in panel.files] == ["ml.txt"]
     panel.filter_text.value = "{bad"
     panel.refresh()
-    assert "filter is not valid JSON" in panel.error
+    assert "Filter is not valid JSON" in panel.error
     assert [r["filename"] for r in panel.files] == ["ml.txt"]
     panel.filter_text.value = ""
     client.workspaces.create("other", "Other")
@@ -259,3 +259,25 @@ def test_preview_of_a_pdf_shows_its_text(panel: FilesPanel, client: chatspace.Cl
     panel.select(pdf.id)
     assert "Zanzibar exports &lt;cloves&gt;" in panel.preview_box.value
     assert "Binary file" not in panel.preview_box.value
+
+
+def test_progress_bar_reads_apart_from_the_upload_button(panel: FilesPanel) -> None:
+    assert panel.progress_bar.description == "Sent"
+    assert panel.progress_bar.description != panel.upload_button.description
+    upload(panel, [("a.txt", b"a")])
+    assert panel.progress_bar.description == "Sent 1/1"
+
+
+def test_empty_list_and_picker_name_the_workspace_and_whole_names(
+    panel: FilesPanel, client: chatspace.Client
+) -> None:
+    assert "No files in workspace default yet." in panel.table.value
+    panel.filter_text.value = "team=none"
+    panel.refresh()
+    assert "No files in workspace default match the filter." in panel.table.value
+    panel.filter_text.value = ""
+    long_name = "board-minutes-" + "y" * 70 + ".txt"
+    f = client.files.upload(b"m", filename=long_name, progress=False)
+    panel.refresh()
+    assert panel.picker.options == ((long_name, f.id),)
+    assert long_name in panel.picker.tooltip

@@ -91,11 +91,13 @@ def test_users_add_change_remove(panel: WorkspacePanel, client: chatspace.Client
     assert {u["user_id"]: u["access"] for u in panel.users} == {"alice": "admin", "bob": "reader"}
     panel.access_picker.value = "writer"
     panel.set_button.click()
-    assert {u.user_id: u.access for u in client.workspaces.users("team")}["bob"] == "writer"
+    assert {u.user_id: u.access for u in client.workspaces.users(workspace="team")}[
+        "bob"
+    ] == "writer"
     panel.remove_button.click()
     assert "bob" in panel.confirm.question
     panel.confirm.accept()
-    assert [u.user_id for u in client.workspaces.users("team")] == ["alice"]
+    assert [u.user_id for u in client.workspaces.users(workspace="team")] == ["alice"]
     assert "bob" not in panel.users_table.value
 
 
@@ -115,12 +117,14 @@ def test_bad_user_changes_change_nothing(
     panel.create("team", "Team")
     panel.add_user(user, access)
     assert message in panel.error
-    assert [(u.user_id, u.access) for u in client.workspaces.users("team")] == [("alice", "admin")]
+    assert [(u.user_id, u.access) for u in client.workspaces.users(workspace="team")] == [
+        ("alice", "admin")
+    ]
 
 
-def test_set_access_of_a_stranger_is_404(panel: WorkspacePanel) -> None:
+def test_update_user_of_a_stranger_is_404(panel: WorkspacePanel) -> None:
     panel.create("team", "Team")
-    panel.set_access("nobody", "reader")
+    panel.update_user("nobody", "reader")
     assert panel.error.startswith("404")
 
 
@@ -152,4 +156,4 @@ def test_reader_cannot_manage_users(
         p.add_user("carol", "writer", "team")
         assert p.error.startswith("403")
         p.close()
-    assert [u.user_id for u in client.workspaces.users("team")] == ["alice", "bob"]
+    assert [u.user_id for u in client.workspaces.users(workspace="team")] == ["alice", "bob"]

@@ -91,6 +91,8 @@ USAGE_ERRORS = {
     "unknown option": ["serve", "--bogus"],
     "port not a number": ["serve", "--port", "abc"],
     "port too big": ["serve", "--port", "70000"],
+    "relevance above 1": ["serve", "--relevance-threshold", "2"],
+    "unknown embeddings": ["serve", "--embeddings", "bert"],
     "zero upload limit": ["serve", "--max-upload-mb", "0"],
     "negative retention": ["serve", "--retention-days", "-3"],
     "key before url": ["serve", "--upstream-key", "k"],

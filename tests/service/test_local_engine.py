@@ -43,7 +43,11 @@ def test_answer_quotes_and_cites_with_exact_offsets(client: httpx.Client) -> Non
         citation = note["file_citation"]
         assert citation["filename"] in {"notes.md", "cities.csv"}
         assert citation["quote"] in (NOTES if citation["filename"] == "notes.md" else CSV)
-        assert f'"{" ".join(citation["quote"].split())}" ({citation["filename"]})' in content
+        if citation["filename"] == "notes.md":
+            assert f'"{" ".join(citation["quote"].split())}" (notes.md)' in content
+        else:  # a table's row, shown with its column names
+            assert citation["quote"] == "Paris,France,2100000"
+            assert '"city: Paris, country: France, population: 2100000" (cities.csv)' in content
     first = message["annotations"][0]["file_citation"]
     assert first["filename"] == "notes.md"
     assert first["quote"] == "Paris is the capital of France. It has about 2.1 million inhabitants."

@@ -79,15 +79,18 @@ def test_the_multipart_upload_body(spec: dict[str, Any]) -> None:
     assert props["file"] == {
         "type": "array",
         "items": {"type": "string", "format": "binary"},
+        "minItems": 1,
         "description": props["file"]["description"],
     }
     assert props["purpose"]["default"] == "user_data"
     assert props["metadata"]["type"] == "string"
-    assert props["instructions"]["type"] == "string"
+    assert props["metadata"]["contentSchema"] == {"type": "object"}
+    assert (props["instructions"]["type"], props["instructions"]["minLength"]) == ("string", 1)
     assert (props["workspace"]["default"], props["workspace"]["pattern"]) == (
         "default",
         WORKSPACE_ID_PATTERN,
     )
+    assert props["workspace"]["maxLength"] == 64
     answer = spec["paths"]["/files"]["post"]["responses"]["200"]["content"]["application/json"]
     assert answer["schema"]["items"] == {"$ref": "#/components/schemas/File"}
     assert "413" in spec["paths"]["/files"]["post"]["responses"]
@@ -137,3 +140,17 @@ def test_the_docs_pages_are_served(service: Service) -> None:
     assert docs.status_code == 200
     assert "swagger-ui" in docs.text
     assert httpx.get(service.url + "/redoc").status_code == 200
+
+
+def test_streamed_answers_and_downloads_are_described(spec: dict[str, Any]) -> None:
+    """Each server-sent event's data is a chunk, an error or ``[DONE]``; a download may
+    have any content type."""
+    created = spec["paths"]["/chat/completions"]["post"]["responses"]["200"]["content"]
+    event = created["text/event-stream"]["schema"]
+    chunk, error, done = event["properties"]["data"]["anyOf"]
+    assert chunk["contentSchema"] == {"$ref": "#/components/schemas/ChatCompletionChunk"}
+    assert error["contentSchema"]["required"] == ["error"]
+    assert done == {"const": "[DONE]"}
+    assert "ChatCompletionChunk" in spec["components"]["schemas"]
+    content = spec["paths"]["/files/{file_id}/content"]["get"]["responses"]["200"]["content"]
+    assert set(content) == {"*/*"}

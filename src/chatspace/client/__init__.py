@@ -6,19 +6,19 @@
     >>> answer = client.chat.create(messages=[user_message("What is due?", file_ids=[f.id])])
     >>> client.chat.list().to_pandas()
 
-Modules are private (``_sync``, ``_async``, ``_base``, ...); this is the public surface.
+Modules are private (``_async``, ``_sync``, ``_base``, ...); this is the public surface.
+``_async/`` is the source of the client; ``_sync/`` is generated from it by
+``scripts/unasync_client.py`` (``make lint`` checks that it is up to date).
 """
 
 from __future__ import annotations
 
-from ._async import AsyncClient
+from ._async import AsyncChatStream, AsyncClient, AsyncPage
 from ._config import ClientConfig
 from ._frames import to_pandas
 from ._messages import filter_part, text_part, user_message
-from ._pagination import AsyncPage, SyncPage
 from ._retry import RetryPolicy
-from ._streaming import AsyncChatStream, ChatStream
-from ._sync import Client
+from ._sync import ChatStream, Client, SyncPage
 from ._transfer import PROGRESS_THRESHOLD
 
 __all__ = [

@@ -3,7 +3,8 @@
 The request cycle is a generator (:meth:`BaseClient._flow`) that yields what to do next
 (an ``httpx.Request`` to send, or a number of seconds to wait) and receives the answer.
 The two clients only drive it, one with blocking calls and one with ``await``, so the
-retry, token-refresh and error rules exist once.
+retry, token-refresh and error rules exist once. The async client is the source
+(``_async/``); ``scripts/unasync_client.py`` generates the sync one (``_sync/``) from it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import logging
 import uuid
 from collections.abc import Generator
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import httpx
 
@@ -23,7 +24,6 @@ from ._call import Call
 from ._config import ClientConfig, TokenSource, mask, resolve
 from ._errors import connection_error, status_error
 from ._retry import RETRY_STATUSES, RetryPolicy, parse_retry_after
-from .resources import Chat, Files, Models, Workspaces
 
 __all__ = ["DEFAULT_HEADERS", "DEFAULT_TIMEOUT", "NOT_GIVEN", "BaseClient", "Flow"]
 
@@ -52,18 +52,14 @@ NOT_GIVEN: Any = _NotGiven()
 Flow = Generator[httpx.Request | float, httpx.Response | None, httpx.Response]
 """Yields a request to send or seconds to wait; receives the answer; returns the final one."""
 
-_Self = TypeVar("_Self", bound="BaseClient")
+H = TypeVar("H", httpx.Client, httpx.AsyncClient)
 
 
-class BaseClient:
-    """Settings, request building and the retry cycle; no I/O."""
+class BaseClient(Generic[H]):
+    """Settings, request building and the retry cycle; no I/O (``H``: the httpx client)."""
 
-    chat: Chat
-    files: Files
-    models: Models
-    workspaces: Workspaces
-    _http_class: type = object
-    _http: Any
+    _http_class: type[H]
+    _http: H
 
     def __init__(
         self,
@@ -105,8 +101,9 @@ class BaseClient:
         self._base_url = url
         self._workspace = found.workspace
         self._retry = RetryPolicy(max_retries, initial_retry_delay, max_retry_delay)
+        self._timeout: httpx.Timeout | httpx._client.UseClientDefault
         if timeout is NOT_GIVEN:
-            self._timeout: Any = httpx.USE_CLIENT_DEFAULT
+            self._timeout = httpx.USE_CLIENT_DEFAULT
             shown_timeout = None if http_client is not None else DEFAULT_TIMEOUT.read
         else:
             self._timeout = httpx.Timeout(timeout)
@@ -133,14 +130,11 @@ class BaseClient:
 
     # ------------------------------------------------------------------ set-up
 
-    def _make_http(self) -> Any:  # pragma: no cover - each client makes its own
+    def _make_http(self) -> H:  # pragma: no cover - each client makes its own
         raise NotImplementedError
 
-    def _bind_resources(self) -> None:
-        self.chat = Chat(self)
-        self.files = Files(self)
-        self.models = Models(self)
-        self.workspaces = Workspaces(self)
+    def _bind_resources(self) -> None:  # pragma: no cover - each client has its own
+        raise NotImplementedError
 
     @property
     def base_url(self) -> str:
@@ -159,7 +153,7 @@ class BaseClient:
         return f"<{type(self).__name__} base_url={self._base_url!r} workspace={self._workspace!r}>"
 
     def with_options(
-        self: _Self,
+        self,
         *,
         workspace: str | None = None,
         token: TokenSource | None = None,
@@ -167,7 +161,7 @@ class BaseClient:
         max_retries: int | None = None,
         initial_retry_delay: float | None = None,
         max_retry_delay: float | None = None,
-    ) -> _Self:
+    ) -> Self:
         """A client with some settings changed that shares this one's connection pool.
 
         >>> reader = client.with_options(workspace="research", max_retries=0)
@@ -203,7 +197,7 @@ class BaseClient:
 
     # ------------------------------------------------------------------ requests
 
-    def _build(self, call: Call, idempotency_key: str | None) -> httpx.Request:
+    def _build(self, call: Call[Any], idempotency_key: str | None) -> httpx.Request:
         headers: dict[str, str] = {}
         auth = self._auth.header()
         if auth is not None:
@@ -226,7 +220,7 @@ class BaseClient:
             timeout=self._timeout,
         )
 
-    def _flow(self, call: Call) -> Flow:
+    def _flow(self, call: Call[Any]) -> Flow:
         """The request cycle: send, refresh the token once on a 401, retry what may be."""
         key = uuid.uuid4().hex if call.create else None
         attempt = 0
@@ -274,13 +268,9 @@ class BaseClient:
                     continue
             raise status_error(response)
 
-    @staticmethod
-    def _result(call: Call, response: httpx.Response) -> Any:
-        """The value a call returns, or the follow-up :class:`Call` its ``then`` asks for."""
-        value = call.parse(response.content) if call.parse is not None else None
-        return value if call.then is None else call.then(value)
-
-    def _retry_delay(self, call: Call, attempt: int, retry_after: float | None) -> float | None:
+    def _retry_delay(
+        self, call: Call[Any], attempt: int, retry_after: float | None
+    ) -> float | None:
         if attempt >= self._retry.max_retries or not call.replayable:
             return None
         return self._retry.delay(attempt, retry_after)

@@ -29,6 +29,8 @@ from ._call import Call
 if TYPE_CHECKING:
     import pandas as pd
 
+    from chatspace.types import ChatCompletionMessageList
+
 __all__ = ["COLUMNS", "question_call", "question_of", "to_frame", "to_pandas"]
 
 _TIME = "datetime64[ns, UTC]"
@@ -71,7 +73,7 @@ COLUMNS: dict[str, dict[str, str | None]] = {
 }
 
 
-def question_call(list_call: Call, completion_id: str) -> Call:
+def question_call(list_call: Call[Any], completion_id: str) -> Call[ChatCompletionMessageList]:
     """The request for the messages that hold a completion's question (newest first)."""
     from chatspace.types import ChatCompletionMessageList
 

@@ -9,30 +9,30 @@ The chat lists follow ``after`` = the page's ``last_id`` while ``has_more``; the
 list follows ``after`` = its last id while ``has_more`` says so or fewer than ``total``
 files were seen; workspace and user lists come whole. ``to_pandas()`` reads the pages
 after the first as plain JSON (no models are built for rows that go into a frame).
+
+The page classes (``AsyncPage``, and ``SyncPage`` generated from it) are in ``_async/``
+and ``_sync/``; what they share without I/O is here.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Generator, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Generic, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ._call import Call
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ._async import AsyncClient
-    from ._sync import Client
-
-__all__ = ["AsyncPage", "Pager", "SyncPage"]
+__all__ = ["QUESTION_CONCURRENCY", "BasePage", "Pager", "page_cursor"]
 
 T = TypeVar("T")
-_QUESTION_CONCURRENCY = 8
+QUESTION_CONCURRENCY = 8
+"""How many completions' questions an async page asks for at once (see ``_frames``)."""
 
 
-def _cursor(page: Any) -> tuple[bool, str | None, int, int]:
+def page_cursor(page: Any) -> tuple[bool, str | None, int, int]:
     """``has_more``, the id to continue after, the item count and ``total`` of a page,
     whether it is a model or plain JSON."""
     if isinstance(page, dict):
@@ -55,11 +55,11 @@ class Pager(Generic[T]):
     kind: str
     cursor: Literal["chat", "files", "none"]
 
-    def next_call(self, call: Call, page: Any, seen: int) -> Call | None:
+    def next_call(self, call: Call[Any], page: Any, seen: int) -> Call[Any] | None:
         """The request for the page after ``page``, or None; ``seen``: items so far."""
         if self.cursor == "none":
             return None
-        has_more, last, count, total = _cursor(page)
+        has_more, last, count, total = page_cursor(page)
         if not count or last is None:
             return None
         if not (has_more or (self.cursor == "files" and seen < total)):
@@ -67,9 +67,11 @@ class Pager(Generic[T]):
         return replace(call, params={**(call.params or {}), "after": last})
 
 
-class _BasePage(Generic[T]):
+class BasePage(Generic[T]):
+    """The first page and how to get the next ones; the I/O is the subclasses'."""
+
     _pager: Pager[T]
-    _call: Call
+    _call: Call[Any]
     _page: Any = None
 
     @property
@@ -90,7 +92,7 @@ class _BasePage(Generic[T]):
         page = self.page
         return self._pager.next_call(self._call, page, len(page.data)) is not None
 
-    def _following(self, page: Any, call: Call, seen: int, raw: bool) -> Call | None:
+    def _following(self, page: Any, call: Call[Any], seen: int, raw: bool) -> Call[Any] | None:
         following = self._pager.next_call(call, page, seen)
         if following is not None and raw:
             following = replace(following, parse=json.loads)
@@ -104,7 +106,7 @@ class _BasePage(Generic[T]):
 
         return to_frame(self._pager.kind, rows, questions)
 
-    def _question_calls(self, rows: list[dict[str, Any]]) -> list[tuple[str, Call]]:
+    def _question_calls(self, rows: list[dict[str, Any]]) -> list[tuple[str, Call[Any]]]:
         """Completions without a ``question`` field need one more request each (``_frames``)."""
         if self._pager.kind != "completions":
             return []
@@ -119,102 +121,3 @@ class _BasePage(Generic[T]):
         if self._page is None:
             return f"<{name} of {kind} (not fetched)>"
         return f"<{name} of {kind}: {len(self._page.data)} on the first page, more={self.has_more}>"
-
-
-class SyncPage(_BasePage[T]):
-    """A list answer; iterating it goes through every page."""
-
-    def __init__(self, client: Client, pager: Pager[T], call: Call, page: Any) -> None:
-        self._client = client
-        self._pager = pager
-        self._call = call
-        self._page = page
-
-    def iter_pages(self, *, raw: bool = False) -> Iterator[Any]:
-        """Each page as the service sent it, the first included (``raw``: the pages
-        after the first as plain JSON)."""
-        page, call, seen = self.page, self._call, len(self.page.data)
-        yield page
-        while (following := self._following(page, call, seen, raw)) is not None:
-            call, page = following, self._client._request(following)
-            seen += _cursor(page)[2]
-            yield page
-
-    def __iter__(self) -> Iterator[T]:
-        for page in self.iter_pages():
-            yield from page.data
-
-    def to_pandas(self, limit: int | None = None) -> pd.DataFrame:
-        """Every item of every page, or the first ``limit``, as a DataFrame (columns: see
-        ``chatspace.client._frames``); only the pages needed are fetched."""
-        from ._frames import question_of
-
-        pages = self.iter_pages(raw=True)
-        next(pages)
-        rows = self._first_rows()
-        for page in pages:
-            if limit is not None and len(rows) >= limit:
-                break
-            rows += page["data"]
-        rows = rows[:limit]
-        questions = {
-            id_: question_of(self._client._request(call))
-            for id_, call in self._question_calls(rows)
-        }
-        return self._frame(rows, questions)
-
-
-class AsyncPage(_BasePage[T]):
-    """A list answer for ``async for``; ``await`` it to fetch the first page only."""
-
-    def __init__(self, client: AsyncClient, pager: Pager[T], call: Call) -> None:
-        self._client = client
-        self._pager = pager
-        self._call = call
-
-    async def _fetch(self) -> Self:
-        if self._page is None:
-            self._page = await self._client._request(self._call)
-        return self
-
-    def __await__(self) -> Generator[Any, None, Self]:
-        return self._fetch().__await__()
-
-    async def iter_pages(self, *, raw: bool = False) -> AsyncIterator[Any]:
-        """Each page as the service sent it, the first included (``raw``: see SyncPage)."""
-        await self._fetch()
-        page, call, seen = self.page, self._call, len(self.page.data)
-        yield page
-        while (following := self._following(page, call, seen, raw)) is not None:
-            call, page = following, await self._client._request(following)
-            seen += _cursor(page)[2]
-            yield page
-
-    async def __aiter__(self) -> AsyncIterator[T]:
-        async for page in self.iter_pages():
-            for item in page.data:
-                yield item
-
-    async def to_pandas(self, limit: int | None = None) -> pd.DataFrame:
-        """Every item of every page, or the first ``limit``, as a DataFrame (see SyncPage)."""
-        import anyio
-
-        from ._frames import question_of
-
-        rows: list[dict[str, Any]] = []
-        async for page in self.iter_pages(raw=True):
-            if limit is not None and len(rows) >= limit:
-                break
-            rows += page["data"] if isinstance(page, dict) else self._first_rows()
-        rows = rows[:limit]
-        questions: dict[str, str | None] = {}
-        limiter = anyio.CapacityLimiter(_QUESTION_CONCURRENCY)
-
-        async def fetch(id_: str, call: Call) -> None:
-            async with limiter:
-                questions[id_] = question_of(await self._client._request(call))
-
-        async with anyio.create_task_group() as group:
-            for id_, call in self._question_calls(rows):
-                group.start_soon(fetch, id_, call)
-        return self._frame(rows, questions)

@@ -8,14 +8,16 @@
 The response is closed when the loop ends, breaks, or raises, and by ``close()``. An
 ``error`` event (contract 1.2) raises :class:`~chatspace.errors.APIStreamError`; what
 arrived before it stays in ``stream.text``.
+
+The stream classes (``AsyncChatStream``, and ``ChatStream`` generated from it) are in
+``_async/`` and ``_sync/``; the decoding and the answer they share are here.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Generator, Iterator
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from collections.abc import Generator
+from typing import Any
 
 import httpx
 
@@ -31,11 +33,7 @@ from chatspace.types import (
 from ._call import Call
 from ._errors import connection_error
 
-if TYPE_CHECKING:
-    from ._async import AsyncClient
-    from ._sync import Client
-
-__all__ = ["AsyncChatStream", "ChatStream"]
+__all__ = ["StreamState"]
 
 
 class _Choice:
@@ -48,10 +46,10 @@ class _Choice:
         self.finish_reason: str | None = None
 
 
-class _StreamState:
+class StreamState:
     """Decodes events and accumulates the answer; shared by both stream classes."""
 
-    def __init__(self, call: Call) -> None:
+    def __init__(self, call: Call[Any]) -> None:
         self._call = call
         self._response: httpx.Response | None = None
         self._choices: dict[int, _Choice] = {}
@@ -170,109 +168,3 @@ class _StreamState:
     def __repr__(self) -> str:
         state = "done" if self.done else "closed" if self.closed else "open"
         return f"<{type(self).__name__} {state} chars={len(self.text)}>"
-
-
-class ChatStream(_StreamState):
-    """A streamed completion; iterate it for :class:`ChatCompletionChunk` objects."""
-
-    def __init__(self, client: Client, call: Call) -> None:
-        super().__init__(call)
-        self._client = client
-
-    def open(self) -> None:
-        """Send the request (done by the first iteration when not done before)."""
-        if self._response is None:
-            self._response = self._client._send(self._call)
-
-    def __iter__(self) -> Iterator[ChatCompletionChunk]:
-        # A generator of its own, so that a loop's ``break`` closes the response.
-        if self.closed:
-            return
-        self.open()
-        assert self._response is not None
-        try:
-            for line in self._response.iter_lines():
-                yield from self._feed(line)
-                if self.done:
-                    break
-        except httpx.TransportError as exc:
-            raise self._broken(exc) from exc
-        finally:
-            self.close()
-
-    def until_done(self) -> ChatCompletion:
-        """Read the rest of the stream and return the whole answer."""
-        for _ in self:
-            pass
-        completion = self.completion
-        if completion is None:
-            raise APIStreamError("The stream ended without any chunk.")
-        return completion
-
-    def close(self) -> None:
-        self.closed = True
-        if self._response is not None:
-            self._response.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-
-class AsyncChatStream(_StreamState):
-    """A streamed completion for ``async for``; ``await`` it to send the request early."""
-
-    def __init__(self, client: AsyncClient, call: Call) -> None:
-        super().__init__(call)
-        self._client = client
-
-    async def open(self) -> Self:
-        if self._response is None:
-            self._response = await self._client._send(self._call)
-        return self
-
-    def __await__(self) -> Generator[Any, None, Self]:
-        return self.open().__await__()
-
-    async def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
-        if self.closed:
-            return
-        await self.open()
-        assert self._response is not None
-        try:
-            async for line in self._response.aiter_lines():
-                for chunk in self._feed(line):
-                    yield chunk
-                if self.done:
-                    break
-        except httpx.TransportError as exc:
-            raise self._broken(exc) from exc
-        finally:
-            await self.close()
-
-    async def until_done(self) -> ChatCompletion:
-        async for _ in self:
-            pass
-        completion = self.completion
-        if completion is None:
-            raise APIStreamError("The stream ended without any chunk.")
-        return completion
-
-    async def close(self) -> None:
-        self.closed = True
-        if self._response is not None:
-            await self._response.aclose()
-
-    aclose = close
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.close()

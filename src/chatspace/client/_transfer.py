@@ -142,7 +142,7 @@ class Download:
         self._file.write(chunk)
         self._progress.update(len(chunk))
 
-    def resume(self, call: Call, max_resumes: int) -> Call | None:
+    def resume(self, call: Call[Any], max_resumes: int) -> Call[Any] | None:
         """The request for the rest of an interrupted body, or None to give up."""
         if self._file is None or self._expected is None or self._resumes >= max_resumes:
             return None

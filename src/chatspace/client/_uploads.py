@@ -18,17 +18,31 @@ import os
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal, TypedDict
 
 from chatspace.errors import ConfigurationError
 
 from ._transfer import Progress, ProgressSetting
 
-__all__ = ["FileInput", "Upload", "is_dataframe"]
+__all__ = ["FileInput", "PathInput", "Upload", "UploadOptions", "is_dataframe"]
 
 FileInput = Any
 """A path (``str``/``PathLike``, globs allowed), bytes, a binary file object, a DataFrame,
 or a list of paths."""
+PathInput = str | os.PathLike[str]
+
+
+class UploadOptions(TypedDict, total=False):
+    """The keywords of ``files.upload`` (for typing its overloads only)."""
+
+    filename: str | None
+    purpose: str
+    metadata: Mapping[str, Any] | None
+    instructions: str | None
+    workspace: str | None
+    format: Literal["csv", "parquet"]
+    progress: ProgressSetting
+
 
 _GLOB_CHARS = frozenset("*?[")
 _SPOOL = 8 * 1024 * 1024

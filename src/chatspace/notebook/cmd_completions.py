@@ -1,45 +1,79 @@
-"""``%completions``: the stored completions as a DataFrame, and one completion's messages."""
+"""``%completions``: the stored completions as a DataFrame, one completion's messages, and a
+full-text search of past questions and answers."""
 
 from __future__ import annotations
 
 import argparse
+import json
 from typing import TYPE_CHECKING, Any
 
 from .commands import Command
+from .grammar import parse_mapping
 from .markup import markdown_literal, safe_markdown
-from .options import Parser, parse_pairs, positive_int
+from .options import Parser, positive_int
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .magics import ChatspaceMagics
+    from .context import NotebookContext
 
 __all__ = ["COMMANDS", "Transcript"]
 
 DEFAULT_LIMIT = 100
+SEARCH_SCAN = 5000
+"""``%completions search`` reads at most this many of the newest completions."""
 
 
-def _list(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
-    """Stored completions, newest first unless ``--order asc``; at most ``--limit``."""
-    metadata = parse_pairs(args.metadata, "--metadata")
+def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    """Stored completions, newest first unless ``--order asc``; at most ``--max-items``."""
+    # --filter as everywhere (JSON or k=v words); given twice, both apply
+    metadata = {
+        key: value if isinstance(value, str) else json.dumps(value)
+        for text in args.filter or ()
+        for key, value in parse_mapping(text, field="--filter").items()
+    }
     if args.thread:
         metadata["thread"] = args.thread
-    client = magics.session.client
-    workspace = args.workspace or magics.session.workspace
+    client = ctx.session.client
+    workspace = args.workspace or ctx.session.workspace
     page = client.chat.list(
         workspace=workspace,
         model=args.model,
         metadata=metadata or None,
         order=args.order,
-        limit=min(args.limit, 100),
+        limit=min(args.max_items, 100),
     )
-    return page.to_pandas(limit=args.limit)
+    return page.to_pandas(max_items=args.max_items)
 
 
-def _show(magics: ChatspaceMagics, args: argparse.Namespace) -> Transcript:
+def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    """Completions whose question or answer holds every word of TEXT, newest first.
+
+    The service has no text search of completions, so the newest ``SEARCH_SCAN`` are read
+    and matched here (case-insensitive, words in any order).
+    """
+    from chatspace.client import to_pandas
+
+    from .conversations import question_of
+
+    words = " ".join(args.text).casefold().split()
+    client = ctx.session.client
+    workspace = args.workspace or ctx.session.workspace
+    page = client.chat.list(workspace=workspace, order="desc", limit=100)
+    found = []
+    for seen, completion in enumerate(page, start=1):
+        text = f"{question_of(client, completion, workspace)}\n{completion.text}".casefold()
+        if all(word in text for word in words):
+            found.append(completion)
+        if len(found) >= args.max_items or seen >= SEARCH_SCAN:
+            break
+    return to_pandas(found) if found else page.to_pandas(max_items=0)  # the same columns
+
+
+def _show(ctx: NotebookContext, args: argparse.Namespace) -> Transcript:
     """The messages of one stored completion, as a transcript."""
-    page = magics.session.client.chat.messages(
-        args.id, workspace=args.workspace or magics.session.workspace, limit=100
+    page = ctx.session.client.chat.messages(
+        args.id, workspace=args.workspace or ctx.session.workspace, limit=100
     )
     return Transcript(args.id, [(m.role, m.content or "") for m in page])
 
@@ -68,10 +102,20 @@ class Transcript:
         return self._repr_mimebundle_()["text/plain"]
 
 
+def _max_items(parser: Parser) -> None:
+    parser.add_argument(
+        "--max-items", type=positive_int, default=DEFAULT_LIMIT, metavar="N", help="at most N"
+    )
+    parser.add_renamed("--limit", "--max-items")
+
+
 def _list_options(parser: Parser) -> None:
     parser.add_argument("--model", help="only completions of this model")
-    parser.add_argument("--limit", type=positive_int, default=DEFAULT_LIMIT, help="at most N")
-    parser.add_argument("--metadata", action="append", metavar="K=V", help="metadata to match")
+    _max_items(parser)
+    parser.add_argument(
+        "--filter", action="append", metavar="K=V", help="metadata to match (JSON or k=v words)"
+    )
+    parser.add_renamed("--metadata", "--filter")
     parser.add_argument("--thread", help="only the turns of this thread")
     parser.add_argument("--order", choices=("asc", "desc"), default="desc", help="by creation")
     parser.add_argument("-w", "--workspace", help="workspace (default: the current one)")
@@ -82,7 +126,14 @@ def _show_options(parser: Parser) -> None:
     parser.add_argument("-w", "--workspace", help="workspace (default: the current one)")
 
 
+def _search_options(parser: Parser) -> None:
+    parser.add_argument("text", nargs="+", metavar="TEXT", help="words to find")
+    _max_items(parser)
+    parser.add_argument("-w", "--workspace", help="workspace (default: the current one)")
+
+
 COMMANDS = [
     Command("list", "stored completions as a DataFrame", _list_options, _list),
+    Command("search", "past questions and answers by their words: TEXT", _search_options, _search),
     Command("show", "the messages of one completion: ID", _show_options, _show),
 ]

@@ -1,24 +1,28 @@
-"""``%files``: list, upload, remove, download, preview and tag the files of a workspace."""
+"""``%files``: list, upload, delete, download, show and update the files of a workspace.
+
+The verbs are the client's (``client.files.list/upload/delete/download/update``); see
+``docs/vocabulary.md``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import glob
 import io
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .commands import Command
 from .display import Message, fenced, publish
+from .grammar import parse_mapping, parse_pairs
 from .markup import one_line, safe_markdown
-from .options import OptionError, Parser, parse_filter, parse_pairs, positive_int
+from .options import OptionError, Parser, positive_int
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .magics import ChatspaceMagics
+    from .context import NotebookContext
 
 __all__ = ["COMMANDS"]
 
@@ -32,25 +36,45 @@ _TEXT = {".txt", ".md", ".markdown", ".rst", ".json", ".jsonl", ".py", ".yaml", 
          ".css", ".sh", ".r", ".tex"}  # fmt: skip
 
 
-def _workspace(magics: ChatspaceMagics, args: argparse.Namespace) -> str:
-    return str(args.workspace or magics.session.workspace)
+def _workspace(ctx: NotebookContext, args: argparse.Namespace) -> str:
+    return str(args.workspace or ctx.session.workspace)
 
 
-def _ls(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
+def _file_id(ctx: NotebookContext, workspace: str, ref: str) -> str:
+    """The id of file ``ref``: an id as given, else the one file of that name.
+
+    A name two files share is an error that lists them, so that nothing is deleted or
+    shown by a guess.
+    """
+    if ref.startswith("file-"):
+        return ref
+    named = [f for f in ctx.session.client.files.list(workspace=workspace) if f.filename == ref]
+    if len(named) == 1:
+        return str(named[0].id)
+    if not named:
+        raise OptionError(
+            f"no file named {ref!r} in workspace {workspace!r}; %files list lists the files"
+        )
+    listed = ", ".join(f"{f.id} ({f.bytes} bytes)" for f in named)
+    raise OptionError(f"{len(named)} files are named {ref!r} in workspace {workspace!r}: "
+                      f"{listed}; give the id of the one you mean")  # fmt: skip
+
+
+def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """The files of the workspace as a DataFrame (newest first)."""
-    filter_json = parse_filter(args.filter)
-    client, workspace = magics.session.client, _workspace(magics, args)
+    metadata = parse_mapping(args.filter, field="--filter")
+    client, workspace = ctx.session.client, _workspace(ctx, args)
     page = client.files.list(
         workspace=workspace,
-        metadata=json.loads(filter_json) if filter_json else None,
+        metadata=metadata or None,
         purpose=args.purpose,
         order=args.order,
-        limit=min(args.limit or 10_000, 10_000),
+        limit=min(args.max_items or 10_000, 10_000),
     )
-    return page.to_pandas(limit=args.limit)
+    return page.to_pandas(max_items=args.max_items)
 
 
-def _upload(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
+def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """Upload the paths and globs given, in one request; the new files as a DataFrame."""
     paths: list[str] = []
     for pattern in args.paths:
@@ -59,8 +83,8 @@ def _upload(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
         if not found:
             raise OptionError(f"%files upload: no file matches {pattern!r}")
         paths += [p for p in found if p not in paths]
-    meta = parse_pairs(args.meta, "--meta")
-    client, workspace = magics.session.client, _workspace(magics, args)
+    meta = parse_pairs(args.metadata, field="--metadata")
+    client, workspace = ctx.session.client, _workspace(ctx, args)
     earlier: list[Any] = []
     if args.replace:
         names = {os.path.basename(p) for p in paths}
@@ -81,31 +105,33 @@ def _upload(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
     return to_pandas(files if isinstance(files, list) else [files])
 
 
-def _rm(magics: ChatspaceMagics, args: argparse.Namespace) -> None:
-    files = magics.session.client.files
-    workspace = _workspace(magics, args)
-    for file_id in args.ids:
+def _delete(ctx: NotebookContext, args: argparse.Namespace) -> None:
+    files = ctx.session.client.files
+    workspace = _workspace(ctx, args)
+    chosen = {ref: _file_id(ctx, workspace, ref) for ref in args.ids}  # all known, or none go
+    for ref, file_id in chosen.items():
         files.delete(file_id, workspace=workspace)
-        Message(f"deleted {file_id}").show()
+        Message(f"deleted {file_id}" + (f" ({ref})" if ref != file_id else "")).show()
 
 
-def _get(magics: ChatspaceMagics, args: argparse.Namespace) -> Path:
+def _download(ctx: NotebookContext, args: argparse.Namespace) -> Path:
     """Download a file; to PATH (a directory keeps the file's name), by default here."""
-    path = magics.session.client.files.download(
-        args.id, args.path or ".", workspace=_workspace(magics, args)
-    )
-    Message(f"saved {args.id} to {path}").show()
+    workspace = _workspace(ctx, args)
+    file_id = _file_id(ctx, workspace, args.id)
+    path = ctx.session.client.files.download(file_id, args.path or ".", workspace=workspace)
+    Message(f"saved {file_id} to {path}").show()
     return path
 
 
-def _show(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
+def _show(ctx: NotebookContext, args: argparse.Namespace) -> Any:
     """A file's content: a table as a DataFrame, an image as an image, text as text; any
     other document (PDF, DOCX, ...) as the text the service extracted from it."""
-    files = magics.session.client.files
-    workspace = _workspace(magics, args)
-    info = files.get(args.id, workspace=workspace)
+    files = ctx.session.client.files
+    workspace = _workspace(ctx, args)
+    file_id = _file_id(ctx, workspace, args.id)
+    info = files.get(file_id, workspace=workspace)
     suffix = Path(info.filename).suffix.lower()
-    content = files.content(args.id, workspace=workspace)
+    content = files.content(file_id, workspace=workspace)
     if suffix in _TABLES:
         import pandas as pd
 
@@ -121,9 +147,11 @@ def _show(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
         return Image(data=content, format=_IMAGES[suffix])
     from .panels._preview import readable_text
 
-    text = readable_text(magics.session.client, args.id, workspace=workspace, content=content)
+    text = readable_text(ctx.session.client, file_id, workspace=workspace, content=content)
     if text is None:
-        return Message(f"{info.filename} is binary ({len(content)} bytes); %files get {args.id}")
+        return Message(
+            f"{info.filename} is binary ({len(content)} bytes); %files download {file_id}"
+        )
     _show_text(info.filename, text, suffix)
     return None
 
@@ -131,7 +159,7 @@ def _show(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
 def _show_text(filename: str, text: str, suffix: str) -> None:
     cut = len(text) - SHOW_TEXT_CHARS
     shown = text[:SHOW_TEXT_CHARS]
-    note = f"\n… {cut} more characters (%files get to read it all)" if cut > 0 else ""
+    note = f"\n… {cut} more characters (%files download to read it all)" if cut > 0 else ""
     # a language for the fence only where the suffix names one (not ".pdf", ".docx")
     language = suffix.lstrip(".") if suffix in _TEXT - _PLAIN else ""
     markdown = safe_markdown(fenced(shown, language)) + safe_markdown(note)
@@ -139,15 +167,19 @@ def _show_text(filename: str, text: str, suffix: str) -> None:
             {"chatspace": {"filename": one_line(filename)}})  # fmt: skip
 
 
-def _meta(magics: ChatspaceMagics, args: argparse.Namespace) -> dict[str, Any]:
+def _update(ctx: NotebookContext, args: argparse.Namespace) -> dict[str, Any]:
     """Merge k=v pairs into a file's metadata (``--unset k`` removes); the new metadata."""
-    pairs: dict[str, Any] = dict(parse_pairs(args.pairs, "%files meta"))
+    pairs: dict[str, Any] = dict(parse_pairs(args.pairs, field="%files update"))
     for key in args.unset or ():
         pairs[key] = None
     if not pairs and args.instructions is None:
-        raise OptionError("%files meta: give k=v pairs, --unset KEY or --instructions TEXT")
-    updated = magics.session.client.files.update_metadata(
-        args.id, pairs or None, instructions=args.instructions, workspace=_workspace(magics, args)
+        raise OptionError("%files update: give k=v pairs, --unset KEY or --instructions TEXT")
+    workspace = _workspace(ctx, args)
+    updated = ctx.session.client.files.update(
+        _file_id(ctx, workspace, args.id),
+        pairs or None,
+        instructions=args.instructions,
+        workspace=workspace,
     )
     return dict(updated.metadata)
 
@@ -156,17 +188,19 @@ def _with_workspace(parser: Parser) -> None:
     parser.add_argument("-w", "--workspace", help="workspace (default: the current one)")
 
 
-def _ls_options(parser: Parser) -> None:
+def _list_options(parser: Parser) -> None:
     parser.add_argument("--filter", metavar="K=V|JSON", help="files whose metadata matches")
     parser.add_argument("--purpose", help="files of this purpose")
     parser.add_argument("--order", choices=("asc", "desc"), default="desc", help="by upload time")
-    parser.add_argument("--limit", type=positive_int, metavar="N", help="at most N files")
+    parser.add_argument("--max-items", type=positive_int, metavar="N", help="at most N files")
+    parser.add_renamed("--limit", "--max-items")
     _with_workspace(parser)
 
 
 def _upload_options(parser: Parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH|GLOB", help="files to upload")
-    parser.add_argument("--meta", action="append", metavar="K=V", help="metadata of each file")
+    parser.add_argument("--metadata", action="append", metavar="K=V", help="metadata of each file")
+    parser.add_renamed("--meta", "--metadata")
     parser.add_argument("--instructions", metavar="TEXT", help="derive metadata from the content")
     parser.add_argument(
         "--replace", action="store_true", help="delete earlier files of these names"
@@ -175,25 +209,25 @@ def _upload_options(parser: Parser) -> None:
     _with_workspace(parser)
 
 
-def _rm_options(parser: Parser) -> None:
-    parser.add_argument("ids", nargs="+", metavar="ID", help="files to delete")
+def _delete_options(parser: Parser) -> None:
+    parser.add_argument("ids", nargs="+", metavar="ID|NAME", help="files to delete")
     _with_workspace(parser)
 
 
-def _get_options(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID", help="the file to download")
+def _download_options(parser: Parser) -> None:
+    parser.add_argument("id", metavar="ID|NAME", help="the file to download")
     parser.add_argument("path", nargs="?", metavar="PATH", help="where to (default: here)")
     _with_workspace(parser)
 
 
 def _show_options(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID", help="the file to show")
+    parser.add_argument("id", metavar="ID|NAME", help="the file to show")
     parser.add_argument("--rows", type=positive_int, default=SHOW_TABLE_ROWS, help="table rows")
     _with_workspace(parser)
 
 
-def _meta_options(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID", help="the file")
+def _update_options(parser: Parser) -> None:
+    parser.add_argument("id", metavar="ID|NAME", help="the file")
     parser.add_argument("pairs", nargs="*", metavar="K=V", help="metadata to set")
     parser.add_argument("--unset", action="append", metavar="KEY", help="metadata to remove")
     parser.add_argument("--instructions", metavar="TEXT", help="derive metadata from the content")
@@ -201,17 +235,20 @@ def _meta_options(parser: Parser) -> None:
 
 
 COMMANDS = [
-    Command("ls", "the files as a DataFrame (--filter k=v)", _ls_options, _ls),
+    Command("list", "the files as a DataFrame (--filter k=v)", _list_options, _list),
     Command(
         "upload",
-        "upload files: PATH|GLOB ... [--meta k=v] [--instructions TEXT]",
+        "upload files: PATH|GLOB ... [--metadata k=v] [--instructions TEXT]",
         _upload_options,
         _upload,
     ),
-    Command("rm", "delete files: ID ...", _rm_options, _rm),
-    Command("get", "download a file: ID [PATH]", _get_options, _get),
+    Command("delete", "delete files: ID|NAME ...", _delete_options, _delete),
+    Command("download", "download a file: ID|NAME [PATH]", _download_options, _download),
     Command("show", "show a file: text, a table as a DataFrame, an image", _show_options, _show),
     Command(
-        "meta", "set metadata: ID k=v ... | --unset KEY | --instructions TEXT", _meta_options, _meta
+        "update",
+        "update metadata: ID|NAME k=v ... | --unset KEY | --instructions TEXT",
+        _update_options,
+        _update,
     ),
 ]

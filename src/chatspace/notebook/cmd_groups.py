@@ -15,7 +15,13 @@ def group(name: str) -> CommandGroup:
     if name == "files":
         from .cmd_files import COMMANDS
 
-        return CommandGroup("%files", "the files of the workspace", COMMANDS, default="ls")
+        return CommandGroup(
+            "%files",
+            "the files of the workspace",
+            COMMANDS,
+            default="list",
+            renamed={"ls": "list", "rm": "delete", "get": "download", "meta": "update"},
+        )
     if name == "completions":
         from .cmd_completions import COMMANDS
 
@@ -23,7 +29,18 @@ def group(name: str) -> CommandGroup:
     if name == "workspace":
         from .cmd_workspace import COMMANDS
 
-        return CommandGroup("%workspace", "workspaces and users", COMMANDS, default="use")
+        return CommandGroup(
+            "%workspace",
+            "workspaces and users",
+            COMMANDS,
+            default="use",
+            renamed={
+                "ls": "list",
+                "rm": "delete",
+                "set-user": "update-user",
+                "rm-user": "remove-user",
+            },
+        )
     if name == "chat":
         from .cmd_models import COMMANDS as MODELS
         from .cmd_threads import COMMANDS as THREADS

@@ -1,4 +1,8 @@
-"""``%chat models [ls | add NAME --url URL ... | rm NAME]``: the models and their origin."""
+"""``%chat models [list | add NAME --url URL ... | remove NAME]``: the models and their origin.
+
+The verbs are the CLI's (``chatspace models list|add|remove``); ``ls`` and ``rm`` still
+work for one release, with a note.
+"""
 
 from __future__ import annotations
 
@@ -10,16 +14,17 @@ from .display import Message
 from .options import OptionError, Parser
 
 if TYPE_CHECKING:
-    from .magics import ChatspaceMagics
+    from .context import NotebookContext
 
 __all__ = ["COMMANDS"]
 
-_ACTIONS = ("ls", "add", "rm")
+_ACTIONS = ("list", "add", "remove")
+_RENAMED = {"ls": "list", "rm": "remove"}
 
 
 def _options(parser: Parser) -> None:
-    parser.add_argument("action", nargs="?", default="ls", choices=_ACTIONS)
-    parser.add_argument("name", nargs="?", help="the model name users pick (add, rm)")
+    parser.add_argument("action", nargs="?", default="list", choices=_ACTIONS + tuple(_RENAMED))
+    parser.add_argument("name", nargs="?", help="the model name users pick (add, remove)")
     parser.add_argument("--url", help="the server's OpenAI-compatible base URL (add)")
     parser.add_argument("--model", help="the server's name for the model (default: NAME)")
     key = parser.add_mutually_exclusive_group()
@@ -31,15 +36,21 @@ def _options(parser: Parser) -> None:
     parser.add_argument("--replace", action="store_true", help="change an existing model")
 
 
-def _models(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
+def _models(ctx: NotebookContext, args: argparse.Namespace) -> Any:
     from .models import add_model, models_frame, remove_model
 
-    session = magics.session
-    if args.action == "ls":
+    session = ctx.session
+    if args.action in _RENAMED:
+        old, args.action = args.action, _RENAMED[args.action]
+        Message(
+            f"note: %chat models {old} is now %chat models {args.action}; "
+            f"{old} goes in the next release"
+        ).show()
+    if args.action == "list":
         return models_frame(session)
     if not args.name:
         raise OptionError(f"%chat models {args.action}: name the model (see %chat models --help)")
-    if args.action == "rm":
+    if args.action == "remove":
         return Message(remove_model(session, args.name))
     if not args.url:
         raise OptionError("%chat models add: --url is required (see %chat models --help)")
@@ -60,7 +71,7 @@ def _models(magics: ChatspaceMagics, args: argparse.Namespace) -> Any:
 COMMANDS = [
     Command(
         "models",
-        "the models served and where each comes from; add NAME --url URL, rm NAME",
+        "the models served and where each comes from; add NAME --url URL, remove NAME",
         _options,
         _models,
     )

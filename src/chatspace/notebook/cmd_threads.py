@@ -1,4 +1,4 @@
-"""``%chat threads | reset | resume | config``: the conversations and the connection."""
+"""``%chat threads | reset | resume | export | config``: the conversations and the connection."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from .commands import Command
 from .display import Message
-from .options import Parser
+from .options import OptionError, Parser
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .magics import ChatspaceMagics
+    from .context import NotebookContext
 
 __all__ = ["COMMANDS"]
 
@@ -21,14 +21,14 @@ STORED_SCAN = 1000
 """``%chat threads`` counts the stored turns among the newest this many completions."""
 
 
-def _threads(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
+def _threads(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """The threads in memory, and those stored for this notebook, one row each."""
     import pandas as pd
 
-    book = magics.threads
+    book = ctx.session.threads
     stored: Counter[str] = Counter()
     if not args.local:
-        stored = _stored_threads(magics)
+        stored = _stored_threads(ctx)
     names = sorted(set(book.threads) | set(stored) | {book.current})
     rows = [
         {
@@ -43,9 +43,9 @@ def _threads(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["thread", "current", "turns", "tokens", "stored_turns"])
 
 
-def _stored_threads(magics: ChatspaceMagics) -> Counter[str]:
-    session = magics.session
-    notebook = magics.notebook_name()
+def _stored_threads(ctx: NotebookContext) -> Counter[str]:
+    session = ctx.session
+    notebook = ctx.notebook
     page = session.client.chat.list(
         workspace=session.workspace,
         metadata={"notebook": notebook} if notebook else None,
@@ -62,8 +62,8 @@ def _stored_threads(magics: ChatspaceMagics) -> Counter[str]:
     return counts
 
 
-def _reset(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
-    book = magics.threads
+def _reset(ctx: NotebookContext, args: argparse.Namespace) -> Message:
+    book = ctx.session.threads
     if args.all:
         count = len(book.threads)
         book.clear()
@@ -74,10 +74,10 @@ def _reset(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
     return Message(f"thread {name} starts afresh ({turns} turns forgotten)")
 
 
-def _resume(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
-    session = magics.session
-    thread = magics.threads.resume(
-        session.client, args.name, workspace=session.workspace, notebook=magics.notebook_name()
+def _resume(ctx: NotebookContext, args: argparse.Namespace) -> Message:
+    session = ctx.session
+    thread = ctx.session.threads.resume(
+        session.client, args.name, workspace=session.workspace, notebook=ctx.notebook
     )
     if not thread.turns:
         return Message(
@@ -90,8 +90,21 @@ def _resume(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
     )
 
 
-def _config(magics: ChatspaceMagics, args: argparse.Namespace) -> ConfigView:
-    session = magics.session
+def _export(ctx: NotebookContext, args: argparse.Namespace) -> Message:
+    from .export import write_thread
+
+    book = ctx.session.threads
+    name = args.name or book.current
+    if name not in book.threads:
+        raise OptionError(
+            f"%chat export: no thread {name!r} in this kernel; %chat resume {name} first"
+        )
+    path = write_thread(book.threads[name], args.output, args.to)
+    return Message(f"wrote {len(book.threads[name].turns)} turns of thread {name} to {path}")
+
+
+def _config(ctx: NotebookContext, args: argparse.Namespace) -> ConfigView:
+    session = ctx.session
     client = session.client
     config = client.config
     sources = config.sources
@@ -108,7 +121,10 @@ def _config(magics: ChatspaceMagics, args: argparse.Namespace) -> ConfigView:
         ("model", session.model, "ChatspaceMagics.default_model"),
         ("store", str(session.store), "ChatspaceMagics.store"),
         ("stream", str(session.stream), "ChatspaceMagics.stream"),
-        ("thread", magics.threads.current, "%%chat --thread"),
+        ("top_k", str(session.top_k or "(service default)"), "ChatspaceMagics.default_top_k"),
+        ("format", session.format, "ChatspaceMagics.default_format"),
+        ("history", f"{session.history_tokens} tokens", "ChatspaceMagics.thread_token_budget"),
+        ("thread", ctx.session.threads.current, "%%chat --thread"),
     ]
     return ConfigView(rows)
 
@@ -168,6 +184,14 @@ def _reset_options(parser: Parser) -> None:
     parser.add_argument("--all", action="store_true", help="forget every thread")
 
 
+def _export_options(parser: Parser) -> None:
+    from .export import EXPORT_FORMATS
+
+    parser.add_argument("name", nargs="?", help="the thread (default: the current one)")
+    parser.add_argument("--to", choices=EXPORT_FORMATS, help="format (default: from -o, else md)")
+    parser.add_argument("-o", "--output", metavar="PATH", help="file (default: THREAD.FORMAT)")
+
+
 def _resume_options(parser: Parser) -> None:
     parser.add_argument("name", help="the thread to rebuild from its stored completions")
 
@@ -185,6 +209,12 @@ COMMANDS = [
         "rebuild a thread from stored completions (after a restart)",
         _resume_options,
         _resume,
+    ),
+    Command(
+        "export",
+        "write a thread with its citations: [THREAD] --to md|ipynb|json [-o PATH]",
+        _export_options,
+        _export,
     ),
     Command(
         "config",

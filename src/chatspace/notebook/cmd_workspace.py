@@ -1,4 +1,8 @@
-"""``%workspace``: show or switch the current workspace; manage workspaces and their users."""
+"""``%workspace``: show or switch the current workspace; manage workspaces and their users.
+
+The verbs are the client's (``client.workspaces.list/create/delete/add_user/update_user/
+remove_user``); see ``docs/vocabulary.md``.
+"""
 
 from __future__ import annotations
 
@@ -15,16 +19,16 @@ from .options import Parser
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .magics import ChatspaceMagics
+    from .context import NotebookContext
 
 __all__ = ["COMMANDS"]
 
 ACCESS = ("reader", "writer", "admin")
 
 
-def _use(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
+def _use(ctx: NotebookContext, args: argparse.Namespace) -> Message:
     """No name: the current workspace. A name: switch to it (it must exist for you)."""
-    session = magics.session
+    session = ctx.session
     workspaces = session.client.workspaces
     if args.name is None:
         found = workspaces.get(session.workspace)
@@ -40,22 +44,22 @@ def _use(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
     return Message(f"now in workspace {found.id} ({found.name}{created})")
 
 
-def _ls(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
-    frame = magics.session.client.workspaces.list().to_pandas()
-    frame.insert(0, "current", frame["id"] == magics.session.workspace)
+def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    frame = ctx.session.client.workspaces.list().to_pandas()
+    frame.insert(0, "current", frame["id"] == ctx.session.workspace)
     return frame
 
 
-def _create(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
+def _create(ctx: NotebookContext, args: argparse.Namespace) -> Message:
     name = " ".join(args.name) if args.name else None
-    created = magics.session.client.workspaces.create(args.id, name)
+    created = ctx.session.client.workspaces.create(args.id, name)
     return Message(
         f"created workspace {created.id} ({created.name}); %workspace {created.id} to use it"
     )
 
 
-def _rm(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
-    session = magics.session
+def _delete(ctx: NotebookContext, args: argparse.Namespace) -> Message:
+    session = ctx.session
     session.client.workspaces.delete(args.id)
     if session.workspace == args.id:
         session.workspace = "default"
@@ -63,29 +67,30 @@ def _rm(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
     return Message(f"deleted workspace {args.id}")
 
 
-def _users(magics: ChatspaceMagics, args: argparse.Namespace) -> pd.DataFrame:
-    return magics.session.client.workspaces.users(args.id or magics.session.workspace).to_pandas()
+def _users(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    workspace = args.id or ctx.session.workspace
+    return ctx.session.client.workspaces.users(workspace=workspace).to_pandas()
 
 
-def _target(magics: ChatspaceMagics, args: argparse.Namespace) -> str:
-    return str(args.workspace or magics.session.workspace)
+def _target(ctx: NotebookContext, args: argparse.Namespace) -> str:
+    return str(args.workspace or ctx.session.workspace)
 
 
-def _add_user(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
-    where = _target(magics, args)
-    magics.session.client.workspaces.add_user(args.user, args.access, workspace=where)
+def _add_user(ctx: NotebookContext, args: argparse.Namespace) -> Message:
+    where = _target(ctx, args)
+    ctx.session.client.workspaces.add_user(args.user, args.access, workspace=where)
     return Message(f"added {args.user} to workspace {where} as {args.access}")
 
 
-def _set_user(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
-    where = _target(magics, args)
-    magics.session.client.workspaces.update_user(args.user, args.access, workspace=where)
+def _update_user(ctx: NotebookContext, args: argparse.Namespace) -> Message:
+    where = _target(ctx, args)
+    ctx.session.client.workspaces.update_user(args.user, args.access, workspace=where)
     return Message(f"{args.user} is now {args.access} in workspace {where}")
 
 
-def _rm_user(magics: ChatspaceMagics, args: argparse.Namespace) -> Message:
-    where = _target(magics, args)
-    magics.session.client.workspaces.remove_user(args.user, workspace=where)
+def _remove_user(ctx: NotebookContext, args: argparse.Namespace) -> Message:
+    where = _target(ctx, args)
+    ctx.session.client.workspaces.remove_user(args.user, workspace=where)
     return Message(f"removed {args.user} from workspace {where}")
 
 
@@ -103,7 +108,7 @@ def _create_options(parser: Parser) -> None:
     parser.add_argument("name", nargs="*", metavar="NAME", help="display name (default: the id)")
 
 
-def _rm_options(parser: Parser) -> None:
+def _delete_options(parser: Parser) -> None:
     parser.add_argument("id", metavar="ID", help="the workspace to delete, with its files")
 
 
@@ -123,11 +128,15 @@ def _user_options(with_access: bool) -> Callable[[Parser], None]:
 
 COMMANDS = [
     Command("use", "show the current workspace, or switch: NAME", _use_options, _use),
-    Command("ls", "your workspaces as a DataFrame", _no_options, _ls),
+    Command("list", "your workspaces as a DataFrame", _no_options, _list),
     Command("create", "create a workspace: ID [NAME]", _create_options, _create),
-    Command("rm", "delete a workspace with its files and completions: ID", _rm_options, _rm),
+    Command(
+        "delete", "delete a workspace with its files and completions: ID", _delete_options, _delete
+    ),
     Command("users", "the users of a workspace as a DataFrame: [ID]", _users_options, _users),
     Command("add-user", "give a user access: USER ACCESS", _user_options(True), _add_user),
-    Command("set-user", "change a user's access: USER ACCESS", _user_options(True), _set_user),
-    Command("rm-user", "take a user out: USER", _user_options(False), _rm_user),
+    Command(
+        "update-user", "change a user's access: USER ACCESS", _user_options(True), _update_user
+    ),
+    Command("remove-user", "take a user out: USER", _user_options(False), _remove_user),
 ]

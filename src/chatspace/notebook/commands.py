@@ -1,7 +1,7 @@
 """Subcommands of a magic as a table: ``%files upload ...`` runs ``table["upload"]``.
 
 Each :class:`Command` has its own parser (built on first use, so that loading the
-extension stays cheap) and a handler taking the magics object and the parsed options. A
+extension stays cheap) and a handler taking the notebook context and the parsed options. A
 line whose first word is no subcommand goes to the group's default command, which is how
 ``%workspace NAME`` switches and ``%chat QUESTION`` asks.
 """
@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 from .options import HelpRequested, Parser, split_args
 
 if TYPE_CHECKING:
-    from .magics import ChatspaceMagics
+    from .context import NotebookContext
 
 __all__ = ["Command", "CommandGroup"]
 
-Handler = Callable[["ChatspaceMagics", argparse.Namespace], Any]
+Handler = Callable[["NotebookContext", argparse.Namespace], Any]
 
 
 @dataclass
@@ -41,29 +41,52 @@ class Command:
             self._parser = parser
         return self._parser
 
-    def __call__(self, magics: ChatspaceMagics, words: list[str]) -> Any:
-        return self.run(magics, self.parser().parse(words))
+    def __call__(self, ctx: NotebookContext, words: list[str]) -> Any:
+        args = self.parser().parse(words)
+        for note in getattr(args, "renamed", None) or ():
+            _note(note)
+        return self.run(ctx, args)
+
+
+def _note(text: str) -> None:
+    from .display import Message
+
+    Message(text).show()
 
 
 class CommandGroup:
     """The subcommands of one magic, dispatched on the first word of its line."""
 
-    def __init__(self, magic: str, summary: str, commands: list[Command], default: str) -> None:
+    def __init__(
+        self,
+        magic: str,
+        summary: str,
+        commands: list[Command],
+        default: str,
+        renamed: dict[str, str] | None = None,
+    ) -> None:
         self.magic = magic
         self.summary = summary
         self.commands = {c.name: c for c in commands}
         self.default = default
+        # old subcommand -> new one: still run, with a one-line note, for one release
+        self.renamed = dict(renamed or {})
         for command in commands:
             command.prog = magic if command.name == default else f"{magic} {command.name}"
 
-    def __call__(self, magics: ChatspaceMagics, line: str) -> Any:
+    def __call__(self, ctx: NotebookContext, line: str) -> Any:
         # A trailing ";" hides a cell's Out in IPython; it is no part of the options.
         words = split_args(line.rstrip().removesuffix(";"), self.magic)
         if words and words[0] in ("-h", "--help", "help"):
             raise HelpRequested(self.help())
+        if words and words[0] in self.renamed:
+            old, new = words[0], self.renamed[words[0]]
+            magic = self.magic
+            _note(f"note: {magic} {old} is now {magic} {new}; {old} goes in the next release")
+            return self.commands[new](ctx, words[1:])
         if words and words[0] in self.commands:
-            return self.commands[words[0]](magics, words[1:])
-        return self.commands[self.default](magics, words)
+            return self.commands[words[0]](ctx, words[1:])
+        return self.commands[self.default](ctx, words)
 
     def help(self) -> str:
         """The group's usage: one line per subcommand, then how to get more."""

@@ -71,6 +71,11 @@ class Citation:
             found[a.text] = cls(a.text, cited.file_id, cited.filename, cited.quote)
         return list(found.values())
 
+    def quoted_in(self, text: str) -> bool:
+        """Whether ``text`` already shows the quote (``service-l0`` quotes in its answer):
+        then the source is listed by its file alone, not printed twice."""
+        return " ".join(self.quote.split()) in " ".join(text.split())
+
 
 @dataclass(eq=False)
 class ChatResult:
@@ -87,6 +92,8 @@ class ChatResult:
     completion: ChatCompletion | None = None
     citations: list[Citation] = field(default_factory=list)
     usage: CompletionUsage | None = None
+    usage_estimated: bool = False
+    """True when ``usage`` is counted here (a stopped answer gets no count from the service)."""
     workspace: str = "default"
     thread: str | None = None
     turn: int | None = None
@@ -121,6 +128,7 @@ class ChatResult:
                 "completion_id": self.id,
                 "model": self.model,
                 "usage": usage,
+                "usage_estimated": self.usage_estimated,
                 "workspace": self.workspace,
                 "thread": self.thread,
                 "turn": self.turn,
@@ -158,7 +166,8 @@ class ChatResult:
         parts = []
         if self.citations:
             lines = [
-                f"  {c.marker} {one_line(c.filename, 120)}: {_quote(c.quote)}"
+                f"  {c.marker} {one_line(c.filename, 120)}"
+                + ("" if c.quoted_in(self.text) else f": {_quote(c.quote)}")
                 for c in self.citations
             ]
             parts.append("Sources:\n" + "\n".join(lines))
@@ -170,8 +179,8 @@ class ChatResult:
         parts = [self._markdown_body()]
         if self.citations:
             items = [
-                f"- {markdown_literal(c.marker)} **{markdown_literal(c.filename)}**: "
-                f"{markdown_literal(_quote(c.quote))}"
+                f"- {markdown_literal(c.marker)} **{markdown_literal(c.filename)}**"
+                + ("" if c.quoted_in(self.text) else f": {markdown_literal(_quote(c.quote))}")
                 for c in self.citations
             ]
             parts.append("**Sources**\n\n" + "\n".join(items))
@@ -190,7 +199,8 @@ class ChatResult:
         """Model, tokens, time, then whatever the reader should know about this answer."""
         items = [self.model]
         if self.usage is not None:
-            items.append(f"{self.usage.total_tokens} tokens")
+            about = "~" if self.usage_estimated else ""
+            items.append(f"{about}{self.usage.total_tokens} tokens")
         items.append(f"{self.elapsed:.2f} s")
         if self.thread is not None:
             items.append(
@@ -313,14 +323,15 @@ class LiveView:
 
 def show_failure(magic: str, exc: BaseException) -> None:
     """One line for what went wrong in ``magic`` (or its usage, for ``--help``)."""
-    from .options import HelpRequested, OptionError
+    from .grammar import InputError
+    from .options import HelpRequested
 
     if isinstance(exc, HelpRequested):
         publish({"text/plain": exc.text})
         return
     if isinstance(exc, KeyboardInterrupt):
         text = f"{magic}: interrupted"
-    elif isinstance(exc, OptionError) or _is_chatspace_error(exc):
+    elif isinstance(exc, InputError) or _is_chatspace_error(exc):
         text = str(exc) if str(exc).startswith(magic) else f"{magic}: {exc}"
     elif isinstance(exc, OSError) and exc.strerror:
         where = f": {exc.filename}" if exc.filename else ""

@@ -1,7 +1,8 @@
 """``--format``: what a call asks the model for, and what it makes of the answer.
 
 ``markdown`` and ``text`` keep the answer as it is (``text`` shows it as plain text);
-``json`` asks for one JSON value and parses the answer; ``code`` asks for one fenced code
+``json`` asks for one JSON value and parses the answer (the whole of it, a fenced block,
+or the first object in its prose); ``code`` asks for one fenced code
 block and takes its content, which ``%%chat`` proposes as the next cell.
 """
 
@@ -41,7 +42,11 @@ def take_value(result: ChatResult, fmt: str) -> None:
 
 
 def _parse_json(text: str) -> Any:
-    """The JSON value of an answer: the whole text, a fenced block, or the first {...}/[...]."""
+    """The JSON value of an answer: the whole text, a fenced block, or the first {...}.
+
+    Inside prose only an object counts: a citation marker such as ``[1]`` is valid JSON,
+    and taking it for the answer's value would be wrong.
+    """
     stripped = text.strip()
     candidates = [stripped]
     match = FENCE.search(text)
@@ -52,10 +57,11 @@ def _parse_json(text: str) -> Any:
             return json.loads(candidate)
         except ValueError:
             continue
-    starts = [i for i in (stripped.find("{"), stripped.find("[")) if i != -1]
-    if starts:
+    decoder = json.JSONDecoder()
+    start = stripped.find("{")
+    while start != -1:
         try:
-            return json.JSONDecoder().raw_decode(stripped[min(starts) :])[0]
+            return decoder.raw_decode(stripped[start:])[0]
         except ValueError:
-            pass
-    raise ValueError("no JSON value found in it")
+            start = stripped.find("{", start + 1)
+    raise ValueError("no JSON object found in it")

@@ -3,8 +3,10 @@
 ``%load_ext chatspace`` registers :class:`ChatspaceMagics` and nothing else: the client,
 pandas and the command modules are imported when a magic first runs, so that loading
 stays fast. Settings are traitlets (``%config ChatspaceMagics.default_model = "x"``)
-linked to the notebook session, so the panels see the same model, workspace, store
-and stream defaults, and a change on either side shows on the other.
+linked to the notebook session, so the panels see the same model, workspace, store,
+stream, top_k, format and history budget, and a change on either side shows on the other.
+The magics only parse their lines: the commands get a narrow
+:class:`~chatspace.notebook.context.NotebookContext`, never this object.
 
 Whatever goes wrong in a magic (a bad option, an unknown file, a 403, no service) is
 shown as one line in the output, never as a traceback.
@@ -13,7 +15,6 @@ shown as one line in the output, never as a traceback.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -25,14 +26,15 @@ from IPython.core.magic import (
     magics_class,
     no_var_expand,
 )
-from traitlets import Bool, Float, Int, Unicode, link
+from traitlets import Bool, Enum, Float, Int, Unicode, link
 
-from .session import NotebookSession, get_session
+from .formats import FORMATS
+from .session import NotebookSession, get_session, off_new_session, on_new_session
 
 if TYPE_CHECKING:
     from .commands import CommandGroup
+    from .context import NotebookContext
     from .display import ChatResult
-    from .threads import ThreadBook
 
 __all__ = ["ChatspaceMagics", "load_ipython_extension", "unload_ipython_extension"]
 
@@ -42,6 +44,9 @@ _SHARED = {
     "default_workspace": "workspace",
     "store": "store",
     "stream": "stream",
+    "default_top_k": "top_k",
+    "default_format": "format",
+    "thread_token_budget": "history_tokens",
 }
 
 
@@ -60,6 +65,12 @@ class ChatspaceMagics(Magics):
         True, help="Store completions, tagged with notebook and thread (--no-store for one call)."
     ).tag(config=True)
     stream = Bool(True, help="Stream answers into the output as they arrive.").tag(config=True)
+    default_top_k = Int(
+        0, min=0, max=50, help="Passages to retrieve when a call says not; 0: the service's."
+    ).tag(config=True)
+    default_format = Enum(
+        FORMATS, "markdown", help="--format when a call gives none (shared with the panels)."
+    ).tag(config=True)
     stream_throttle = Float(
         0.1, help="Seconds between two updates of a streaming answer (long answers stay cheap)."
     ).tag(config=True)
@@ -77,8 +88,6 @@ class ChatspaceMagics(Magics):
         super().__init__(shell=shell, **kw)
         self._session: NotebookSession | None = None
         self._links: list[link] = []
-        self._threads: ThreadBook | None = None
-        self.frame_uploads: dict[tuple[str, str, str], str] = {}
         self._shown: list[ChatResult] = []
         if session is not None:
             self._bind(session)
@@ -101,26 +110,27 @@ class ChatspaceMagics(Magics):
         # The magics' values win at first: they hold what %config and ipython_config set.
         self._links = [link((self, mine), (session, theirs)) for mine, theirs in _SHARED.items()]
 
-    @property
-    def threads(self) -> ThreadBook:
-        if self._threads is None:
-            from .threads import ThreadBook
-
-            self._threads = ThreadBook()
-        return self._threads
-
-    def live_updates(self) -> bool:
-        """Whether outputs can change in place (a kernel or a capture), not a terminal."""
+    def context(self) -> NotebookContext:
+        """What the commands may know of the notebook (they never see this object)."""
         from IPython.core.displaypub import DisplayPublisher
 
-        return self.shell is not None and type(self.shell.display_pub) is not DisplayPublisher
+        from .context import NotebookContext
 
-    def notebook_name(self) -> str | None:
-        """The notebook's file name, when the front end tells it (JupyterLab, VS Code)."""
-        path = os.environ.get("JPY_SESSION_NAME")
-        if not path and self.shell is not None:
-            path = self.shell.user_ns.get("__vsc_ipynb_file__")
-        return os.path.basename(str(path)) if path else None
+        shell = self.shell
+        return NotebookContext(
+            session=self.session,
+            namespace=shell.user_ns if shell is not None else {},
+            # outputs change in place in a kernel or a capture, not in a terminal
+            live=shell is not None and type(shell.display_pub) is not DisplayPublisher,
+            stream_throttle=self.stream_throttle,
+            max_interpolated_chars=self.max_interpolated_chars,
+            set_next_input=self._propose_cell,
+            shown=self.shown,
+        )
+
+    def _propose_cell(self, code: str) -> None:
+        if self.shell is not None:
+            self.shell.set_next_input(code, replace=False)
 
     def shown(self, result: ChatResult) -> None:
         """``result`` is already on screen: the cell's Out must not show it again."""
@@ -143,8 +153,8 @@ class ChatspaceMagics(Magics):
         from .cmd_chat import chat_cell, chat_line
 
         if cell is None:
-            return self._guard("%chat", chat_line, self, line)
-        return self._guard("%%chat", chat_cell, self, line, cell)
+            return self._guard("%chat", lambda: chat_line(self.context(), line))
+        return self._guard("%%chat", lambda: chat_cell(self.context(), line, cell))
 
     @line_magic("files")  # type: ignore[arg-type]  # IPython types the name form poorly
     def files_magic(self, line: str) -> Any:
@@ -165,14 +175,14 @@ class ChatspaceMagics(Magics):
         from .cmd_groups import group
 
         command: CommandGroup = group(name)
-        return self._guard(command.magic, command, self, line)
+        return self._guard(command.magic, lambda: command(self.context(), line))
 
-    def _guard(self, magic: str, fn: Callable[..., Any], *args: Any) -> Any:
+    def _guard(self, magic: str, run: Callable[[], Any]) -> Any:
         """Run a magic; any failure becomes one line of output instead of a traceback."""
         from .display import show_failure
 
         try:
-            return fn(*args)
+            return run()
         except Exception as exc:
             if self.show_tracebacks:
                 raise
@@ -188,9 +198,19 @@ _CHAT_LINE = re.compile(
     r"^([ \t]*)((?:[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*)?)%chat(?=[ \t])(.*?)(\r?\n?)$"
 )
 
+# ``%%chat --help`` has no body, and IPython refuses a cell magic with an empty one
+# before the magic could answer: such a cell becomes the call with a blank body.
+_CHAT_CELL = re.compile(r"^%%chat(?:[ \t]+(.*?))?[ \t]*\r?\n?$")
+
 
 def protect_questions(lines: list[str]) -> list[str]:
-    """An input transformer: ``%chat ...?`` lines become ``run_line_magic`` calls."""
+    """An input transformer: ``%chat ...?`` lines become ``run_line_magic`` calls, and a
+    ``%%chat`` cell without a body (``%%chat --help``) reaches the magic, which IPython
+    would refuse with "the cell body is empty"."""
+    header = _CHAT_CELL.match(lines[0]) if lines else None
+    if header and not "".join(lines[1:]).strip():
+        body = "".join(lines[1:]) or "\n"
+        return [f"get_ipython().run_cell_magic('chat', {header.group(1) or ''!r}, {body!r})\n"]
     if lines and lines[0].lstrip().startswith("%%"):  # a cell magic's body is not Python
         return lines
     out = []
@@ -208,6 +228,7 @@ def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext chatspace``: register the magics (they import the rest on first use)."""
     magics = ChatspaceMagics(ipython)
     ipython.register_magics(magics)
+    on_new_session(magics._bind)  # a panel opened first still gets %config's values
     ipython.events.register("post_run_cell", magics._after_cell)
     if protect_questions not in ipython.input_transformers_cleanup:
         ipython.input_transformers_cleanup.append(protect_questions)
@@ -223,6 +244,7 @@ def unload_ipython_extension(ipython: Any) -> None:
         ipython.events.unregister("post_run_cell", magics._after_cell)
     with contextlib.suppress(ValueError):
         ipython.input_transformers_cleanup.remove(protect_questions)
+    off_new_session(magics._bind)
     for table in ipython.magics_manager.magics.values():
         for name in [n for n, fn in table.items() if getattr(fn, "__self__", None) is magics]:
             del table[name]

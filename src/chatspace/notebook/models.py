@@ -92,6 +92,6 @@ def remove_model(session: NotebookSession, name: str) -> str:
     try:
         removed = remove_connection(_data_dir(session), name)
     except BadConnection as exc:
-        raise OptionError(f"%chat models rm: {exc}") from None
+        raise OptionError(f"%chat models remove: {exc}") from None
     session.refresh_models()
     return f"model {removed.name} removed"

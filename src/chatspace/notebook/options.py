@@ -14,28 +14,27 @@ import json
 import re
 import shlex
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
+
+from .grammar import InputError, parse_pairs, short
 
 __all__ = [
     "HelpRequested",
     "OptionError",
     "Parser",
     "identifier",
-    "parse_filter",
-    "parse_pairs",
     "parse_params",
     "positive_int",
     "split_args",
     "split_leading_options",
 ]
 
-_PAIR = re.compile(r"^([^=\s]+)=(.*)$", re.DOTALL)
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # One shell-like word: unquoted text, '...' or "..." (with backslash escapes), glued together.
 _WORD = re.compile(r"""\s*((?:[^\s'"\\]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+)""", re.DOTALL)
 
 
-class OptionError(ValueError):
+class OptionError(InputError):
     """A magic was called with options it cannot use; the message is one line."""
 
 
@@ -70,6 +69,48 @@ class Parser(argparse.ArgumentParser):
 
     def parse(self, argv: Sequence[str]) -> argparse.Namespace:
         return self.parse_args(list(argv))
+
+    def add_renamed(self, old: str, new: str) -> None:
+        """Accept ``old`` as the option ``new`` for one more release, with a note.
+
+        ``new`` must already be added; ``old`` is left out of ``--help``, and each use
+        adds a line to ``namespace.renamed`` (the command shows it).
+        """
+        target = self._option_string_actions[new]
+        note = f"note: {self.prog} {old} is now {new}; {old} goes in the next release"
+        self.add_argument(old, action=_Renamed, target=target, note=note)
+
+
+class _Renamed(argparse.Action):
+    """An old option's spelling: does what the new one does, and notes the rename."""
+
+    def __init__(
+        self, option_strings: list[str], dest: str, *, target: argparse.Action, note: str
+    ) -> None:
+        super().__init__(
+            option_strings,
+            target.dest,
+            nargs=target.nargs,
+            type=cast(Any, target.type),  # a str only when registered by name
+            choices=target.choices,
+            metavar=target.metavar,
+            default=argparse.SUPPRESS,
+            help=argparse.SUPPRESS,
+        )
+        self.target, self.note = target, note
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        self.target(parser, namespace, values, option_string)
+        notes = list(getattr(namespace, "renamed", None) or [])
+        if self.note not in notes:
+            notes.append(self.note)
+        namespace.renamed = notes
 
 
 def split_args(line: str, prog: str) -> list[str]:
@@ -133,24 +174,13 @@ def _next_word(line: str, pos: int, prog: str, needed_by: str | None = None) -> 
     return split_args(match.group(1), prog)[0] if match.group(1) else "", match.end()
 
 
-def parse_pairs(items: Sequence[str] | None, what: str) -> dict[str, str]:
-    """``["k=v", ...]`` as a dict of strings (values are never guessed into numbers)."""
-    pairs: dict[str, str] = {}
-    for item in items or ():
-        match = _PAIR.match(item)
-        if match is None:
-            raise OptionError(f"{what} expects key=value, got {_short(item)}")
-        pairs[match.group(1)] = match.group(2)
-    return pairs
-
-
 def parse_params(items: Sequence[str] | None, allowed: Sequence[str]) -> dict[str, Any]:
     """``--param k=v``: any request field; ``v`` is read as JSON when it is JSON, else text."""
     params: dict[str, Any] = {}
-    for key, raw in parse_pairs(items, "--param").items():
+    for key, raw in parse_pairs(items, field="--param").items():
         if key not in allowed:
             raise OptionError(
-                f"--param {_short(key)} is not a request field; use one of: {', '.join(allowed)}"
+                f"--param {short(key)} is not a request field; use one of: {', '.join(allowed)}"
             )
         try:
             params[key] = json.loads(raw)
@@ -159,29 +189,10 @@ def parse_params(items: Sequence[str] | None, allowed: Sequence[str]) -> dict[st
     return params
 
 
-def parse_filter(text: str | None) -> str | None:
-    """``--filter``: a JSON object, or ``k=v[,k=v...]``; returned as the JSON string the
-    service wants."""
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        if all(_PAIR.match(p.strip()) for p in text.split(",")):
-            return json.dumps(parse_pairs([p.strip() for p in text.split(",")], "--filter"))
-        raise OptionError(
-            f'--filter must be a JSON object such as \'{{"team": "data"}}\' or k=v pairs; '
-            f"{_short(text)} is neither ({exc})"
-        ) from exc
-    if not isinstance(value, dict):
-        raise OptionError(f"--filter must be a JSON object, got {type(value).__name__}")
-    return json.dumps(value)
-
-
 def identifier(text: str) -> str:
     """An ``argparse`` type: a Python name (for ``-o`` and ``--df``)."""
     if not _IDENTIFIER.match(text):
-        raise argparse.ArgumentTypeError(f"{_short(text)} is not a Python name")
+        raise argparse.ArgumentTypeError(f"{short(text)} is not a Python name")
     return text
 
 
@@ -190,12 +201,7 @@ def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{_short(text)} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{short(text)} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not at least 1")
     return value
-
-
-def _short(text: str, limit: int = 60) -> str:
-    flat = " ".join(str(text).split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")

@@ -1,20 +1,41 @@
-"""The notebook's shared state: one client, the current workspace, the defaults.
+"""The notebook's shared state: one client, the settings, the conversations.
 
 Magics and panels both read and change it, so a workspace switched with ``%workspace NAME``
-shows in the panels' pickers and the other way round (panels ``observe`` its traits).
+shows in the panels' pickers and the other way round (panels ``observe`` its traits), and
+``%config ChatspaceMagics.default_model`` reaches a chat panel opened afterwards (the
+magics link their settings to every session as it is created, see :func:`on_new_session`).
+
+The workspace is remembered per notebook (and service) in the data dir, so that the next
+kernel of the same notebook starts where the last one left off.
 """
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from traitlets import Bool, HasTraits, Instance, List, Unicode
+from traitlets import Bool, Enum, HasTraits, Instance, Int, List, Unicode
+
+from .conversations import ThreadBook
+from .formats import FORMATS
 
 if TYPE_CHECKING:
     from chatspace.client import Client
     from chatspace.types import Model
 
-__all__ = ["NotebookSession", "get_session", "reset_session"]
+__all__ = [
+    "NotebookSession",
+    "get_session",
+    "notebook_name",
+    "off_new_session",
+    "on_new_session",
+    "reset_session",
+]
+
+MEMORY_FILE = "notebook-workspaces.json"
 
 
 class NotebookSession(HasTraits):
@@ -22,12 +43,20 @@ class NotebookSession(HasTraits):
     model = Unicode("service-l0", help="The model used when a call names none.")
     store = Bool(True, help="Store completions (tagged with notebook and thread).")
     stream = Bool(True, help="Stream answers into the output as they arrive.")
+    top_k = Int(0, min=0, max=50, help="Passages to retrieve; 0 for the service's default.")
+    format = Enum(FORMATS, "markdown", help="How answers are asked for and shown by default.")
+    history_tokens = Int(4000, help="Tokens of earlier turns a thread may send again.")
     models = List(Unicode(), help="The ids of the models the service serves, as last listed.")
     _client = Instance("chatspace.client.Client", allow_none=True)
 
     def __init__(self, client: Client | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._client = client
+        self.threads = ThreadBook()
+        self.frame_uploads: dict[tuple[str, str, str], str] = {}
+        self._remembering = False
+        if client is not None:
+            self._restore_workspace()
 
     @property
     def client(self) -> Client:
@@ -40,6 +69,7 @@ class NotebookSession(HasTraits):
             # CHATSPACE_WORKSPACE applies unless a workspace was already chosen here.
             if config.sources.get("workspace") != "default" and self.workspace == "default":
                 self.workspace = config.workspace
+            self._restore_workspace()
         return self._client
 
     def refresh_models(self) -> list[Model]:
@@ -53,9 +83,75 @@ class NotebookSession(HasTraits):
         if self._client is not None and self._client is not client:
             self._client.close()
         self._client = client
+        self._restore_workspace()
+
+    # ---------------------------------------------------------------- workspace memory
+
+    def _restore_workspace(self) -> None:
+        """Start in the workspace this notebook last used with this service, if any."""
+        notebook, client = notebook_name(), self._client
+        if client is not None and notebook and self.workspace == "default":
+            remembered = _read_memory().get(client.config.base_url, {}).get(notebook)
+            if remembered:
+                self.workspace = remembered
+        if not self._remembering:
+            self.observe(self._remember_workspace, "workspace")
+            self._remembering = True
+
+    def _remember_workspace(self, change: dict[str, Any]) -> None:
+        notebook, client = notebook_name(), self._client
+        if client is None or not notebook:
+            return
+        memory = _read_memory()
+        memory.setdefault(client.config.base_url, {})[notebook] = change["new"]
+        path = _memory_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(memory, indent=1))
+        partial.replace(path)  # whole or not at all: two kernels may write at once
+
+
+def _memory_path() -> Path:
+    from chatspace.tokens import data_dir
+
+    return data_dir() / MEMORY_FILE
+
+
+def _read_memory() -> dict[str, dict[str, str]]:
+    try:
+        value = json.loads(_memory_path().read_text())
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def notebook_name() -> str | None:
+    """The notebook's file name, when the front end tells it (JupyterLab, VS Code)."""
+    path = os.environ.get("JPY_SESSION_NAME")
+    if not path:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        path = shell.user_ns.get("__vsc_ipynb_file__") if shell is not None else None
+    return os.path.basename(str(path)) if path else None
 
 
 _session: NotebookSession | None = None
+_followers: list[Callable[[NotebookSession], None]] = []
+
+
+def on_new_session(follow: Callable[[NotebookSession], None]) -> None:
+    """Call ``follow`` with the current session and with every one created later."""
+    if follow not in _followers:
+        _followers.append(follow)
+    if _session is not None:
+        follow(_session)
+
+
+def off_new_session(follow: Callable[[NotebookSession], None]) -> None:
+    """Stop calling ``follow`` (``%unload_ext``)."""
+    if follow in _followers:
+        _followers.remove(follow)
 
 
 def get_session() -> NotebookSession:
@@ -63,6 +159,8 @@ def get_session() -> NotebookSession:
     global _session
     if _session is None:
         _session = NotebookSession()
+        for follow in _followers:
+            follow(_session)
     return _session
 
 

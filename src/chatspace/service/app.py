@@ -6,21 +6,27 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chatspace._version import __version__
 from chatspace.types.common import HTTPValidationError
 
 from . import discovery, housekeeping
 from .config import Settings
+from .json_values import shown
+from .limits import CallerSlots
 from .problems import Invalid, Problem, error_body
 from .request_ids import RequestIdMiddleware
 from .routes import chat, files, models, workspaces
 from .state import AppState
+from .timeouts import BodyIdleTimeout
 
 log = logging.getLogger("chatspace.service")
 
@@ -28,9 +34,17 @@ _MAX_MSG = 300
 
 
 def _validation_items(exc: RequestValidationError) -> list[dict[str, object]]:
-    """FastAPI's items cut to ``loc``, ``msg`` and ``type``: never echo the input back."""
+    """FastAPI's items cut to ``loc``, ``msg`` and ``type``: never echo the input back.
+
+    Text that came from the request (a key in ``loc``, a value quoted in ``msg``) may hold
+    lone surrogates, which cannot be sent as UTF-8: they are written as escapes.
+    """
     return [
-        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))[:_MAX_MSG], "type": e["type"]}
+        {
+            "loc": [shown(part) if isinstance(part, str) else part for part in e.get("loc", ())],
+            "msg": shown(str(e.get("msg", ""))[:_MAX_MSG]),
+            "type": e["type"],
+        }
         for e in exc.errors()
     ]
 
@@ -48,24 +62,64 @@ async def _on_problem(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
-async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
+def _allowed_methods(request: Request) -> str:
+    """Every method of every route at the request's path (Starlette's 405 names only those
+    of the first route that matches the path)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        if (
+            isinstance(route, Route)
+            and route.methods
+            and route.matches(request.scope)[0] != Match.NONE
+        ):
+            methods |= route.methods
+    return ", ".join(sorted(methods))
+
+
+async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = _allowed_methods(request)
     return JSONResponse(
         error_body(exc.status_code, str(exc.detail)),
         status_code=exc.status_code,
-        headers=exc.headers,
+        headers=headers,
     )
 
 
-async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception(
-        "unexpected error in %s %s (%s)",
-        request.method,
-        request.url.path,
-        getattr(request.state, "request_id", "-"),
-    )
-    detail = "Internal error in the chatspace service; see its log."
-    return JSONResponse(error_body(500, detail), status_code=500)
+class UnexpectedErrors:
+    """A bug's answer: a 500 logged once, with its request id, on a connection kept open.
+
+    Starlette's own handler of last resort answers and then raises the error again, so
+    that uvicorn logs it a second time and closes the connection.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched_send)
+        except Exception:
+            request_id = scope.get("state", {}).get("request_id", "-")
+            log.exception(
+                "unexpected error in %s %s (%s)", scope["method"], scope["path"], request_id
+            )
+            if started:  # too late for an answer: uvicorn closes the connection
+                return
+            detail = "Internal error in the chatspace service; see its log."
+            await JSONResponse(error_body(500, detail), status_code=500)(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -91,11 +145,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses={422: {"description": "Validation Error", "model": HTTPValidationError}},
     )
     app.state.service_version = __version__
+    app.state.upload_slots = CallerSlots(settings.max_uploads_per_caller, "uploads")
+    # The last added is the outermost: the request id exists before anything can fail.
+    app.add_middleware(BodyIdleTimeout, seconds=settings.body_timeout)
+    app.add_middleware(UnexpectedErrors)
     app.add_middleware(RequestIdMiddleware)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(Problem, _on_problem)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
-    app.add_exception_handler(Exception, _on_unexpected)
     for module in (chat, workspaces, files, models):
         app.include_router(module.router)
+    generate = app.openapi  # FastAPI's own, which caches what it made
+
+    def openapi() -> dict[str, Any]:
+        fresh = app.openapi_schema is None
+        document = generate()
+        if fresh:
+            for name, schema in chat.openapi_components().items():
+                document["components"]["schemas"].setdefault(name, schema)
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way
     return app

@@ -57,6 +57,7 @@ def _prepare(
             workspace_id=body.workspace,
             messages=body.messages,
             relevance=state.settings.relevance_threshold,
+            dense=state.dense,
         )
     return engine, Job(body, found), None
 

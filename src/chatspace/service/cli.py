@@ -63,6 +63,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _positive_number(text: str) -> float:
+    """A positive number: seconds or days."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+    return value
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
@@ -116,6 +127,27 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000, help="0 picks a free port")
     serve.add_argument("--data-dir", type=Path, help="default: the platform's user data dir")
     serve.add_argument("--max-upload-mb", type=_positive, help="largest file (default 512)")
+    serve.add_argument(
+        "--max-json-mb", type=_positive, help="largest JSON request body (default 8)"
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=_positive_number,
+        help="seconds to send a request's headers (default 10)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=_positive_number,
+        help="seconds a request body may stall (default 30)",
+    )
+    serve.add_argument(
+        "--max-uploads-per-caller", type=_positive, help="uploads at once per caller (default 16)"
+    )
+    serve.add_argument(
+        "--max-token-days",
+        type=_positive_number,
+        help="longest token lifetime accepted (default 366)",
+    )
     serve.add_argument("--retention-days", type=_positive, help="files expire after N days")
     serve.add_argument("--rate-limit-per-minute", type=_positive, help="per caller")
     serve.add_argument(
@@ -145,6 +177,17 @@ def _parser() -> argparse.ArgumentParser:
         help="model names the upstream before it serves",
     )
     serve.add_argument("--instructions-model", help="model that runs file instructions")
+    serve.add_argument(
+        "--embeddings",
+        choices=("wordllama", "off"),
+        help="dense half of hybrid retrieval (default wordllama, offline; off: full text only)",
+    )
+    serve.add_argument(
+        "--relevance-threshold",
+        type=float,
+        metavar="SHARE",
+        help="how relevant, from 0 to 1, a passage must be to be cited (default 0.35)",
+    )
     serve.add_argument(
         "--no-autodetect",
         dest="autodetect",
@@ -191,18 +234,26 @@ def _settings(args: argparse.Namespace) -> Any:
     given = {
         "data_dir": data_dir(args.data_dir) if args.data_dir else None,
         "max_upload_mb": args.max_upload_mb,
+        "max_json_mb": args.max_json_mb,
+        "header_timeout": args.header_timeout,
+        "body_timeout": args.body_timeout,
+        "max_uploads_per_caller": args.max_uploads_per_caller,
+        "max_token_days": args.max_token_days,
         "retention_days": args.retention_days,
         "rate_limit_per_minute": args.rate_limit_per_minute,
         "jwt_public_key": args.jwt_public_key,
         "upstreams": args.upstreams,
         "instructions_model": args.instructions_model,
         "autodetect": args.autodetect,
+        "embeddings": args.embeddings,
+        "relevance_threshold": args.relevance_threshold,
     }
     try:
         return Settings(**{k: v for k, v in given.items() if v is not None})
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise UsageError(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        option = "--" + str(first["loc"][0]).replace("_", "-")
+        raise UsageError(f"{option}: {first['msg']}") from None
 
 
 def _check_public_key(path: Path) -> None:
@@ -249,7 +300,13 @@ def _log_config(level: str) -> dict[str, Any]:
     config = copy.deepcopy(LOGGING_CONFIG)
     # stdout carries only the ready line, for programs that start the service and read it.
     config["handlers"]["access"]["stream"] = "ext://sys.stderr"
-    config["loggers"]["chatspace"] = {"handlers": ["default"], "level": level.upper()}
+    # Not propagated: a library that calls logging.basicConfig() on import (wordllama
+    # does) would otherwise print every line of the service twice.
+    config["loggers"]["chatspace"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
     return config
 
 
@@ -302,6 +359,7 @@ def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     sock = _bind(args.host, args.port)  # before the heavy imports: a taken port fails fast
     from chatspace.service.app import create_app
+    from chatspace.service.timeouts import h11_protocol
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     url = _url(sock)
@@ -320,6 +378,7 @@ def _serve(args: argparse.Namespace) -> int:
         log_config=_log_config(args.log_level),
         log_level=args.log_level,
         timeout_graceful_shutdown=10,
+        http=h11_protocol(settings.header_timeout),
     )
     server = _Server(config, on_ready=ready, on_stop=lambda: _remove_runtime_file(runtime))
     try:

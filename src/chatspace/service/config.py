@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -11,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from chatspace.tokens import data_dir as default_data_dir
 
 from .connections import DEFAULT_TIMEOUT
+from .retrieval.search import DEFAULT_RELEVANCE
 
 
 class Upstream(BaseModel):
@@ -33,6 +35,16 @@ class Settings(BaseSettings):
     database_url: str | None = None
     """A SQLAlchemy URL; by default ``chatspace.db`` (SQLite) in the data dir."""
     max_upload_mb: int = Field(default=512, ge=1)
+    max_json_mb: int = Field(default=8, ge=1)
+    """Largest body of a JSON request (uploads have ``max_upload_mb`` per file); over it, 413."""
+    header_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a client has to send a request's headers; then the connection is closed."""
+    body_timeout: float = Field(default=30.0, gt=0)
+    """Seconds a request body may go without new bytes; then 408 and the connection is closed."""
+    max_uploads_per_caller: int = Field(default=16, ge=1)
+    """Uploads one caller may have in progress at once; one more is a 429."""
+    max_token_days: float = Field(default=366.0, gt=0)
+    """Longest a token may still be valid for (its ``exp`` from now); beyond it, 401."""
     retention_days: int | None = Field(default=None, ge=1)
     """When set, files get ``expires_at`` this many days after upload."""
     jwt_public_key: Path | None = None
@@ -43,13 +55,12 @@ class Settings(BaseSettings):
     autodetect: bool = True
     """Serve the models of the endpoints the environment names (``OPENAI_API_KEY``, a local
     Ollama); ``CHATSPACE_AUTODETECT=0`` or ``--no-autodetect`` turns it off."""
-    relevance_threshold: float = Field(default=0.0, ge=0, le=1)
-    """Share of a question's idf-weighted terms a passage must match to be cited (0: any
-    match); a filter part's ``relevance`` wins. See ``retrieval/search.py``. Off by default:
-    on natural questions a word no file uses ("Which products *sell* in Lyon?") weighs as
-    much as an entity no file names ("the capital of *Australia*"), so no lexical threshold
-    separates them; 0.4 (``DEFAULT_RELEVANCE``, calibrated on the benchmark) is opt-in until
-    dense similarity adds the missing signal."""
+    relevance_threshold: float = Field(default=DEFAULT_RELEVANCE, ge=0, le=1)
+    """How relevant a passage must be to be cited, from 0 (the best ``top_k`` whatever
+    they say) to 1; a filter part's ``relevance`` wins. See ``retrieval/search.py``."""
+    embeddings: Literal["wordllama", "off"] = "wordllama"
+    """The dense half of hybrid retrieval: ``wordllama`` (a 256-dimension model inside the
+    ``wordllama`` wheel, offline) or ``off`` (full text only)."""
     instructions_model: str = "service-l0"
     """The model that runs file ``instructions``: ``service-l0`` (a deterministic extractor)
     or a name an upstream serves (the model then returns the metadata as a JSON object)."""

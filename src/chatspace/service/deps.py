@@ -6,15 +6,16 @@ Routes declare what they need with the ``Annotated`` aliases below (``CallerDep`
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeGuard
 
 import jwt
 import sqlalchemy as sa
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from .problems import Forbidden, NotFound, Unauthenticated
+from .problems import Forbidden, NotFound, Unauthenticated, quoted
 from .state import AppState
 from .store import workspaces as workspace_store
 
@@ -44,6 +45,20 @@ def get_state(request: Request) -> AppState:
 StateDep = Annotated[AppState, Depends(get_state)]
 
 
+MAX_IDENTIFIER = 256
+
+
+def _identifier(value: object) -> TypeGuard[str]:
+    """Whether a claim can name a user or an org in rows, logs and answers: printable
+    (no NUL, no bidirectional overrides, no lone surrogates) and without spaces."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= MAX_IDENTIFIER
+        and value.isprintable()
+        and not any(ch.isspace() for ch in value)
+    )
+
+
 def current_caller(
     state: StateDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
@@ -61,9 +76,18 @@ def current_caller(
         raise Unauthenticated("The token has expired; get a new one.") from None
     except jwt.InvalidTokenError:
         raise Unauthenticated("The token is not valid for this service.") from None
+    max_days = state.settings.max_token_days
+    if claims["exp"] - time.time() > max_days * 86400:
+        raise Unauthenticated(
+            f"The token is valid for longer than this service allows ({max_days:g} days); "
+            "get one that expires sooner."
+        )
     user, org = claims.get("sub"), claims.get("org_id")
-    if not isinstance(user, str) or not user or not isinstance(org, str) or not org:
-        raise Unauthenticated("The token's sub and org_id claims must be non-empty strings.")
+    if not (_identifier(user) and _identifier(org)):
+        raise Unauthenticated(
+            f"The token's sub and org_id claims must be printable identifiers: 1 to "
+            f"{MAX_IDENTIFIER} characters, no spaces, control or formatting characters."
+        )
     state.rate_limiter.check(org, user)
     return Caller(user_id=user, org_id=org)
 
@@ -81,7 +105,7 @@ def require_access(conn: sa.Connection, caller: Caller, workspace_id: str, level
         conn, org_id=caller.org_id, workspace_id=workspace_id, user_id=caller.user_id
     )
     if access is None:
-        raise NotFound(f"Workspace '{workspace_id}' not found.")
+        raise NotFound(f"Workspace {quoted(workspace_id)} not found.")
     if _RANK[access] < _RANK[level]:
         raise Forbidden(
             f"This needs {level} access to workspace '{workspace_id}'; you have {access}."

@@ -26,9 +26,10 @@ from chatspace.types.files import File, file_metadata_problem
 
 from .deps import Caller, require_access
 from .idempotency import Answer, fingerprint, lookup, remember
+from .json_values import JSONRejected
 from .problems import Invalid
 from .retrieval.extract import Extracted, extract
-from .retrieval.indexing import index_file
+from .retrieval.indexing import PassageVectors, embed_passages, index_file
 from .state import AppState
 from .store import files as file_store
 from .store.blobs import TempBlob
@@ -58,8 +59,8 @@ class UploadFields(RequestModel):
         if isinstance(value, str):
             try:
                 parsed = file_store.parse_json_object(value)
-            except file_store.JSONObjectError as exc:
-                raise PydanticCustomError(exc.kind, str(exc)) from None
+            except JSONRejected as exc:
+                raise PydanticCustomError(exc.kind, exc.msg) from None
         if parsed is not None and (problem := file_metadata_problem(parsed)):
             raise PydanticCustomError("value_error", problem)
         return parsed
@@ -129,6 +130,7 @@ class _NewFile:
     status_details: str
     temp: TempBlob
     extracted: Extracted | None
+    vectors: PassageVectors | None
 
 
 def _bounded(metadata: dict[str, Any], loc: list[str | int]) -> dict[str, Any]:
@@ -186,13 +188,15 @@ async def create_files(
     for name, temp in parts:
         content_type = _content_type(name)
         extracted = await _extract(temp.path, name, content_type)
+        embedder = state.dense.embedder if state.dense else None
+        vectors = await anyio.to_thread.run_sync(embed_passages, extracted, embedder)
         metadata, details = dict(given), ""
         if fields.instructions is not None:
             derived, details = await _derive(
                 state, extracted, name, content_type, fields.instructions
             )
             metadata = _bounded({**derived, **given}, ["body", "metadata"])
-        new_files.append(_NewFile(name, content_type, metadata, details, temp, extracted))
+        new_files.append(_NewFile(name, content_type, metadata, details, temp, extracted, vectors))
 
     def write() -> Answer:
         placed: list[str] = []
@@ -234,6 +238,7 @@ async def create_files(
                         org_id=caller.org_id,
                         workspace_id=workspace,
                         extracted=new.extracted,
+                        vectors=new.vectors,
                     )
                 answer = Answer.from_payload(created, fingerprint=fp)
                 remember(conn, caller=caller, key=key, answer=answer)

@@ -14,6 +14,14 @@ from typing import Any
 
 from chatspace.types.common import ErrorResponse
 
+MAX_QUOTED = 80
+
+
+def quoted(name: str) -> str:
+    """A name or id as an answer quotes it: in quotes, and cut after 80 characters, so that
+    an id of 60 KB sent in a path is not sent back whole."""
+    return f"'{name}'" if len(name) <= MAX_QUOTED else f"'{name[:MAX_QUOTED]}...'"
+
 
 class Problem(Exception):
     status_code = 500
@@ -82,6 +90,7 @@ _ERROR_DESCRIPTIONS = {
     401: "Missing, malformed, badly signed or expired bearer token",
     403: "The caller's access level in the workspace is too low",
     404: "Not found, or not visible to the caller",
+    408: "The request body stalled (nothing arrived for the service's body timeout)",
     409: "Conflict with the current state",
     413: "A file or form field over the size limit",
     429: "Rate limit reached (see Retry-After)",
@@ -95,6 +104,7 @@ _ERROR_TYPES = {
     401: "authentication_error",
     403: "permission_error",
     404: "not_found_error",
+    408: "timeout_error",
     409: "conflict_error",
     413: "request_too_large",
     422: "invalid_request_error",

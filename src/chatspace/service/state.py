@@ -11,6 +11,8 @@ from chatspace.tokens import load_or_create_secret
 from .config import Settings
 from .engines.registry import ModelRegistry
 from .ratelimit import RateLimiter
+from .retrieval.dense import DenseIndex
+from .retrieval.embeddings import WordLlamaEmbedder
 from .store.blobs import BlobStore
 from .store.db import open_database
 
@@ -24,6 +26,8 @@ class AppState:
     rate_limiter: RateLimiter
     verification_key: str
     jwt_algorithm: str
+    dense: DenseIndex | None
+    """Dense similarity for hybrid retrieval; None when ``embeddings`` is ``off``."""
 
     @classmethod
     def open(cls, settings: Settings) -> AppState:
@@ -40,6 +44,7 @@ class AppState:
             rate_limiter=RateLimiter(settings.rate_limit_per_minute),
             verification_key=key,
             jwt_algorithm=algorithm,
+            dense=DenseIndex(WordLlamaEmbedder()) if settings.embeddings == "wordllama" else None,
         )
 
     async def aclose(self) -> None:

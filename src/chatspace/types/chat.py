@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -20,7 +20,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .common import Metadata, RequestModel, WireModel, WorkspaceId, relocated
+from .common import JSON_OBJECT_STRING, Metadata, RequestModel, WireModel, WorkspaceId, relocated
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
 __all__ = [
@@ -66,8 +66,17 @@ class FilterContentPart(RequestModel):
     limits the search to those files; ``top_k`` is the number of passages (1..50, default 5).
     """
 
+    # What _part_kind reads as a filter part, for the OpenAPI document: ``{}`` is a text part.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"required": [key]} for key in ("type", "filter", "top_k", "file_ids", "relevance")
+            ]
+        }
+    )
+
     type: Literal["filter"] = "filter"
-    filter: str | None = None
+    filter: Annotated[str | None, Field(json_schema_extra=JSON_OBJECT_STRING)] = None
     top_k: Annotated[int, Field(ge=1, le=50)] | None = None
     file_ids: list[str] | None = None
     relevance: Annotated[float, Field(ge=0, le=1)] | None = None
@@ -148,6 +157,20 @@ def _stop(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         raise ValidationError.from_exception_data("stop", relocated((), exc)) from None
 
 
+def _needs_for_role(role: str, field: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """JSON schema: a message of ``role`` needs ``field`` (as ``schema``); others do not.
+
+    Spelled with ``anyOf`` rather than ``if``/``then``, which schemathesis misreads.
+    """
+    others = [r for r in get_args(Role) if r != role]
+    return {
+        "anyOf": [
+            {"properties": {"role": {"enum": others}}},
+            {"required": [field], "properties": {field: schema}},
+        ]
+    }
+
+
 def _missing(field: str, message: str) -> ValidationError:
     """A ``missing`` error at ``field`` of the message being validated."""
     kind = PydanticCustomError("missing", message)
@@ -164,7 +187,34 @@ class ChatMessage(BaseModel):
     answers (``tool_call_id``), a legacy ``function`` message the function (``name``).
     """
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(
+        extra="ignore",
+        strict=True,
+        # The rules of _by_role, for the OpenAPI document (what a client may send).
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["content"], "properties": {"content": {"not": {"type": "null"}}}},
+                {
+                    "required": ["role", "tool_calls"],
+                    "properties": {
+                        "role": {"const": "assistant"},
+                        "tool_calls": {"type": "array", "minItems": 1},
+                    },
+                },
+                {
+                    "required": ["role", "function_call"],
+                    "properties": {
+                        "role": {"const": "assistant"},
+                        "function_call": {"type": "object"},
+                    },
+                },
+            ],
+            "allOf": [
+                _needs_for_role("tool", "tool_call_id", {"type": "string"}),
+                _needs_for_role("function", "name", {"type": "string", "minLength": 1}),
+            ],
+        },
+    )
 
     role: Role = "user"
     content: Annotated[str | list[ContentPart] | None, WrapValidator(_content)] = None
@@ -209,6 +259,17 @@ class FunctionCallChoice(RequestModel):
 
 class ChatCompletionRequest(RequestModel):
     """The body of ``POST /chat/completions``: the seed's defaults, the contract's bounds."""
+
+    model_config = ConfigDict(
+        # _top_logprobs_needs_logprobs, for the OpenAPI document
+        json_schema_extra={
+            "if": {
+                "required": ["top_logprobs"],
+                "properties": {"top_logprobs": {"type": "integer"}},
+            },
+            "then": {"required": ["logprobs"], "properties": {"logprobs": {"const": True}}},
+        }
+    )
 
     messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=4096)]
     workspace: WorkspaceId = "default"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
+    "JSON_OBJECT_STRING",
     "WORKSPACE_ID_PATTERN",
     "ErrorObject",
     "ErrorResponse",
@@ -21,6 +22,15 @@ __all__ = [
 ]
 
 WORKSPACE_ID_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+
+JSON_OBJECT_STRING: dict[str, Any] = {
+    "format": "json-object",
+    "contentMediaType": "application/json",
+    "contentSchema": {"type": "object"},
+}
+"""The JSON schema words of a string that holds a JSON object (a metadata filter, ...):
+``contentSchema`` says it to readers, the ``json-object`` format to tools that generate
+values (a regular expression cannot)."""
 
 WorkspaceId = Annotated[
     str, StringConstraints(pattern=WORKSPACE_ID_PATTERN, min_length=1, max_length=64)
@@ -61,9 +71,11 @@ class WireModel(BaseModel):
 
 
 class RequestModel(BaseModel):
-    """Base of request bodies: an unknown field is a 422 rather than silently ignored."""
+    """Base of request bodies: an unknown field is a 422 rather than silently ignored, and
+    a value of the wrong JSON type too (``"strict": 0`` is not ``false``), as the OpenAPI
+    document says."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ValidationErrorItem(BaseModel):

@@ -44,9 +44,10 @@ FunctionName = Annotated[str, StringConstraints(pattern=r"^[a-zA-Z0-9_.-]{1,64}$
 
 
 class _Given(BaseModel):
-    """A request object kept as given: unknown fields stay, to be forwarded."""
+    """A request object kept as given: unknown fields stay, to be forwarded; the known ones
+    have the JSON type the OpenAPI document says (strict, as every request model)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
 
 
 class FunctionDefinition(_Given):
@@ -86,7 +87,8 @@ def _by_type(
             value = value.model_dump(by_alias=True, exclude_unset=True)
         if not isinstance(value, dict):
             raise PydanticCustomError(f"{name}_type", f"{name} must be an object")
-        adapter = adapters.get(value.get("type"))  # type: ignore[arg-type]
+        kind = value.get("type")
+        adapter = adapters.get(kind) if isinstance(kind, str) else None  # a list is unhashable
         if adapter is None:
             raise PydanticCustomError(f"{name}_type", f"{name} type must be {allowed}")
         try:

@@ -22,7 +22,10 @@ __all__ = [
 Access = Literal["reader", "writer", "admin"]
 """Access levels, each including the one before it."""
 
-UserId = Annotated[str, StringConstraints(min_length=1, max_length=256, pattern=r"^\S+$")]
+# \x85 and \ufeff spelled out: regex engines disagree on whether \s holds them
+UserId = Annotated[
+    str, StringConstraints(min_length=1, max_length=256, pattern=r"^[^\s\x85\ufeff]+$")
+]
 
 
 class WorkspaceCreate(RequestModel):

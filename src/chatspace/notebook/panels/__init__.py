@@ -2,7 +2,7 @@
 
 Every panel takes an optional client (else the notebook session's) and follows the
 session's current workspace. Every UI action has a callable twin (``panel.send(...)``,
-``browser.select(id)``, ``files.upload_files([...])``, ``delete(id, confirm=True)``), and
+``browser.select(id)``, ``files.upload([...])``, ``delete(id, confirm=True)``), and
 ``panel.wait()`` returns when background work (streaming, uploads) has ended.
 """
 

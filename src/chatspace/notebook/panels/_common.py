@@ -18,6 +18,7 @@ import ipywidgets as w
 from traitlets import Bool, Unicode, link
 
 from chatspace.errors import ChatspaceError
+from chatspace.notebook.grammar import InputError
 from chatspace.notebook.markup import escape
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ __all__ = [
     "action",
     "button",
     "one_line",
+    "renamed",
     "render_table",
 ]
 
@@ -49,15 +51,15 @@ _TABLE_STYLE = (
 )
 
 
-class PanelInputError(ValueError):
-    """Input typed into a panel that cannot be sent (bad JSON, empty name, ...)."""
+class PanelInputError(InputError):
+    """Input typed into a panel that cannot be sent (empty name, nothing selected, ...)."""
 
 
 def one_line(exc: BaseException | str) -> str:
     """An error as one short line: what happened, never a traceback."""
     if isinstance(exc, str):
         text = exc
-    elif isinstance(exc, ChatspaceError | PanelInputError):
+    elif isinstance(exc, ChatspaceError | InputError):
         text = str(exc)
     else:
         text = f"{type(exc).__name__}: {exc}"
@@ -183,6 +185,21 @@ def action(method: Callable[P, R]) -> Callable[P, R | None]:
             return None
 
     return wrapper
+
+
+def renamed(old: str, method: Callable[P, R]) -> Callable[P, R]:
+    """The old name of a panel method, kept for one release: warns, then calls ``method``."""
+
+    def alias(*args: P.args, **kwargs: P.kwargs) -> R:
+        from chatspace.client._deprecation import renamed as warn
+
+        new = method.__name__
+        warn(f"{type(args[0]).__name__}.{old}()", f".{new}()")
+        return method(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    alias.__doc__ = f"Deprecated spelling of :meth:`{method.__name__}` (goes next release)."
+    return alias
 
 
 class Panel(w.VBox):

@@ -18,12 +18,23 @@ if TYPE_CHECKING:
 
     from ._common import Panel
 
-__all__ = ["WorkspacePicker", "list_models", "set_options"]
+__all__ = ["WorkspacePicker", "file_choices", "list_models", "set_options"]
 
 
 def list_models(client: Client) -> list[str]:
     """Ids of the models the service serves (``GET /models``)."""
     return [m.id for m in client.models.list()]
+
+
+def file_choices(picker: w.Widget, files: Sequence[tuple[str, str]]) -> None:
+    """Offer files by their whole names, ``(filename, id)`` pairs; the id is added only
+    where two files share a name. The tooltip lists them all, for names wider than the box."""
+    names = [name for name, _ in files]
+    picker.options = [
+        (name if names.count(name) == 1 else f"{name} ({file_id})", file_id)
+        for name, file_id in files
+    ]
+    picker.tooltip = "\n".join(label for label, _ in picker.options) or None
 
 
 def set_options(picker: w.Dropdown, options: Sequence[Any], value: Any) -> None:

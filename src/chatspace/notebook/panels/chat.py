@@ -1,34 +1,58 @@
 """``ChatPanel``: a conversation with the service over the workspace's files.
 
+The panel only binds widgets to the notebook's application layer: the question is asked
+by :func:`chatspace.notebook.asking.ask` (the same request, history budget, stored tags and
+result as ``%%chat``) on a thread of the session's :class:`ThreadBook`, so ``%chat threads``
+lists it and ``panel.resume(name)`` rebuilds it after a kernel restart. The model, top_k
+and workspace start from the shared settings (``%config ChatspaceMagics.default_model``).
+
 The answer streams in a background thread (sync client), so the kernel stays free while
-it arrives: in ipykernel, widget updates from a thread go out through the IOPub thread,
-and in a plain Python process the same code simply runs. Rendering is throttled
-(``render_interval``), so long answers stay cheap. ``send()``/``stop()``/``new_chat()`` are
-the buttons' twins, and ``wait()`` returns when the answer is complete.
+it arrives: in ipykernel, widget updates from a thread go out through the IOPub thread.
+Rendering is throttled (``render_interval``). The conversation scrolls inside a box of
+bounded height that keeps its bottom in view while an answer grows (unless the reader
+scrolled up), so the Stop button below it stays on screen. ``send()``/``stop()``/
+``new_chat()`` are the buttons' twins, Enter in the input box sends (Shift+Enter adds a
+line), and ``wait()`` returns when the answer is complete.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
-import uuid
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 from traitlets import Bool, Dict, Float, Int, List, Unicode, link, observe
 
+from chatspace.notebook.asking import Question, ask
+from chatspace.notebook.context import NotebookContext
+
 from ._common import Panel, PanelInputError, action, button
-from ._conversation import history, render_turn, usage_line
-from ._inputs import parse_filter
-from ._pickers import WorkspacePicker, list_models
+from ._conversation import render_turn, usage_line
+from ._pickers import WorkspacePicker, file_choices, list_models
+from ._prompt import PromptBox
 
 if TYPE_CHECKING:
     from chatspace.client import Client
+    from chatspace.notebook.display import ChatResult
     from chatspace.notebook.session import NotebookSession
 
 __all__ = ["ChatPanel"]
 
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+CONVERSATION_HEIGHT = "420px"
+PANEL_WORDS = {
+    "model": "Model",
+    "workspace": "Workspace",
+    "temperature": "Temperature",
+    "file_ids": "Files",
+    "filter": "Filter",
+    "top_k": "top_k",
+    "content": "the question",
+    "messages": "the conversation",
+}
+"""The request's fields by the panel's labels, for the service's refusals."""
 
 
 class ChatPanel(Panel):
@@ -39,7 +63,7 @@ class ChatPanel(Panel):
     >>> panel.wait()
     """
 
-    turns = List(Dict(), help="The conversation, one dict per turn (role, content, annotations).")
+    turns = List(Dict(), help="The conversation, one dict per turn (role, content, citations).")
     streaming = Bool(False, help="True while an answer streams in; stop() ends it.")
     model = Unicode("service-l0", help="The model of the next question (from GET /models).")
     temperature = Float(1.0, min=0.0, max=2.0, help="Sampling temperature of the next question.")
@@ -47,22 +71,28 @@ class ChatPanel(Panel):
     metadata_filter = Unicode("", help="Retrieval filter on file metadata: JSON or k=v pairs.")
     top_k = Int(0, min=0, max=50, help="Passages to retrieve (1..50); 0 for the service default.")
     usage = Dict(help="Tokens used by the whole conversation (prompt, completion, total).")
-    history_chars = Int(24_000, help="Budget of earlier turns sent again, in characters.")
     render_interval = Float(0.1, help="Seconds between renders of a streaming answer.")
-    thread_id = Unicode(help="Names this conversation in the stored completions' metadata.")
+    thread = Unicode(help="The session's thread this panel continues (panel-1, panel-2, ...).")
     download_base_url = Unicode(
         None, allow_none=True, help="Jupyter base URL of citation links; None finds it."
     )
 
     def __init__(
-        self, client: Client | None = None, *, session: NotebookSession | None = None
+        self,
+        client: Client | None = None,
+        *,
+        session: NotebookSession | None = None,
+        thread: str | None = None,
     ) -> None:
         super().__init__(client, session=session)
         self.add_class("chatspace-chat")
         self._stop_requested = threading.Event()
         self._picking = False
-        self.thread_id = uuid.uuid4().hex[:12]
+        self._last: ChatResult | None = None
+        self.thread = thread or self.session.threads.new_name("panel")
+        self.session.threads.get(self.thread)  # taken: the next panel gets another name
         self.model = self.session.model
+        self.top_k = self.session.top_k
 
         self.model_picker = w.Dropdown(description="Model", options=[self.model])
         self.model_picker.add_class("chatspace-model")
@@ -77,28 +107,47 @@ class ChatPanel(Panel):
         )
         self.temperature_slider.add_class("chatspace-temperature")
         self.new_button = button("New chat", "chatspace-new-chat", tooltip="Forget this chat")
-        self.file_picker = w.SelectMultiple(description="Files", rows=4, options=[])
+        self.file_picker = w.SelectMultiple(
+            description="Files", rows=4, options=[], layout=w.Layout(width="auto", min_width="50%")
+        )
         self.file_picker.add_class("chatspace-files-picker")
         self.filter_text = w.Text(description="Filter", placeholder='team=ml or {"team": "ml"}')
         self.filter_text.add_class("chatspace-filter")
-        self.conversation = w.VBox([])
+        # never shrunk to the box: it is what scrolls inside it
+        self.conversation = w.VBox([], layout=w.Layout(flex="0 0 auto"))
         self.conversation.add_class("chatspace-conversation")
-        self.input = w.Textarea(placeholder="Ask about your files…", rows=3)
+        # column-reverse keeps the bottom in view as the answer grows, and leaves the
+        # reader where they are once they scrolled up: no script needed
+        self.scroller = w.Box(
+            [self.conversation],
+            layout=w.Layout(
+                display="flex",
+                flex_flow="column-reverse",
+                overflow="auto",
+                max_height=CONVERSATION_HEIGHT,
+            ),
+        )
+        self.scroller.add_class("chatspace-conversation-scroll")
+        self.input = PromptBox(
+            placeholder="Ask about your files… (Enter sends, Shift+Enter: new line)"
+        )
         self.input.layout.width = "100%"
-        self.input.add_class("chatspace-chat-input")
         self.send_button = button("Send", "chatspace-send", style="primary")
         self.stop_button = button("Stop", "chatspace-stop", style="warning")
         self.stop_button.layout.display = "none"
-        self.usage_label = w.Label(value=usage_line(None, {}, self.model))
+        self.usage_label = w.Label(value=usage_line(None, 0, self.model))
         self.usage_label.add_class("chatspace-usage")
 
         link((self, "temperature"), (self.temperature_slider, "value"))
         link((self, "metadata_filter"), (self.filter_text, "value"))
         self.model_picker.observe(self._on_model_picked, "value")
-        # A model added or removed by %chat models shows here at once.
+        # A model added or removed by %chat models shows here at once, and so does a new
+        # default model (%config ChatspaceMagics.default_model).
         self.session.observe(self._on_session_models, "models")
+        self.session.observe(self._on_session_model, "model")
         self.file_picker.observe(self._on_files_picked, "value")
         self.send_button.on_click(lambda _: self.send())
+        self.input.on_submit(lambda _: self.send())
         self.stop_button.on_click(lambda _: self.stop())
         self.new_button.on_click(lambda _: self.new_chat())
 
@@ -106,7 +155,7 @@ class ChatPanel(Panel):
             w.HBox([self.model_picker, self.workspace_picker, self.new_button]),
             w.HBox([self.temperature_slider]),
             w.HBox([self.file_picker, self.filter_text]),
-            self.conversation,
+            self.scroller,
             self.input,
             w.HBox([self.send_button, self.stop_button]),
             self.usage_label,
@@ -120,11 +169,7 @@ class ChatPanel(Panel):
     @action
     def refresh(self) -> None:
         """Reload the models, workspaces and files the pickers offer."""
-        models = list_models(self.client) or [self.model]
-        if self.model not in models:
-            models.append(self.model)
-        self.model_picker.options = models
-        self.model_picker.value = self.model
+        self._offer_models(list_models(self.client))
         self.workspace_picker.reload()
         self._load_files()
 
@@ -133,7 +178,7 @@ class ChatPanel(Panel):
         keep = list(self.file_ids)
         self._picking = True
         try:
-            self.file_picker.options = [(f"{f.filename} ({f.id})", f.id) for f in files]
+            file_choices(self.file_picker, [(f.filename, f.id) for f in files])
         finally:
             self._picking = False
         self.file_ids = [i for i in keep if i in {f.id for f in files}]
@@ -158,23 +203,32 @@ class ChatPanel(Panel):
             self.file_ids = list(change["new"])
 
     def _on_session_models(self, change: dict[str, Any]) -> None:
-        names = list(change["new"])
-        if self.model not in names:  # the panel's choice stays offered
-            names.append(self.model)
-        self.model_picker.options = names
-        self.model_picker.value = self.model
+        self._offer_models(list(change["new"]))
+
+    def _offer_models(self, names: list[str]) -> None:
+        """New options keep the panel's model (offered even when unlisted): a Dropdown
+        would select its first option for a moment, and that is no choice of the user's."""
+        offered = names if self.model in names else [*names, self.model]
+        self._picking = True
+        try:
+            self.model_picker.options = offered
+            self.model_picker.value = self.model
+        finally:
+            self._picking = False
+
+    def _on_session_model(self, change: dict[str, Any]) -> None:
+        self.model = change["new"]
 
     def _on_model_picked(self, change: dict[str, Any]) -> None:
-        if change["new"]:
+        if change["new"] and not self._picking:
             self.model = change["new"]
 
     @observe("model")
     def _on_model(self, change: dict[str, Any]) -> None:
-        picker = getattr(self, "model_picker", None)
-        if picker is not None and change["new"] not in picker.options:
-            picker.options = [*picker.options, change["new"]]
-        if picker is not None:
-            picker.value = change["new"]
+        if hasattr(self, "model_picker"):
+            self._offer_models(list(self.model_picker.options))
+        if self._last is None and hasattr(self, "usage_label"):
+            self.usage_label.value = usage_line(None, 0, change["new"])
 
     # ---------------------------------------------------------------- actions
 
@@ -186,13 +240,26 @@ class ChatPanel(Panel):
             raise PanelInputError("type a question first")
         if not self.wait(0):
             raise PanelInputError("an answer is still streaming; stop it or wait for it")
-        request = self._request(question)
+        asked = Question(
+            text=question,
+            model=self.model,
+            workspace=self.workspace,
+            temperature=self.temperature,
+            file_ids=list(self.file_ids),
+            filter=self.metadata_filter,
+            words=PANEL_WORDS,
+            top_k=self.top_k,
+            stream=True,
+            thread=self.thread,
+            make_current=False,
+            interpolate=False,
+        )
         self.turns = [*self.turns, {"role": "user", "content": question}]
         self.conversation.children = [*self.conversation.children, self._turn_widget(-1)]
         self.input.value = ""
         self._stop_requested.clear()
         self.streaming = True
-        return self._start(lambda: self._stream(request, question), name="chat")
+        return self._start(lambda: self._answer(asked), name="chat")
 
     def stop(self) -> None:
         """Stop the answer at its next chunk; the text so far is kept."""
@@ -206,96 +273,79 @@ class ChatPanel(Panel):
         self.wait()
         self.turns = []
         self.usage = {}
-        self.thread_id = uuid.uuid4().hex[:12]
+        self._last = None
+        self.session.threads.reset(self.thread)
         self.conversation.children = []
-        self.usage_label.value = usage_line(None, {}, self.model)
+        self.usage_label.value = usage_line(None, 0, self.model)
+
+    @action
+    def resume(self, thread: str) -> None:
+        """Continue ``thread`` as stored (after a kernel restart): its turns are shown again."""
+        from chatspace.notebook.session import notebook_name
+
+        self.stop()
+        self.wait()
+        resumed = self.session.threads.resume(
+            self.client, thread, workspace=self.workspace, notebook=notebook_name(), select=False
+        )
+        self.thread = resumed.name
+        self.turns = [
+            t
+            for turn in resumed.turns
+            for t in (
+                {"role": "user", "content": turn.question},
+                {
+                    "role": "assistant",
+                    "content": turn.answer,
+                    "id": turn.completion_id,
+                    "citations": [dataclasses.asdict(c) for c in turn.citations],
+                },
+            )
+        ]
+        self.conversation.children = [self._turn_widget(i) for i in range(len(self.turns))]
 
     # ---------------------------------------------------------------- streaming
 
-    def _request(self, question: str) -> dict[str, Any]:
-        parts: list[dict[str, Any]] = [{"type": "text", "text": question}]
-        retrieval: dict[str, Any] = {}
-        flt = parse_filter(self.metadata_filter)
-        if flt:
-            retrieval["filter"] = flt
-        if self.file_ids:
-            retrieval["file_ids"] = list(self.file_ids)
-        if self.top_k:
-            retrieval["top_k"] = self.top_k
-        if retrieval:
-            parts.append({"type": "filter", **retrieval})
-        messages: list[dict[str, Any]] = history(self.turns, self.history_chars)
-        messages.append({"role": "user", "content": parts if len(parts) > 1 else question})
-        return {
-            "messages": messages,
-            "model": self.model,
-            "workspace": self.workspace,
-            "temperature": self.temperature,
-            "store": self.session.store,
-            "metadata": {"source": "chat-panel", "thread": self.thread_id},
-            "stream_options": {"include_usage": True},
-        }
-
-    def _stream(self, request: dict[str, Any], question: str) -> None:
-        turn: dict[str, Any] = {"role": "assistant", "content": "", "annotations": []}
-        turn["workspace"] = request["workspace"]
+    def _answer(self, asked: Question) -> None:
+        turn: dict[str, Any] = {"role": "assistant", "content": "", "workspace": asked.workspace}
         self.turns = [*self.turns, turn]
         widget = self._turn_widget(-1)
         self.conversation.children = [*self.conversation.children, widget]
-        pieces: list[str] = []
-        failed = True
+        last_render = [0.0]
+
+        def show(text: str) -> None:
+            now = time.monotonic()
+            if now - last_render[0] >= self.render_interval:
+                widget.value = self._render({**turn, "content": text})
+                last_render[0] = now
+
+        ctx = NotebookContext.current(self.session)
         try:
-            self._read_stream(request, turn, pieces, widget)
-            failed = False
-        finally:
-            if failed and not pieces:
-                # nothing arrived: take the question back, so it can be sent again
-                self.turns = self.turns[:-2]
-                self.conversation.children = self.conversation.children[:-2]
-                self.input.value = question
-            else:
-                turn["content"] = "".join(pieces)
-                turn["annotations"] = [
-                    a.model_dump() if hasattr(a, "model_dump") else dict(a)
-                    for a in turn["annotations"]
-                ]
-                self.turns = [*self.turns[:-1], dict(turn)]
-                widget.value = self._render(turn)
-                self._count_usage(turn.get("usage"))
+            result = ask(ctx, asked, on_text=show, stop=self._stop_requested)
+        except Exception:
+            # nothing arrived: take the question back, so it can be sent again
+            self.turns = self.turns[:-2]
+            self.conversation.children = self.conversation.children[:-2]
+            self.input.value = asked.text
             self.streaming = False
-
-    def _read_stream(
-        self, request: dict[str, Any], turn: dict[str, Any], pieces: list[str], widget: w.HTML
-    ) -> None:
-        last_render = 0.0
-        stream = self.client.chat.stream(**request)
-        try:
-            for chunk in stream:
-                turn["id"] = chunk.id
-                for choice in chunk.choices:
-                    if choice.index == 0 and choice.delta.content:
-                        pieces.append(choice.delta.content)
-                    if choice.index == 0 and choice.delta.annotations:
-                        turn["annotations"].extend(choice.delta.annotations)
-                if chunk.usage is not None:
-                    turn["usage"] = chunk.usage.model_dump(include=set(_USAGE_KEYS))
-                now = time.monotonic()
-                if pieces and now - last_render >= self.render_interval:
-                    turn["content"] = "".join(pieces)
-                    widget.value = self._render(turn)
-                    last_render = now
-                if self._stop_requested.is_set():
-                    turn["stopped"] = True
-                    break
-        finally:
-            close = getattr(stream, "close", None)
-            if callable(close):
-                close()
-
-    def _count_usage(self, last: dict[str, int] | None) -> None:
-        if last:
-            self.usage = {k: self.usage.get(k, 0) + int(last.get(k, 0)) for k in _USAGE_KEYS}
-        self.usage_label.value = usage_line(last, self.usage, self.model)
+            raise
+        done = {
+            **turn,
+            "content": result.text,
+            "id": result.id,
+            "citations": [dataclasses.asdict(c) for c in result.citations],
+            "stopped": result.interrupted,
+        }
+        if result.usage is not None:
+            done["usage"] = result.usage.model_dump(include=set(_USAGE_KEYS))
+            self.usage = {k: self.usage.get(k, 0) + int(done["usage"][k]) for k in _USAGE_KEYS}
+        if result.error:
+            self.show_error(result.error)
+        self._last = result
+        self.turns = [*self.turns[:-1], done]
+        widget.value = self._render(done)
+        self.usage_label.value = usage_line(result, self.usage.get("total_tokens", 0), self.model)
+        self.streaming = False
 
     @observe("streaming")
     def _on_streaming(self, change: dict[str, Any]) -> None:
@@ -311,6 +361,7 @@ class ChatPanel(Panel):
         self.stop()
         if self._link is not None:  # not closed before
             self.session.unobserve(self._on_session_models, "models")
+            self.session.unobserve(self._on_session_model, "model")
         super().close()
 
     def _turn_widget(self, index: int) -> w.HTML:

@@ -1,8 +1,12 @@
 """``CompletionsBrowser``: the stored completions of a workspace, to read, tag and export.
 
 Pages load on demand (``refresh()`` then ``load_more()``), following the service's
-cursor. Exports and the chart cover every completion that matches the filters, not just
-the loaded pages, because that is what an analysis wants.
+cursor, and show in a stable order (created, then id). The table scrolls inside a box of
+bounded height, so the detail, export and chart controls stay where they are below it
+however many rows are loaded. A filter applies as soon as it is chosen (the model picker,
+the order) or typed (the metadata filter, on Enter). Exports and the chart cover every
+completion that matches the filters, not just the loaded pages, because that is what an
+analysis wants.
 """
 
 from __future__ import annotations
@@ -15,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 from traitlets import Bool, Dict, Enum, Int, List, Unicode, link
 
-from chatspace.errors import ChatspaceError
+from chatspace.notebook.conversations import question_of
+from chatspace.notebook.display import Citation
+from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
 
-from ._common import Panel, PanelInputError, action, button, render_table
+from ._common import Panel, PanelInputError, action, button, renamed, render_table
 from ._conversation import render_citations
 from ._export import MIME, export_bytes, export_format, usage_chart_png
-from ._inputs import parse_metadata
 from ._links import data_link
 from ._pickers import WorkspacePicker, list_models, set_options
 
@@ -36,6 +41,7 @@ __all__ = ["CompletionsBrowser"]
 
 _COLUMNS = ("id", "created", "model", "question", "answer", "tokens", "metadata")
 _ALL_MODELS = ("(all models)", "")
+TABLE_HEIGHT = "360px"
 
 
 def _short(text: str | None, limit: int = 80) -> str:
@@ -46,6 +52,7 @@ def _short(text: str | None, limit: int = 80) -> str:
 def _row(c: ChatCompletion, question: str) -> dict[str, Any]:
     return {
         "id": c.id,
+        "_created": c.created,
         "created": datetime.fromtimestamp(c.created, UTC).strftime("%Y-%m-%d %H:%M:%S"),
         "model": c.model,
         "question": _short(question),
@@ -76,7 +83,9 @@ class CompletionsBrowser(Panel):
         self.model_picker = w.Dropdown(description="Model", options=[_ALL_MODELS])
         self.model_picker.add_class("chatspace-model-filter")
         self.filter_text = w.Text(
-            description="Metadata", placeholder="thread=abc source=chat-panel"
+            description="Metadata",
+            placeholder="thread=main turn=1 (Enter applies)",
+            continuous_update=False,
         )
         self.filter_text.add_class("chatspace-metadata-filter")
         self.order_buttons = w.ToggleButtons(options=[("newest", "desc"), ("oldest", "asc")])
@@ -84,6 +93,10 @@ class CompletionsBrowser(Panel):
         self.refresh_button = button("Refresh", "chatspace-refresh")
         self.table = w.HTML()
         self.table.add_class("chatspace-completions-table")
+        self.table_box = w.Box(
+            [self.table], layout=w.Layout(overflow="auto", max_height=TABLE_HEIGHT)
+        )
+        self.table_box.add_class("chatspace-completions-scroll")
         self.more_button = button("Load more", "chatspace-load-more")
         self.count_label = w.Label()
         self.picker = w.Dropdown(description="Completion", options=[])
@@ -92,7 +105,7 @@ class CompletionsBrowser(Panel):
         self.messages.add_class("chatspace-messages")
         self.metadata_editor = w.Textarea(description="Metadata", rows=3)
         self.metadata_editor.add_class("chatspace-metadata-editor")
-        self.save_button = button("Save metadata", "chatspace-save-metadata")
+        self.save_button = button("Update metadata", "chatspace-save-metadata")
         self.delete_button = button("Delete", "chatspace-delete", style="danger")
         self.export_path = w.Text(description="Export to", value="completions.csv")
         self.export_path.add_class("chatspace-export-path")
@@ -111,16 +124,18 @@ class CompletionsBrowser(Panel):
         self.picker.observe(self._on_pick, "value")
         self.refresh_button.on_click(lambda _: self.refresh())
         self.more_button.on_click(lambda _: self.load_more())
-        self.save_button.on_click(lambda _: self.save_metadata())
+        self.save_button.on_click(lambda _: self.update_metadata())
         self.delete_button.on_click(lambda _: self.delete())
         self.export_button.on_click(lambda _: self.export())
         self.chart_button.on_click(lambda _: self.chart())
-        self.observe(lambda _: self.refresh(), "workspace")
+        self.observe(
+            lambda _: self.refresh(), ["workspace", "metadata_filter", "order", "model_filter"]
+        )
 
         self.children = [
             w.HBox([self.workspace_picker, self.model_picker, self.refresh_button]),
             w.HBox([self.filter_text, self.order_buttons]),
-            self.table,
+            self.table_box,
             w.HBox([self.more_button, self.count_label]),
             self.picker,
             self.messages,
@@ -136,7 +151,10 @@ class CompletionsBrowser(Panel):
     # ---------------------------------------------------------------- loading
 
     def _query(self) -> dict[str, Any]:
-        metadata = {str(k): str(v) for k, v in parse_metadata(self.metadata_filter).items()}
+        metadata = {
+            str(k): str(v)
+            for k, v in parse_mapping(self.metadata_filter, field="Metadata filter").items()
+        }
         query: dict[str, Any] = {"workspace": self.workspace, "order": self.order}
         if self.model_filter:
             query["model"] = self.model_filter
@@ -168,25 +186,15 @@ class CompletionsBrowser(Panel):
         )
         self._show_page(list(page.data), bool(page.has_more), replace=False)
 
-    def _question(self, c: ChatCompletion) -> str:
-        """The last user message: the completion's ``question`` (chatspace's service sends
-        it), else one request for the messages (other services)."""
-        if c.question is not None:
-            return c.question
-        try:
-            last = self.client.chat.messages(c.id, workspace=self.workspace, order="desc", limit=2)
-        except ChatspaceError:
-            return ""
-        return next((m.content or "" for m in last.data if m.role == "user"), "")
-
     def _show_page(self, items: list[ChatCompletion], more: bool, *, replace: bool) -> None:
-        new = [_row(c, self._question(c)) for c in items]
-        self.rows = new if replace else [*self.rows, *new]
+        new = [_row(c, question_of(self.client, c, self.workspace)) for c in items]
+        rows = new if replace else [*self.rows, *new]
+        # the service orders by time only: rows of the same second keep one order here
+        rows.sort(key=lambda r: (r["_created"], r["id"]), reverse=self.order == "desc")
+        self.rows = rows
         self.has_more = more
-        self.table.value = render_table(
-            _COLUMNS, self.rows, css="chatspace-rows", empty="No stored completions match."
-        )
-        self.more_button.disabled = not more
+        self._render_rows()
+        self.more_button.disabled = not self.has_more
         self.count_label.value = f"{len(self.rows)} loaded" + (", more available" if more else "")
         options = [
             (f"{r['created']} {(r['question'] or r['answer'])[:50]}", r["id"]) for r in self.rows
@@ -200,6 +208,14 @@ class CompletionsBrowser(Panel):
             self._picking = False
         if keep is None:
             self._clear_selection()
+
+    def _render_rows(self) -> None:
+        self.table.value = render_table(
+            _COLUMNS,
+            self.rows,
+            css="chatspace-rows",
+            empty=f"No stored completions in workspace {self.workspace} match these filters.",
+        )
 
     # ---------------------------------------------------------------- one completion
 
@@ -233,8 +249,8 @@ class CompletionsBrowser(Panel):
                 f"<b>{escape(m.role)}</b><div{style}>{body}</div></div>"
             )
         if completion.choices:
-            annotations = completion.choices[0].message.annotations
-            parts.append(render_citations(annotations, workspace=self.workspace))
+            cited = Citation.from_annotations(completion.choices[0].message.annotations)
+            parts.append(render_citations(cited, workspace=self.workspace))
         self.messages.value = "".join(parts)
         self.metadata_editor.value = json.dumps(completion.metadata or {}, indent=1)
         self.selected = completion_id
@@ -257,17 +273,19 @@ class CompletionsBrowser(Panel):
         return chosen
 
     @action
-    def save_metadata(
+    def update_metadata(
         self, metadata: str | dict[str, Any] | None = None, completion_id: str | None = None
     ) -> None:
         """Replace a completion's metadata (the editor's text unless ``metadata`` is given)."""
         chosen = self._require_selected(completion_id)
         text = self.metadata_editor.value if metadata is None else metadata
-        new = parse_metadata(text)
+        new = parse_mapping(text, field="Metadata")
         updated = self.client.chat.update(chosen, new, workspace=self.workspace)
         self.rows = [_row(updated, r["question"]) if r["id"] == chosen else r for r in self.rows]
-        self.table.value = render_table(_COLUMNS, self.rows, css="chatspace-rows")
+        self._render_rows()
         self.select(chosen)
+
+    save_metadata = renamed("save_metadata", update_metadata)
 
     @action
     def delete(self, completion_id: str | None = None, confirm: bool = False) -> bool:

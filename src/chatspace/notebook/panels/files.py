@@ -1,6 +1,6 @@
 """``FilesPanel``: upload, list, preview, tag, download and delete a workspace's files.
 
-Uploads run in the background with a progress bar (``upload_files()`` then ``wait()``).
+Uploads run in the background with a progress bar (``upload()`` then ``wait()``).
 Download links point at the Jupyter server extension (``<base_url>chatspace/files/<id>/
 content``), which streams the file from the service, so the browser needs no token.
 """
@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 from traitlets import Dict, Float, List, Unicode, link
 
+from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape
 
-from ._common import Panel, PanelInputError, action, button, render_table
-from ._inputs import parse_metadata
+from ._common import Panel, PanelInputError, action, button, renamed, render_table
 from ._links import file_download_url
-from ._pickers import WorkspacePicker
+from ._pickers import WorkspacePicker, file_choices
 from ._preview import preview_html
 
 if TYPE_CHECKING:
@@ -80,7 +80,8 @@ class FilesPanel(Panel):
         self.instructions_text = w.Text(description="Instructions")
         self.instructions_text.add_class("chatspace-upload-instructions")
         self.upload_button = button("Upload", "chatspace-upload-send", style="primary")
-        self.progress_bar = w.FloatProgress(min=0.0, max=1.0, description="Upload")
+        # not "Upload": that is the button's name, and the bar is what it has sent so far
+        self.progress_bar = w.FloatProgress(min=0.0, max=1.0, description="Sent")
         self.progress_bar.add_class("chatspace-progress")
         self.workspace_picker = WorkspacePicker(self)
         self.filter_text = w.Text(description="Filter", placeholder="team=ml")
@@ -88,13 +89,15 @@ class FilesPanel(Panel):
         self.refresh_button = button("Refresh", "chatspace-refresh")
         self.table = w.HTML()
         self.table.add_class("chatspace-files-table")
-        self.picker = w.Dropdown(description="File", options=[])
+        self.picker = w.Dropdown(
+            description="File", options=[], layout=w.Layout(width="auto", min_width="50%")
+        )
         self.picker.add_class("chatspace-file-select")
         self.preview_box = w.HTML()
         self.preview_box.add_class("chatspace-preview")
         self.metadata_editor = w.Textarea(description="Metadata", rows=3)
         self.metadata_editor.add_class("chatspace-file-metadata")
-        self.save_button = button("Save metadata", "chatspace-save-file-metadata")
+        self.save_button = button("Update metadata", "chatspace-save-file-metadata")
         self.derive_text = w.Text(description="Derive", placeholder="instructions for metadata")
         self.derive_text.add_class("chatspace-metadata-instructions")
         self.derive_button = button("Apply", "chatspace-apply-instructions")
@@ -107,10 +110,10 @@ class FilesPanel(Panel):
         ):
             link((self, trait), (widget, "value"))
         self.observe(lambda c: setattr(self.progress_bar, "value", c["new"]), "progress")
-        self.upload_button.on_click(lambda _: self.upload_files(self.uploader.value))
+        self.upload_button.on_click(lambda _: self.upload(self.uploader.value))
         self.refresh_button.on_click(lambda _: self.refresh())
         self.picker.observe(self._on_pick, "value")
-        self.save_button.on_click(lambda _: self.save_metadata())
+        self.save_button.on_click(lambda _: self.update_metadata())
         self.derive_button.on_click(lambda _: self.derive_metadata(self.derive_text.value))
         self.delete_button.on_click(lambda _: self.delete())
         self.observe(lambda _: self.refresh(), "workspace")
@@ -151,7 +154,7 @@ class FilesPanel(Panel):
     @action
     def refresh(self) -> None:
         """Reload the workspace's files (with the metadata filter)."""
-        flt = parse_metadata(self.metadata_filter, field="filter")
+        flt = parse_mapping(self.metadata_filter, field="Filter")
         self.workspace_picker.reload()
         query: dict[str, Any] = {"workspace": self.workspace}
         if flt:
@@ -160,13 +163,16 @@ class FilesPanel(Panel):
 
     def _show(self, rows: list[dict[str, Any]]) -> None:
         self.files = rows
+        empty = f"No files in workspace {self.workspace}" + (
+            " match the filter." if self.metadata_filter.strip() else " yet."
+        )
         self.table.value = render_table(
-            _COLUMNS, rows, css="chatspace-rows", raw=("download",), empty="No files yet."
+            _COLUMNS, rows, css="chatspace-rows", raw=("download",), empty=empty
         )
         keep = self.selected if any(r["id"] == self.selected for r in rows) else None
         self._picking = True
         try:
-            self.picker.options = [(f"{r['filename']} ({r['id']})", r["id"]) for r in rows]
+            file_choices(self.picker, [(r["filename"], r["id"]) for r in rows])
             self.picker.value = keep
         finally:
             self._picking = False
@@ -178,7 +184,7 @@ class FilesPanel(Panel):
     # ---------------------------------------------------------------- upload
 
     @action
-    def upload_files(
+    def upload(
         self,
         files: Iterable[Any],
         metadata: str | dict[str, Any] | None = None,
@@ -186,7 +192,9 @@ class FilesPanel(Panel):
     ) -> bool:
         """Upload paths, ``(name, bytes)`` pairs or a ``FileUpload`` value, in the background."""
         items = _uploads(files)
-        meta = parse_metadata(self.upload_metadata if metadata is None else metadata)
+        meta = parse_mapping(
+            self.upload_metadata if metadata is None else metadata, field="Upload metadata"
+        )
         text = (self.upload_instructions if instructions is None else instructions).strip()
         workspace = self.workspace
         return self._start(lambda: self._upload(items, meta, text, workspace), name="upload")
@@ -197,7 +205,7 @@ class FilesPanel(Panel):
         self.progress = 0.0
         ids = []
         for number, ((name, content), size) in enumerate(zip(items, sizes, strict=True), 1):
-            self.progress_bar.description = f"{number}/{len(items)}"
+            self.progress_bar.description = f"Sent {number}/{len(items)}"
 
             def sent(n: int, _total: int | None, before: int = done) -> None:
                 fraction = min((before + n) / total, 1.0)
@@ -218,6 +226,8 @@ class FilesPanel(Panel):
         self.last_uploaded = ids
         self.uploader.value = ()
         self.refresh()
+
+    upload_files = renamed("upload_files", upload)
 
     # ---------------------------------------------------------------- one file
 
@@ -246,21 +256,25 @@ class FilesPanel(Panel):
         return chosen
 
     @action
-    def save_metadata(
+    def update_metadata(
         self, metadata: str | dict[str, Any] | None = None, file_id: str | None = None
     ) -> None:
         """Make the file's metadata exactly the editor's (keys left out are removed)."""
         chosen = self._require_selected(file_id)
-        new = parse_metadata(self.metadata_editor.value if metadata is None else metadata)
+        new = parse_mapping(
+            self.metadata_editor.value if metadata is None else metadata, field="Metadata"
+        )
         if "instructions" in new:
             raise PanelInputError("'instructions' is reserved; use Derive to run instructions")
         current = self.client.files.get(chosen, workspace=self.workspace).metadata
         body: dict[str, Any] = {k: None for k in current if k not in new}
         body.update(new)
         if body:
-            self.client.files.update_metadata(chosen, body, workspace=self.workspace)
+            self.client.files.update(chosen, body, workspace=self.workspace)
         self.refresh()
         self.select(chosen)
+
+    save_metadata = renamed("save_metadata", update_metadata)
 
     @action
     def derive_metadata(self, instructions: str, file_id: str | None = None) -> None:
@@ -268,7 +282,7 @@ class FilesPanel(Panel):
         chosen = self._require_selected(file_id)
         if not instructions.strip():
             raise PanelInputError("type instructions first, like 'title and line count'")
-        self.client.files.update_metadata(
+        self.client.files.update(
             chosen, instructions=instructions.strip(), workspace=self.workspace
         )
         self.refresh()

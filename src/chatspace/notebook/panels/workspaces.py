@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 import ipywidgets as w
 from traitlets import Dict, List, Unicode
 
-from ._common import Panel, PanelInputError, action, button, render_table
+from ._common import Panel, PanelInputError, action, button, renamed, render_table
 from ._inputs import parse_workspace_id
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class WorkspacePanel(Panel):
         self.access_picker = w.Dropdown(description="Access", options=ACCESS_LEVELS, value="writer")
         self.access_picker.add_class("chatspace-user-access")
         self.add_button = button("Add user", "chatspace-add-user")
-        self.set_button = button("Change access", "chatspace-set-access")
+        self.set_button = button("Update access", "chatspace-set-access")
         self.remove_button = button("Remove user", "chatspace-remove-user", style="danger")
 
         self.picker.observe(self._on_pick, "value")
@@ -81,7 +81,7 @@ class WorkspacePanel(Panel):
             lambda _: self.add_user(self.user_text.value, self.access_picker.value)
         )
         self.set_button.on_click(
-            lambda _: self.set_access(self.user_text.value, self.access_picker.value)
+            lambda _: self.update_user(self.user_text.value, self.access_picker.value)
         )
         self.remove_button.on_click(lambda _: self.remove_user(self.user_text.value))
         self.observe(lambda _: self._render_workspaces(), "workspace")
@@ -137,7 +137,7 @@ class WorkspacePanel(Panel):
     @action
     def select(self, workspace_id: str) -> None:
         """Show the users of a workspace."""
-        users = self.client.workspaces.users(workspace_id)
+        users = self.client.workspaces.users(workspace=workspace_id)
         self.selected = workspace_id
         self.users = [
             {
@@ -211,11 +211,13 @@ class WorkspacePanel(Panel):
         self.select(target)
 
     @action
-    def set_access(self, user: str, access: str, workspace_id: str | None = None) -> None:
+    def update_user(self, user: str, access: str, workspace_id: str | None = None) -> None:
         """Change a member's access level (reader, writer or admin)."""
         target = self._target(workspace_id)
         self.client.workspaces.update_user(_user_id(user), _access(access), workspace=target)
         self.select(target)
+
+    set_access = renamed("set_access", update_user)
 
     @action
     def remove_user(

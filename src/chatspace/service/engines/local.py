@@ -7,10 +7,10 @@ gives the same answer. An answer is a lead line and one bullet per retrieved pas
 
     - "Paris is the capital of France." (notes.md) [1]
 
-Each quote is the passage's sentence (or line, for tables and code) that holds the most
-distinct query terms; each ``[n]`` marker is a ``file_citation`` annotation whose quote is
-the exact text of the file. Without relevant passages the answer is :data:`NO_MATCH`
-(for the request's workspace).
+Each quote is the passage's sentence (or line, for code) that holds the most distinct
+query terms, or for a table the row that answers, shown with its column names; each
+``[n]`` marker is a ``file_citation`` annotation whose quote is the exact text of the file.
+Without relevant passages the answer is :data:`NO_MATCH` (for the request's workspace).
 
 ``n`` choices differ in their lead line; ``seed`` picks where the leads start, so that
 different seeds give different (but repeatable) wording. ``stop`` ends the text before the
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from chatspace._version import __version__
@@ -32,9 +32,10 @@ from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
 
 from .base import ChoiceDone, ContentDelta, Event, Job
 from .structured import shaped
+from .table_rows import answering_row
 from .tokenizer import truncate
 
-__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer"]
+__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quote_of"]
 
 NAME = "service-l0"
 LEADS = (
@@ -115,13 +116,22 @@ def best_quote(passage: Passage) -> str:
     return text[start:end].strip()
 
 
-def _compose(lead: str, passages: Sequence[Passage]) -> tuple[str, tuple[Annotation, ...]]:
+def quote_of(passage: Passage, retrieval: Retrieval) -> tuple[str, str]:
+    """The exact text quoted from ``passage`` and how the answer shows it: a table's
+    answering row with its column names (:mod:`.table_rows`), else :func:`best_quote`."""
+    row = answering_row(passage.text, retrieval.question, retrieval.terms)
+    if row is not None:
+        return passage.text[row.start : row.end], row.shown
+    quote = best_quote(passage)
+    return quote, " ".join(quote.split())
+
+
+def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ...]]:
     content = lead + "\n"
     annotations: list[Annotation] = []
     seen: set[str] = set()
-    for passage in passages:
-        quote = best_quote(passage)
-        shown = " ".join(quote.split())
+    for passage in retrieval.passages:
+        quote, shown = quote_of(passage, retrieval)
         if not shown or shown in seen:
             continue
         seen.add(shown)
@@ -163,7 +173,7 @@ def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]
     choices = []
     for i in range(n):
         if retrieval.passages:
-            full, annotations = _compose(LEADS[(offset + i) % len(LEADS)], retrieval.passages)
+            full, annotations = _compose(LEADS[(offset + i) % len(LEADS)], retrieval)
         else:
             full, annotations = NO_MATCH.format(workspace=request.workspace), ()
         content, finish = _limit(full, request)

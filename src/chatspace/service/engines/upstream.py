@@ -38,7 +38,7 @@ from chatspace.types import (
 )
 
 from .base import ChoiceDone, ContentDelta, Event, Job, ToolCallDelta, UsageReport
-from .local import best_quote
+from .local import quote_of
 
 __all__ = ["UpstreamEngine", "cite_markers", "context_message", "new_client"]
 
@@ -69,14 +69,16 @@ def context_message(passages: Sequence[Passage]) -> dict[str, str]:
     return {"role": "system", "content": "\n\n".join([CONTEXT_PREAMBLE, *blocks])}
 
 
-def cite_markers(content: str, passages: Sequence[Passage]) -> tuple[Annotation, ...]:
+def cite_markers(content: str, retrieval: Retrieval) -> tuple[Annotation, ...]:
     """An annotation for every ``[n]`` in ``content`` that names one of the passages."""
     found = []
+    passages = retrieval.passages
     for m in _MARKER.finditer(content):
         k = int(m.group(1))
         if 1 <= k <= len(passages):
             p = passages[k - 1]
-            citation = FileCitation(file_id=p.file_id, filename=p.filename, quote=best_quote(p))
+            quote = quote_of(p, retrieval)[0]
+            citation = FileCitation(file_id=p.file_id, filename=p.filename, quote=quote)
             found.append(
                 Annotation(
                     type="file_citation",
@@ -234,7 +236,7 @@ class UpstreamEngine:
                     raise TypeError("content is not a string")
                 events.append(ContentDelta(index, content, _logprobs(choice)))
                 events += _call_events(index, message)
-                notes = cite_markers(content, retrieval.passages)
+                notes = cite_markers(content, retrieval)
                 events.append(ChoiceDone(index, choice.get("finish_reason") or "stop", notes))
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._failed("its answer is not a chat completion") from None
@@ -332,7 +334,7 @@ class UpstreamEngine:
                 events += _call_events(index, delta)
                 if choice.get("finish_reason"):
                     full = "".join(contents.get(index, []))
-                    notes = cite_markers(full, retrieval.passages)
+                    notes = cite_markers(full, retrieval)
                     events.append(ChoiceDone(index, str(choice["finish_reason"]), notes))
         except (TypeError, ValueError, AttributeError):
             raise self._failed("it streamed a chunk that is not a chat completion chunk") from None

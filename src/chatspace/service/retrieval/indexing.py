@@ -6,23 +6,34 @@ previous passage by about :data:`OVERLAP_CHARS` so that a sentence that straddle
 is still found whole in one passage (tables are cut by rows instead: :mod:`.tables`).
 ``start`` records where a passage begins in the extracted text. Passages and their
 workspace's FTS5 index are written together (:mod:`chatspace.service.store.passages`),
-so a rolled-back upload leaves no index entry. Extraction, the slow part, runs before the
-transaction (:func:`.extract.extract`); only the writing runs inside it.
+so a rolled-back upload leaves no index entry. Extraction and embedding, the slow parts,
+run before the transaction (:func:`.extract.extract`, :func:`embed_passages`); only the
+writing runs inside it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
 from chatspace.service.store.passages import add_passages
 
+from .embeddings import Embedder, to_blobs
+
 if TYPE_CHECKING:
     from .extract import Extracted
 
-__all__ = ["OVERLAP_CHARS", "PASSAGE_CHARS", "index_file", "split_passages"]
+__all__ = [
+    "OVERLAP_CHARS",
+    "PASSAGE_CHARS",
+    "PassageVectors",
+    "embed_passages",
+    "index_file",
+    "split_passages",
+]
 
 PASSAGE_CHARS = 1000
 OVERLAP_CHARS = 200
@@ -63,6 +74,22 @@ def split_passages(
     return passages
 
 
+@dataclass(frozen=True, slots=True)
+class PassageVectors:
+    """The stored vectors of a file's passages, in order, and the model that made them."""
+
+    model: str
+    blobs: tuple[bytes, ...]
+
+
+def embed_passages(extracted: Extracted | None, embedder: Embedder | None) -> PassageVectors | None:
+    """The vectors of the file's passages (None without passages or without a model)."""
+    if extracted is None or embedder is None or not extracted.passages:
+        return None
+    vectors = embedder.embed([text for _, text in extracted.passages])
+    return PassageVectors(embedder.name, tuple(to_blobs(vectors)))
+
+
 def index_file(
     conn: sa.Connection,
     *,
@@ -70,8 +97,10 @@ def index_file(
     org_id: str,
     workspace_id: str,
     extracted: Extracted | None,
+    vectors: PassageVectors | None = None,
 ) -> int:
-    """Insert the file's passages and index them (in the caller's transaction).
+    """Insert the file's passages with their vectors and index them (in the caller's
+    transaction).
 
     Returns the number of passages; 0 when the file has no extractable text.
     """
@@ -83,4 +112,6 @@ def index_file(
         workspace_id=workspace_id,
         file_id=file_id,
         passages=extracted.passages,
+        vectors=vectors.blobs if vectors else None,
+        vector_model=vectors.model if vectors else None,
     )

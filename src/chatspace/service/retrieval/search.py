@@ -6,21 +6,27 @@ of the previous user turns join the query at :data:`CONTEXT_WEIGHT`. The words, 
 common English stop words, are each quoted (so FTS5 syntax in user text, like ``NEAR(``
 or ``col:``, is plain words) and ranked in two steps:
 
-1. **Candidates** (:func:`_pool`): FTS5's bm25 over the terms joined by ``OR``, the
-   :data:`POOL` best passages. Without context this is the whole ranking of earlier
-   versions, and the benchmark's "today" column.
-2. **Scores and relevance** (:func:`_score`): each term's own bm25 contribution to each
-   candidate (FTS5's bm25 of an ``OR`` query is exactly the sum of its terms' scores), so
-   terms can be weighted, and each term's inverse document frequency in the workspace.
-   A passage's *coverage* is the share of the question's weight (term weight x idf) that
-   it matches; a passage is relevant when its coverage reaches the relevance threshold
-   (``relevance`` of a filter part, else the service's ``relevance_threshold``, default
-   :data:`DEFAULT_RELEVANCE`). Irrelevant passages are never cited: when none is left, the
-   answer says that nothing in the files answers the question.
+1. **Candidates**: FTS5's bm25 over the terms joined by ``OR``, the :data:`POOL` best
+   passages (:func:`_pool`; without context and relevance this is the whole ranking of
+   earlier versions, the benchmark's "today" column), and, with vectors
+   (:mod:`.dense`), the :data:`POOL` passages most similar to the question.
+2. **Relevance** (:func:`_lexical`, :func:`relevance_of`): which query terms each
+   candidate matches (the tokens FTS5 marked in it, stemmed as the index stems them),
+   and each term's inverse document frequency in the workspace. A passage's *coverage*
+   is the share of the question's weight (term weight x idf) that it matches, in its
+   text or its file's name; its
+   relevance is :data:`LEXICAL_SHARE` of its coverage plus the rest of its cosine
+   similarity to the question (a convex combination, which beat reciprocal rank fusion
+   on the dev split of ``benchmarks/data/retrieval``). Candidates are ranked by relevance
+   (ties by bm25), and cited when it reaches the threshold (``relevance`` of a
+   filter part, else the service's ``relevance_threshold``, default
+   :data:`DEFAULT_RELEVANCE`). A question that names (capitalizes) something no passage
+   and no file name of the workspace contains has no relevant passage at all: the files
+   do not know what it is about. When none is left, the answer says that nothing in the
+   files answers the question.
 
-A dense (embedding) ranking would join in step 2 as one more score per candidate; the
-relevance rule stays the same. Each hit also carries where its matched terms stand in
-the passage (``hits``), which the local engine uses to pick the sentences it quotes.
+Each hit also carries where its matched terms stand in the passage (``hits``), which the
+local engine uses to pick the sentences it quotes.
 """
 
 from __future__ import annotations
@@ -38,18 +44,23 @@ from chatspace.service.engines.tokenizer import count_texts
 from chatspace.service.store.passages import index_exists, index_table
 from chatspace.types import ChatMessage
 
+from .dense import DenseIndex
 from .scope import Scope, resolve_scope
+from .stems import stems_of
 
 __all__ = [
     "CONTEXT_WEIGHT",
     "DEFAULT_RELEVANCE",
+    "LEXICAL_SHARE",
     "Passage",
     "Query",
     "Retrieval",
     "build_query",
     "is_follow_up",
+    "names_in",
     "query_of",
     "question_of",
+    "relevance_of",
     "retrieve",
     "search",
     "search_terms",
@@ -58,14 +69,20 @@ __all__ = [
 MAX_TERMS = 32
 MAX_TERM_CHARS = 64
 POOL = 50
-"""Candidates scored per search (at least 4 x top_k)."""
+"""Candidates scored per search and per ranking (at least 4 x top_k)."""
+MIN_PASSAGES = 100
+"""The smallest passage count idf is computed with (see :func:`_idf`)."""
 CONTEXT_WEIGHT = 0.5
 """Weight of a term of an earlier user turn in a follow-up (the question's own: 1)."""
 CONTEXT_TURNS = 2
 """How many earlier user turns a follow-up is searched with."""
-DEFAULT_RELEVANCE = 0.4
-"""Share of the question's idf-weighted terms a passage must match to be cited
-(calibrated on the dev split of ``benchmarks/data/retrieval``; 0 cites any match)."""
+DENSE_CHARS = 4000
+"""Characters of a question (and of each turn a follow-up continues) whose vector is
+compared: a question pasted with a whole document is searched by its start, in a
+millisecond, not by embedding megabytes."""
+DEFAULT_RELEVANCE = 0.35
+"""The relevance a passage needs to be cited (calibrated on the dev split of
+``benchmarks/data/retrieval``; 0 cites the best ``top_k`` whatever they say)."""
 _WORD = re.compile(r"\w+")
 _MARK_OPEN, _MARK_CLOSE = "\x02", "\x03"
 _STOP_TEXT = """a about above after again all also am an and any are as at be because been before
@@ -85,14 +102,19 @@ _POINTS_BACK = re.compile(
     r"\b(?:it|its|they|them|their|theirs|there|this|that|these|those|he|she|his|her)\b", re.I
 )
 _FEW_TERMS = 3
+_SENTENCE_START = frozenset({"", ".", "!", "?", ":", "\n", '"', "("})
+LEXICAL_SHARE = 0.8
+"""Weight of lexical coverage in a passage's relevance; cosine similarity has the rest
+(chosen on the dev split of ``benchmarks/data/retrieval``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Passage:
     """A retrieved passage; ``hits`` are the spans of ``text`` that matched the query.
 
-    ``score`` is bm25's (lower is better); ``coverage`` the share of the question's
-    idf-weighted terms the passage matches (1.0 when it was not computed).
+    ``score`` is its bm25 (lower is better; 0 for a passage found by meaning alone);
+    ``relevance`` from 0 to 1 how well it answers the question (:func:`relevance_of`;
+    1.0 when it was not computed).
     """
 
     file_id: str
@@ -102,16 +124,19 @@ class Passage:
     text: str
     score: float
     hits: tuple[tuple[int, int], ...] = ()
-    coverage: float = 1.0
+    relevance: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """What is searched: distinct lowercased terms and their weights, question's first."""
+    """What is searched: distinct lowercased terms and their weights, question's first,
+    and the text whose vector the dense half compares (a follow-up's with its context)."""
 
     terms: tuple[str, ...] = ()
     weights: tuple[float, ...] = ()
     follow_up: bool = False
+    text: str = ""
+    names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +179,17 @@ def search_terms(question: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
+def names_in(question: str) -> frozenset[str]:
+    """The search terms ``question`` writes as names: capitalized inside a sentence
+    ("the capital of *Australia*", "the *NPS* of *Nice*"), lowercased."""
+    names = set()
+    for match in _WORD.finditer(question):
+        word = match.group()
+        if word[0].isupper() and question[: match.start()].rstrip()[-1:] not in _SENTENCE_START:
+            names.add(word.lower())
+    return frozenset(names) & frozenset(search_terms(question))
+
+
 def is_follow_up(question: str) -> bool:
     """Whether ``question`` continues the conversation rather than standing on its own:
     it starts with a connective ("And in Nice?", "What about Q4?"), or it points back
@@ -171,15 +207,17 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
     terms = dict.fromkeys((t for t in search_terms(question) if t not in _QUESTION_WORDS), 1.0)
     earlier = _user_texts(messages)[:-1]
     follow_up = context and bool(earlier) and is_follow_up(question)
+    text = question[:DENSE_CHARS]
     if follow_up:
-        for text in reversed(earlier[-CONTEXT_TURNS:]):
-            for term in search_terms(text):
+        text = "\n".join(t[:DENSE_CHARS] for t in [*earlier[-CONTEXT_TURNS:], question])
+        for turn in reversed(earlier[-CONTEXT_TURNS:]):
+            for term in search_terms(turn):
                 if term in _QUESTION_WORDS:
                     continue
                 if len(terms) == MAX_TERMS:
                     break
                 terms.setdefault(term, CONTEXT_WEIGHT)
-    return Query(tuple(terms), tuple(terms.values()), follow_up)
+    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names_in(question))
 
 
 def build_query(terms: Sequence[str]) -> str:
@@ -221,12 +259,24 @@ WHERE {index} MATCH :query
 ORDER BY score, p.file_id, p.ord
 LIMIT :top_k
 """
-_TERM_SCORES = (
-    'SELECT rowid, bm25("{index}") FROM "{index}" WHERE "{index}" MATCH :term '
-    "AND rowid IN (SELECT value FROM json_each(:ids))"
-)
 _TERM_COUNT = 'SELECT count(*) FROM "{index}" WHERE "{index}" MATCH :term'
 _PASSAGE_COUNT = 'SELECT count(*) FROM "{index}_docsize"'
+
+_BY_ID = """
+SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text
+FROM passages AS p JOIN files AS f ON f.id = p.file_id
+WHERE p.id IN (SELECT value FROM json_each(:ids))
+  AND (f.expires_at IS NULL OR f.expires_at > :now)
+"""
+_HIGHLIGHT = (
+    'SELECT rowid, highlight("{index}", 0, char(2), char(3)) FROM "{index}" '
+    'WHERE "{index}" MATCH :query AND rowid IN (SELECT value FROM json_each(:ids))'
+)
+
+_NAMED_FILE = sa.text(
+    "SELECT 1 FROM files WHERE org_id = :o AND workspace_id = :w "
+    "AND instr(lower(filename), :term) > 0 LIMIT 1"
+)
 
 _Row = tuple[int, Passage]
 
@@ -250,34 +300,89 @@ def _pool(
     return rows
 
 
+def _by_id(conn: sa.Connection, index: str, terms: Sequence[str], ids: Sequence[int]) -> list[_Row]:
+    """The passages ``ids`` (in that order) of files not expired, with their matched
+    spans when they match any of ``terms``."""
+    if not ids:
+        return []
+    params = {"ids": json.dumps(list(ids)), "now": int(time.time())}
+    found = {row[0]: row for row in conn.execute(sa.text(_BY_ID), params)}
+    marked: dict[int, str] = {}
+    if terms:
+        query = {"query": build_query(terms), "ids": params["ids"]}
+        marked = dict(conn.execute(sa.text(_HIGHLIGHT.format(index=index)), query).tuples().all())
+    rows = []
+    for pid in ids:
+        if pid in found:
+            _, file_id, filename, ord_, start, text = found[pid]
+            hits: tuple[tuple[int, int], ...] = ()
+            if pid in marked:
+                text, hits = _hits(marked[pid])
+            rows.append((pid, Passage(file_id, filename, ord_, start, text, 0.0, hits)))
+    return rows
+
+
 def _idf(n: int, df: int) -> float:
-    """bm25's inverse document frequency (never below a small positive floor)."""
+    """bm25's inverse document frequency (never below a small positive floor), as if the
+    workspace had at least :data:`MIN_PASSAGES` passages: in a workspace of three files
+    every word they use would otherwise weigh next to nothing beside one they do not, and
+    "Which products sell in Lyon?" over ``city,product`` rows would hang on "sell"."""
+    n = max(n, MIN_PASSAGES)
     return max(math.log(1 + (n - df + 0.5) / (df + 0.5)), 1e-6)
 
 
-def _score(
-    conn: sa.Connection, index: str, query: Query, rows: list[_Row]
-) -> list[tuple[float, float, Passage]]:
-    """``(weighted bm25, coverage, passage)`` of each candidate."""
-    ids = json.dumps([pid for pid, _ in rows])
+@dataclass(frozen=True, slots=True)
+class _Lexical:
+    coverage: dict[int, float]
+    unknown_names: bool
+    """Whether the question names something no passage of the workspace contains."""
+
+
+def _lexical(
+    conn: sa.Connection, index: str, query: Query, rows: Sequence[_Row], where: tuple[str, str]
+) -> _Lexical:
+    """Each candidate's coverage: the weight of the query terms among the tokens FTS5
+    matched in it (its ``hits``, stemmed as the index stems them: :mod:`.stems`) or in the
+    name of its file ("stock in Genoa" and ``stock-genoa.csv``)."""
+    tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
+    stems = stems_of(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
+    matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
+    named = {pid: frozenset(_WORD.findall(p.filename.lower())) for pid, p in rows}
     n = int(conn.exec_driver_sql(_PASSAGE_COUNT.format(index=index)).scalar_one())
-    scores: dict[int, float] = dict.fromkeys((pid for pid, _ in rows), 0.0)
-    covered: dict[int, float] = dict.fromkeys(scores, 0.0)
+    covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     total = 0.0
+    unknown = False
     for term, weight in zip(query.terms, query.weights, strict=True):
-        phrase = _phrase(term)
         df = int(
-            conn.execute(sa.text(_TERM_COUNT.format(index=index)), {"term": phrase}).scalar_one()
+            conn.execute(
+                sa.text(_TERM_COUNT.format(index=index)), {"term": _phrase(term)}
+            ).scalar_one()
         )
+        if df == 0 and term in query.names:
+            unknown |= _no_file_named(conn, where, term)
         share = weight * _idf(n, df)
         total += share
-        found = conn.execute(
-            sa.text(_TERM_SCORES.format(index=index)), {"term": phrase, "ids": ids}
-        )
-        for pid, score in found:
-            scores[pid] += weight * float(score)
-            covered[pid] += share
-    return [(scores[pid], covered[pid] / total if total else 0.0, passage) for pid, passage in rows]
+        term_stems = set(stems[term])
+        for pid in covered:
+            if (term_stems and term_stems <= matched[pid]) or term in named[pid]:
+                covered[pid] += share
+    coverage = {pid: c / total if total else 0.0 for pid, c in covered.items()}
+    return _Lexical(coverage, unknown)
+
+
+def _no_file_named(conn: sa.Connection, where: tuple[str, str], term: str) -> bool:
+    """Whether no file of the workspace ``where`` has ``term`` in its name."""
+    params = {"o": where[0], "w": where[1], "term": term}
+    return conn.execute(_NAMED_FILE, params).first() is None
+
+
+def relevance_of(coverage: float, cosine: float | None) -> float:
+    """How relevant a passage is, from 0 to 1: its lexical coverage of the question, and
+    (with dense vectors) its cosine similarity to it, in the proportion
+    :data:`LEXICAL_SHARE`."""
+    if cosine is None:
+        return coverage
+    return LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * max(cosine, 0.0)
 
 
 def search(
@@ -285,31 +390,45 @@ def search(
     *,
     org_id: str,
     workspace_id: str,
-    terms: Sequence[str],
+    query: Query,
     scope: Scope,
-    weights: Sequence[float] | None = None,
     relevance: float = 0.0,
+    dense: DenseIndex | None = None,
 ) -> tuple[Passage, ...]:
-    """The ``scope.top_k`` best passages for ``terms`` whose coverage reaches
-    ``relevance``, best first. ``weights`` (default: all 1) weigh the terms' scores."""
-    if not terms or (scope.file_ids is not None and not scope.file_ids):
+    """The ``scope.top_k`` most relevant passages for ``query`` whose relevance reaches
+    ``relevance``, best first: by full text alone, or with ``dense`` similarity."""
+    if scope.file_ids is not None and not scope.file_ids:
         return ()
     index = index_table(org_id, workspace_id)
-    if not index_exists(conn, index):
-        return ()  # nothing of this workspace was ever indexed
-    query = Query(tuple(terms), tuple(weights) if weights is not None else (1.0,) * len(terms))
-    if relevance <= 0 and weights is None:
-        return tuple(p for _, p in _pool(conn, index, terms, scope, scope.top_k))
-    rows = _pool(conn, index, terms, scope, max(POOL, 4 * scope.top_k))
+    terms = query.terms if index_exists(conn, index) else ()  # never indexed: no terms
+    if dense is None and relevance <= 0 and set(query.weights) <= {1.0}:
+        return tuple(p for _, p in _pool(conn, index, terms, scope, scope.top_k)) if terms else ()
+    pool = max(POOL, 4 * scope.top_k)
+    rows = _pool(conn, index, terms, scope, pool) if terms else []
+    sims = None
+    if dense is not None and query.text.strip():
+        sims = dense.similarities(
+            conn, org_id=org_id, workspace_id=workspace_id, question=query.text
+        )
+        seen = {pid for pid, _ in rows}
+        extra = [pid for pid in sims.best(pool, file_ids=scope.file_ids) if pid not in seen]
+        rows += _by_id(conn, index, terms, extra)
     if not rows:
         return ()
-    ranked = sorted(_score(conn, index, query, rows), key=lambda r: (r[0], r[2].file_id, r[2].ord))
-    kept = [
-        Passage(p.file_id, p.filename, p.ord, p.start, p.text, score, p.hits, coverage)
-        for score, coverage, p in ranked
-        if coverage >= relevance
-    ]
-    return tuple(kept[: scope.top_k])
+    where = (org_id, workspace_id)
+    lexical = _lexical(conn, index, query, rows, where) if terms else _Lexical({}, False)
+    if relevance > 0 and lexical.unknown_names:
+        return ()
+    ranked = []
+    for pid, p in rows:
+        rel = relevance_of(lexical.coverage.get(pid, 0.0), sims.of(pid) if sims else None)
+        if rel >= relevance:
+            ranked.append((-rel, p.score, pid, p, rel))
+    ranked.sort(key=lambda r: r[:3])
+    return tuple(
+        Passage(p.file_id, p.filename, p.ord, p.start, p.text, bm25, p.hits, rel)
+        for _, bm25, _, p, rel in ranked[: scope.top_k]
+    )
 
 
 def retrieve(
@@ -319,6 +438,7 @@ def retrieve(
     workspace_id: str,
     messages: Sequence[ChatMessage],
     relevance: float = DEFAULT_RELEVANCE,
+    dense: DenseIndex | None = None,
 ) -> Retrieval:
     """Check the request's filter parts, then find the relevant passages for its question
     (a filter part's ``relevance`` wins over the service's ``relevance``)."""
@@ -328,9 +448,9 @@ def retrieve(
         conn,
         org_id=org_id,
         workspace_id=workspace_id,
-        terms=query.terms,
+        query=query,
         scope=scope,
-        weights=query.weights,
         relevance=scope.relevance if scope.relevance is not None else relevance,
+        dense=dense,
     )
     return Retrieval(question=question_of(messages), terms=query.terms, passages=passages)

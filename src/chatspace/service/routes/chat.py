@@ -13,20 +13,24 @@ from starlette.responses import Response
 from chatspace.service.chat_actions import create_completion
 from chatspace.service.deps import CallerDep, StateDep, require_access
 from chatspace.service.idempotency import IdempotencyKeyDep
+from chatspace.service.json_values import JSONRejected, loads_json
+from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.problems import error_responses
 from chatspace.service.store import completions as store
 from chatspace.service.store.transactions import write_transaction
 from chatspace.types import (
     ChatCompletion,
+    ChatCompletionChunk,
     ChatCompletionDeleted,
     ChatCompletionList,
     ChatCompletionMessageList,
     ChatCompletionRequest,
+    FilterContentPart,
     Metadata,
     WorkspaceId,
 )
 
-router = APIRouter(tags=["chat"], responses=error_responses(401, 429))
+router = APIRouter(tags=["chat"], responses=error_responses(401, 429), route_class=BoundedJSONRoute)
 
 WorkspaceQuery = Annotated[WorkspaceId, Query(description="The workspace to look in.")]
 Limit = Annotated[int, Query(ge=1, le=100, description="Items per page, 1 to 100.")]
@@ -34,13 +38,48 @@ Order = Annotated[Literal["asc", "desc"], Query(description="Sort by timestamp."
 After = Annotated[str | None, Query(description="The last id of the previous page.")]
 _METADATA_PARAM = re.compile(r"^metadata\[(.+)\]$")
 _metadata_adapter: TypeAdapter[dict[str, str]] = TypeAdapter(Metadata)
+_EVENT_DATA = {"type": "string", "contentMediaType": "application/json"}
+_SSE_EVENT: dict[str, Any] = {
+    "title": "ChatCompletionEvent",
+    "description": "One server-sent event: a `chat.completion.chunk`, an error after the "
+    "first byte, or `[DONE]` last.",
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "data": {
+            "anyOf": [
+                {
+                    **_EVENT_DATA,
+                    "contentSchema": {"$ref": "#/components/schemas/ChatCompletionChunk"},
+                },
+                {
+                    **_EVENT_DATA,
+                    "contentSchema": {
+                        "type": "object",
+                        "required": ["error"],
+                        "properties": {"error": {"$ref": "#/components/schemas/ErrorObject"}},
+                    },
+                },
+                {"const": "[DONE]"},
+            ]
+        }
+    },
+}
 _CREATE_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "model": ChatCompletion,
         "description": "The completion; with `stream: true`, `chat.completion.chunk` events.",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"text/event-stream": {"schema": _SSE_EVENT}},
     }
 }
+
+
+def openapi_components() -> dict[str, Any]:
+    """The schemas :data:`_SSE_EVENT` names, which no route's model brings into the document."""
+    schema = TypeAdapter(ChatCompletionChunk).json_schema(
+        mode="serialization", ref_template="#/components/schemas/{model}"
+    )
+    return {**schema.pop("$defs", {}), "ChatCompletionChunk": schema}
 
 
 @router.post(
@@ -57,18 +96,47 @@ async def create_chat_completion(
     idempotency_key: IdempotencyKeyDep = None,
 ) -> Response:
     """Create a chat completion over the workspace's files; stream it with `stream: true`."""
+    _check_filters(body)
     return await create_completion(
         state, caller, body, idempotency_key, request_id=request.state.request_id
     )
 
 
+def _check_filters(body: ChatCompletionRequest) -> None:
+    """Filter parts' ``filter`` JSON within the bounds of every JSON value (whether it
+    parses, as an object, is retrieval's 422 to give)."""
+    errors = []
+    for i, message in enumerate(body.messages):
+        for j, part in enumerate(message.content if isinstance(message.content, list) else []):
+            if isinstance(part, FilterContentPart) and part.filter is not None:
+                try:
+                    loads_json(part.filter)
+                except JSONRejected as exc:
+                    if exc.kind != "json_invalid":
+                        errors.append(exc.item("body", "messages", i, "content", j, "filter"))
+    if errors:
+        raise RequestValidationError(errors)
+
+
 def _metadata_filter(request: Request) -> dict[str, str]:
-    """The ``metadata[KEY]=VALUE`` query parameters."""
+    """The ``metadata[KEY]=VALUE`` query parameters, bounded as stored metadata is (so
+    that a thousand of them are a 422, not a query too large for SQLite)."""
     found = {}
     for name, value in request.query_params.multi_items():
         if match := _METADATA_PARAM.match(name):
             found[match.group(1)] = value
-    return found
+    return _as_metadata(found, ("query", "metadata"))
+
+
+def _as_metadata(value: Any, loc: tuple[str, ...]) -> dict[str, str]:
+    """``value`` as completion metadata; a 422 under ``loc`` if it is not."""
+    try:
+        return _metadata_adapter.validate_python(value)
+    except ValidationError as exc:
+        errors = [
+            {"loc": [*loc, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()
+        ]
+        raise RequestValidationError(errors) from None
 
 
 @router.get(
@@ -125,13 +193,7 @@ def _metadata_body(body: dict[str, Any]) -> dict[str, str]:
         body["metadata"] is None or isinstance(body["metadata"], dict)
     ):
         body, loc = body["metadata"] or {}, ("body", "metadata")
-    try:
-        return _metadata_adapter.validate_python(body)
-    except ValidationError as exc:
-        errors = [
-            {"loc": [*loc, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()
-        ]
-        raise RequestValidationError(errors) from None
+    return _as_metadata(body, loc)
 
 
 _METADATA_SCHEMA = {

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import TypeAdapter
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import (
     FileResponse,
@@ -27,15 +29,26 @@ from starlette.responses import (
 from chatspace.service.deps import CallerDep, StateDep, require_access
 from chatspace.service.file_actions import MAX_INSTRUCTIONS, create_files, patch_metadata
 from chatspace.service.idempotency import IdempotencyKeyDep
+from chatspace.service.json_values import JSONRejected
+from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.problems import Invalid, error_body, error_responses
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.store import files as store
 from chatspace.service.store.transactions import write_transaction
 from chatspace.service.uploads import receive_upload
-from chatspace.types import WORKSPACE_ID_PATTERN, WorkspaceId
-from chatspace.types.files import File, FileDeleted, FileList
+from chatspace.types import WorkspaceId
+from chatspace.types.common import JSON_OBJECT_STRING
+from chatspace.types.files import (
+    FILE_METADATA_MAX_KEY_LENGTH,
+    FILE_METADATA_MAX_KEYS,
+    File,
+    FileDeleted,
+    FileList,
+)
 
-router = APIRouter(tags=["files"], responses=error_responses(401, 429))
+router = APIRouter(
+    tags=["files"], responses=error_responses(401, 429), route_class=BoundedJSONRoute
+)
 
 WorkspaceQuery = Annotated[
     WorkspaceId, Query(description="The workspace the file is in (default `default`).")
@@ -54,6 +67,7 @@ UPLOAD_BODY: dict[str, Any] = {
                         "file": {
                             "type": "array",
                             "items": {"type": "string", "format": "binary"},
+                            "minItems": 1,
                             "description": "The file to upload; repeat the part to upload "
                             "several files in one request.",
                         },
@@ -64,17 +78,18 @@ UPLOAD_BODY: dict[str, Any] = {
                         },
                         "metadata": {
                             "type": "string",
+                            **JSON_OBJECT_STRING,
                             "description": "File metadata as a JSON object string.",
                         },
                         "instructions": {
                             "type": "string",
+                            "minLength": 1,
                             "maxLength": MAX_INSTRUCTIONS,
                             "description": "Instructions used to derive metadata from the file.",
                         },
                         "workspace": {
-                            "type": "string",
+                            **TypeAdapter(WorkspaceId).json_schema(),
                             "default": "default",
-                            "pattern": WORKSPACE_ID_PATTERN,
                         },
                     },
                 }
@@ -92,23 +107,24 @@ def _now() -> int:
     "/files",
     response_model=list[File],
     openapi_extra=UPLOAD_BODY,
-    responses=error_responses(403, 404, 409, 413),
+    responses=error_responses(403, 404, 408, 409, 413),
     summary="Upload files",
 )
 async def upload_files(
     request: Request, caller: CallerDep, state: StateDep, key: IdempotencyKeyDep = None
 ) -> Response:
     """Upload one or more files (one ``file`` part each); all are stored, or none."""
-    form = await receive_upload(
-        request,
-        blobs=state.blobs,
-        max_file_bytes=state.settings.max_upload_bytes,
-        who=f"{caller.user_id} of {caller.org_id}",
-    )
-    try:
-        answer = await create_files(state, caller=caller, form=form, key=key)
-    finally:
-        await run_in_threadpool(form.discard)
+    with request.app.state.upload_slots.hold(caller.org_id, caller.user_id):
+        form = await receive_upload(
+            request,
+            blobs=state.blobs,
+            max_file_bytes=state.settings.max_upload_bytes,
+            who=f"{caller.user_id} of {caller.org_id}",
+        )
+        try:
+            answer = await create_files(state, caller=caller, form=form, key=key)
+        finally:
+            await run_in_threadpool(form.discard)
     return answer.response()
 
 
@@ -124,7 +140,11 @@ def list_files(
     order: Annotated[Literal["asc", "desc"], Query(description="By created_at.")] = "desc",
     purpose: str | None = None,
     metadata: Annotated[
-        str | None, Query(description='Metadata filter: a JSON object string, e.g. {"lang": "de"}.')
+        str | None,
+        Query(
+            description='Metadata filter: a JSON object string, e.g. {"lang": "de"}.',
+            json_schema_extra=JSON_OBJECT_STRING,
+        ),
     ] = None,
 ) -> FileList:
     """A page of the workspace's files; ``total`` counts all that match the filters."""
@@ -132,8 +152,8 @@ def list_files(
     if metadata is not None:
         try:
             wanted = store.parse_json_object(metadata)
-        except store.JSONObjectError as exc:
-            raise Invalid(["query", "metadata"], str(exc), exc.kind) from None
+        except JSONRejected as exc:
+            raise RequestValidationError([exc.item("query", "metadata")]) from None
     with state.db.connect() as conn:
         require_access(conn, caller, workspace, "reader")
         return store.list_files(
@@ -175,25 +195,36 @@ def delete_file(
 
 
 _RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$", re.IGNORECASE)
+_BEYOND_ANY_FILE = 10**18
+
+
+def _position(digits: str) -> int:
+    """A byte position of the header; one of 19 digits or more is past any file's end
+    (and ``int()`` refuses over 4300 digits)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) < 19 else _BEYOND_ANY_FILE
 
 
 def single_range(header: str | None, size: int) -> tuple[int, int] | None:
     """The ``(start, end)`` (end exclusive) of a single byte range, or None to send the
     whole file (no header, several ranges, or one that does not parse, as RFC 9110
-    allows). Raises Starlette's ``RangeNotSatisfiable`` when it starts past the end."""
+    allows). Raises Starlette's ``RangeNotSatisfiable`` when it starts past the end, or
+    asks for the last bytes of an empty file (RFC 9110, 14.1.3)."""
     match = _RANGE.match(header or "")
     if match is None or not (match[1] or match[2]):
         return None
     if not match[1]:
-        if int(match[2]) == 0:
+        suffix = _position(match[2])
+        if suffix == 0 or size == 0:
             raise RangeNotSatisfiable(size)
-        return max(0, size - int(match[2])), size
-    start = int(match[1])
-    if match[2] and int(match[2]) < start:
+        return max(0, size - suffix), size
+    start = _position(match[1])
+    last = _position(match[2]) if match[2] else size - 1
+    if match[2] and last < start:
         return None
     if start >= size:
         raise RangeNotSatisfiable(size)
-    return start, min(int(match[2]) + 1 if match[2] else size, size)
+    return start, min(last + 1, size)
 
 
 class _BlobResponse(FileResponse):
@@ -211,9 +242,7 @@ class _BlobResponse(FileResponse):
     responses={
         200: {
             "description": "The file's bytes, with the Content-Type of its name",
-            "content": {
-                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
-            },
+            "content": {"*/*": {"schema": {"type": "string", "format": "binary"}}},
         },
         206: {"description": "The byte range asked for with a single `Range: bytes=a-b`"},
         416: {"description": "The range starts past the end of the file"},
@@ -235,8 +264,23 @@ def file_content(
             conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
         )
     path = state.blobs.path(row.blob)
-    stat = os.stat(path)
-    if if_range is None:
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:  # deleted since its row was read
+        raise store.file_not_found(file_id, workspace) from None
+    response = _BlobResponse(
+        path,
+        stat_result=stat,
+        headers={
+            "Content-Type": row.content_type,
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
+        },
+    )
+    # As Starlette: the range applies without If-Range, or when it names this version.
+    if if_range is None or if_range in (
+        response.headers["etag"],
+        response.headers["last-modified"],
+    ):
         try:
             single_range(range_, stat.st_size)
         except RangeNotSatisfiable:
@@ -247,14 +291,7 @@ def file_content(
                 status_code=416,
                 headers={"Content-Range": f"bytes */{stat.st_size}"},
             )
-    return _BlobResponse(
-        path,
-        stat_result=stat,
-        headers={
-            "Content-Type": row.content_type,
-            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
-        },
-    )
+    return response
 
 
 NO_TEXT = (
@@ -265,7 +302,7 @@ NO_TEXT = (
 
 @router.get(
     "/files/{file_id}/text",
-    response_class=PlainTextResponse,
+    response_class=Response,  # not PlainTextResponse: its errors are JSON, not text/plain
     responses={
         200: {
             "description": "The file's extracted text: what retrieval searches and quotes",
@@ -298,6 +335,22 @@ def file_text(
     "/files/{file_id}/metadata",
     responses=error_responses(403, 404, 502, 504),
     summary="Update a file's metadata",
+    openapi_extra={
+        "requestBody": {
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "maxProperties": FILE_METADATA_MAX_KEYS,
+                        "propertyNames": {
+                            "minLength": 1,
+                            "maxLength": FILE_METADATA_MAX_KEY_LENGTH,
+                        },
+                    }
+                }
+            }
+        }
+    },
 )
 async def update_metadata(
     file_id: str,

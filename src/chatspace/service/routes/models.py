@@ -5,10 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from chatspace.service.deps import CallerDep, StateDep
+from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.problems import error_responses
 from chatspace.types import Model, ModelList
 
-router = APIRouter(tags=["models"], responses=error_responses(401, 429))
+router = APIRouter(
+    tags=["models"], responses=error_responses(401, 429), route_class=BoundedJSONRoute
+)
 
 
 @router.get("/models", summary="List models")

@@ -20,6 +20,7 @@ from chatspace.service.idempotency import (
     lookup,
     remember,
 )
+from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.problems import error_responses
 from chatspace.service.store import workspaces as store
 from chatspace.service.store.transactions import write_transaction
@@ -31,7 +32,9 @@ from chatspace.types import (
     WorkspaceUserRequest,
 )
 
-router = APIRouter(tags=["workspaces"], responses=error_responses(401, 429))
+router = APIRouter(
+    tags=["workspaces"], responses=error_responses(401, 429), route_class=BoundedJSONRoute
+)
 
 _EMPTY: dict[int | str, dict[str, Any]] = {
     200: {"description": "Successful Response (no body)", "content": None}

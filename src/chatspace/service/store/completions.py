@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 
-from chatspace.service.problems import NotFound
+from chatspace.service.problems import NotFound, quoted
 from chatspace.types import (
     ChatCompletion,
     ChatCompletionDeleted,
@@ -46,7 +46,7 @@ def _scope(org_id: str, workspace_id: str) -> list[sa.ColumnElement[bool]]:
 
 
 def _missing(completion_id: str) -> NotFound:
-    return NotFound(f"Chat completion '{completion_id[:80]}' not found.")
+    return NotFound(f"Chat completion {quoted(completion_id)} not found.")
 
 
 _CALL_FIELDS = {"tool_calls", "function_call"}
@@ -239,10 +239,12 @@ def list_messages(
     ).where(m.completion_id == completion_id)
     if after is not None:
         prefix, _, number = after.rpartition("-")
-        idx = int(number) if prefix == completion_id and number.isdigit() else None
+        # ASCII and short: int() refuses 4301 digits, and isdigit() alone takes "²"
+        digits = number.isascii() and number.isdigit() and len(number) <= 9
+        idx = int(number) if prefix == completion_id and digits else None
         known = sa.select(m.idx).where(m.completion_id == completion_id, m.idx == idx)
         if idx is None or conn.scalar(known) is None:
-            raise NotFound(f"Message '{after[:100]}' not found in this chat completion.")
+            raise NotFound(f"Message {quoted(after)} not found in this chat completion.")
         query = query.where(m.idx > idx if order == "asc" else m.idx < idx)
     query = query.order_by(m.idx if order == "asc" else m.idx.desc()).limit(limit + 1)
     rows = conn.execute(query).all()

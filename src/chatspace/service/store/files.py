@@ -7,14 +7,14 @@ rows return the blob names, for the caller to remove once the transaction has co
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Mapping
 from typing import Any, Literal
 
 import sqlalchemy as sa
 
-from chatspace.service.problems import NotFound
+from chatspace.service.json_values import JSONRejected, loads_json
+from chatspace.service.problems import NotFound, quoted
 from chatspace.service.retrieval.scope import metadata_matches
 from chatspace.types.files import File, FileList
 
@@ -22,9 +22,9 @@ from .passages import delete_file_passages
 from .schema import files as table
 
 __all__ = [
-    "JSONObjectError",
     "create_file",
     "delete_file",
+    "file_not_found",
     "get_file",
     "get_file_row",
     "list_files",
@@ -44,26 +44,15 @@ def new_file_id() -> str:
     return "file-" + secrets.token_urlsafe(18)
 
 
-class JSONObjectError(ValueError):
-    """A text that should be a JSON object is not; ``kind`` is the 422 error type."""
-
-    def __init__(self, message: str, kind: str) -> None:
-        super().__init__(message)
-        self.kind = kind
+def file_not_found(file_id: str, workspace_id: str) -> NotFound:
+    return NotFound(f"File {quoted(file_id)} not found in workspace {quoted(workspace_id)}.")
 
 
 def parse_json_object(text: str) -> dict[str, Any]:
-    """``text`` as a JSON object (NaN and Infinity refused); :class:`JSONObjectError` if not."""
-
-    def refuse(constant: str) -> None:
-        raise ValueError(f"{constant} is not valid JSON")
-
-    try:
-        value = json.loads(text, parse_constant=refuse)
-    except ValueError as exc:
-        raise JSONObjectError(f"Invalid JSON: {exc}", "json_invalid") from None
+    """``text`` as a JSON object within :mod:`..json_values`' bounds; else :class:`JSONRejected`."""
+    value = loads_json(text)
     if not isinstance(value, dict):
-        raise JSONObjectError('Input should be a JSON object, like {"key": "value"}', "dict_type")
+        raise JSONRejected((), 'Input should be a JSON object, like {"key": "value"}', "dict_type")
     return value
 
 
@@ -143,7 +132,7 @@ def get_file_row(
         sa.select(table).where(table.c.id == file_id, *_visible(org_id, workspace_id, now))
     ).first()
     if row is None:
-        raise NotFound(f"File '{file_id}' not found in workspace '{workspace_id}'.")
+        raise file_not_found(file_id, workspace_id)
     return row
 
 
@@ -182,7 +171,9 @@ def list_files(
             )
         ).first()
         if anchor is None:
-            raise NotFound(f"File '{after}' (the after cursor) not found in '{workspace_id}'.")
+            raise NotFound(
+                f"File {quoted(after)} (the after cursor) not found in {quoted(workspace_id)}."
+            )
         cursor = (anchor.created_at, anchor.id)
     columns: list[sa.ColumnElement[Any]] = [table.c.created_at, table.c.id]
     sort = [c.desc() for c in columns] if order == "desc" else columns

@@ -175,6 +175,17 @@ def m004_message_tool_calls(conn: sa.Connection) -> None:
         conn.exec_driver_sql(f"ALTER TABLE completion_messages ADD COLUMN {column}")
 
 
+@migration
+def m005_passage_vectors(conn: sa.Connection) -> None:
+    """Passages keep their dense vector and the model that made it (NULL until computed:
+    the service fills in the passages stored before this migration when it starts)."""
+    for column in ("vector BLOB", "vector_model TEXT"):
+        conn.exec_driver_sql(f"ALTER TABLE passages ADD COLUMN {column}")
+    conn.exec_driver_sql(
+        "CREATE INDEX passages_by_workspace ON passages (org_id, workspace_id, vector_model, id)"
+    )
+
+
 def migrate(engine: sa.Engine) -> list[str]:
     """Apply the migrations not yet recorded; return the names applied now."""
     applied_now: list[str] = []

@@ -6,6 +6,10 @@ built-in model's answers; one index per workspace keeps every workspace's answer
 function of its own files only. The index tables are external-content FTS5 tables over
 ``passages``, named from a hash of (org, workspace), and written in the same transaction
 as the passages they index.
+
+A passage may also carry a dense vector and the name of the model that made it
+(:mod:`chatspace.service.retrieval.embeddings`); this module stores and reads them as
+bytes and knows nothing of what they mean.
 """
 
 from __future__ import annotations
@@ -18,18 +22,25 @@ import sqlalchemy as sa
 from . import schema
 
 __all__ = [
+    "TOKENIZER",
+    "VectorRow",
     "add_passages",
     "delete_file_passages",
     "drop_workspace_index",
     "index_exists",
     "index_table",
+    "passages_without_vectors",
     "rebuild_workspace_index",
+    "set_vectors",
+    "vector_stamp",
+    "workspace_vectors",
 ]
 
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+"""How the index cuts and stems text (English stems, case and accents folded)."""
 _CREATE = (
     'CREATE VIRTUAL TABLE IF NOT EXISTS "{name}" USING fts5('
-    "text, content='passages', content_rowid='id', "
-    "tokenize='porter unicode61 remove_diacritics 2')"
+    f"text, content='passages', content_rowid='id', tokenize='{TOKENIZER}')"
 )
 
 
@@ -53,10 +64,14 @@ def add_passages(
     workspace_id: str,
     file_id: str,
     passages: Sequence[tuple[int, str]],
+    vectors: Sequence[bytes] | None = None,
+    vector_model: str | None = None,
 ) -> int:
-    """Store a file's passages (``(start offset, text)``) and index them; how many."""
+    """Store a file's passages (``(start offset, text)``, with their ``vectors`` made by
+    ``vector_model`` when given) and index them; how many."""
     if not passages:
         return 0
+    stored = vectors if vectors is not None else [None] * len(passages)
     conn.execute(
         sa.insert(schema.passages),
         [
@@ -67,8 +82,10 @@ def add_passages(
                 "ord": i,
                 "start": start,
                 "text": text,
+                "vector": vector,
+                "vector_model": vector_model if vector is not None else None,
             }
-            for i, (start, text) in enumerate(passages)
+            for i, ((start, text), vector) in enumerate(zip(passages, stored, strict=True))
         ],
     )
     _index(conn, index_table(org_id, workspace_id), "file_id = ?", (file_id,))
@@ -117,3 +134,64 @@ def drop_workspace_index(conn: sa.Connection, *, org_id: str, workspace_id: str)
     conn.exec_driver_sql(f'DROP TABLE IF EXISTS "{index_table(org_id, workspace_id)}"')
     p = schema.passages
     conn.execute(p.delete().where(p.c.org_id == org_id, p.c.workspace_id == workspace_id))
+
+
+VectorRow = tuple[int, str, bytes]
+"""``(passage id, file id, vector bytes)``."""
+
+
+def _of_workspace(org_id: str, workspace_id: str, model: str) -> sa.ColumnElement[bool]:
+    p = schema.passages
+    return sa.and_(
+        p.c.org_id == org_id, p.c.workspace_id == workspace_id, p.c.vector_model == model
+    )
+
+
+def vector_stamp(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, model: str
+) -> tuple[int, int]:
+    """``(count, largest id)`` of a workspace's passages with vectors of ``model``: it
+    changes whenever one is added or removed, so a copy held in memory knows it is stale."""
+    p = schema.passages
+    found = conn.execute(
+        sa.select(sa.func.count(), sa.func.coalesce(sa.func.max(p.c.id), 0)).where(
+            _of_workspace(org_id, workspace_id, model)
+        )
+    ).one()
+    return int(found[0]), int(found[1])
+
+
+def workspace_vectors(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, model: str
+) -> list[VectorRow]:
+    """Every passage vector of ``model`` in a workspace, by passage id."""
+    p = schema.passages
+    rows = conn.execute(
+        sa.select(p.c.id, p.c.file_id, p.c.vector)
+        .where(_of_workspace(org_id, workspace_id, model))
+        .order_by(p.c.id)
+    )
+    return [(int(pid), file_id, bytes(vector)) for pid, file_id, vector in rows]
+
+
+def passages_without_vectors(
+    conn: sa.Connection, *, model: str, limit: int
+) -> list[tuple[int, str]]:
+    """Up to ``limit`` passages ``(id, text)`` whose vector is missing or of another model."""
+    p = schema.passages
+    missing = sa.or_(p.c.vector_model.is_(None), p.c.vector_model != model)
+    rows = conn.execute(sa.select(p.c.id, p.c.text).where(missing).order_by(p.c.id).limit(limit))
+    return [(int(pid), text) for pid, text in rows]
+
+
+def set_vectors(conn: sa.Connection, *, model: str, rows: Sequence[tuple[int, bytes]]) -> None:
+    """Store the vectors of existing passages (a passage deleted meanwhile is skipped)."""
+    if not rows:
+        return
+    p = schema.passages
+    conn.execute(
+        p.update()
+        .where(p.c.id == sa.bindparam("pid"))
+        .values(vector=sa.bindparam("vec"), vector_model=model),
+        [{"pid": pid, "vec": vector} for pid, vector in rows],
+    )

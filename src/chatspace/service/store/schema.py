@@ -87,6 +87,8 @@ passages = sa.Table(
     sa.Column("ord", sa.Integer, nullable=False),
     sa.Column("start", sa.Integer, nullable=False),
     sa.Column("text", sa.Text, nullable=False),
+    sa.Column("vector", sa.LargeBinary),
+    sa.Column("vector_model", sa.Text),
 )
 
 idempotency_keys = sa.Table(

@@ -15,7 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from chatspace.service.problems import Conflict, NotFound
+from chatspace.service.problems import Conflict, NotFound, quoted
 from chatspace.types import Workspace, WorkspaceUser
 
 from . import schema
@@ -95,7 +95,7 @@ def create_workspace(
 ) -> Workspace:
     """Create a workspace with ``user_id`` as its admin; 409 when the id is taken."""
     if workspace_id == DEFAULT_WORKSPACE or _exists(conn, org_id=org_id, workspace_id=workspace_id):
-        raise Conflict(f"Workspace '{workspace_id}' already exists in this organization.")
+        raise Conflict(f"Workspace {quoted(workspace_id)} already exists in this organization.")
     now = time.time()
     conn.execute(
         table.insert().values(
@@ -128,7 +128,7 @@ def get_workspace(conn: sa.Connection, *, org_id: str, workspace_id: str) -> Wor
         sa.select(table).where(table.c.org_id == org_id, table.c.id == workspace_id)
     ).first()
     if row is None:
-        raise NotFound(f"Workspace '{workspace_id}' not found.")
+        raise NotFound(f"Workspace {quoted(workspace_id)} not found.")
     return _workspace(row)
 
 
@@ -223,7 +223,9 @@ def add_user(
 ) -> None:
     """Add a member; 409 when they already are one."""
     if _member_row(conn, org_id=org_id, workspace_id=workspace_id, user_id=user_id) is not None:
-        raise Conflict(f"User '{user_id}' is already a member of workspace '{workspace_id}'.")
+        raise Conflict(
+            f"User {quoted(user_id)} is already a member of workspace {quoted(workspace_id)}."
+        )
     conn.execute(
         members.insert().values(
             org_id=org_id,
@@ -238,7 +240,9 @@ def add_user(
 def _require_member(conn: sa.Connection, *, org_id: str, workspace_id: str, user_id: str) -> Any:
     row = _member_row(conn, org_id=org_id, workspace_id=workspace_id, user_id=user_id)
     if row is None:
-        raise NotFound(f"User '{user_id}' is not a member of workspace '{workspace_id}'.")
+        raise NotFound(
+            f"User {quoted(user_id)} is not a member of workspace {quoted(workspace_id)}."
+        )
     return row
 
 

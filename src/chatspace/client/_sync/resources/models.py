@@ -1,17 +1,18 @@
+# Generated from _async/resources/models.py by scripts/unasync_client.py; do not edit.
 """``client.models``: the models the service serves (``GET /models``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chatspace.client._call import Call
+from chatspace.client._call import Call, segment
 from chatspace.client._pagination import Pager
+from chatspace.client._resource import Resource
+from chatspace.client._sync._pagination import SyncPage
 from chatspace.types import Model, ModelList
 
-from ._resource import Resource, segment
-
 if TYPE_CHECKING:
-    from chatspace.client._pagination import SyncPage
+    from chatspace.client._sync._client import Client
 
 __all__ = ["Models"]
 
@@ -22,6 +23,7 @@ class Models(Resource):
     """The models a completion may ask for (``model=...``)."""
 
     __slots__ = ()
+    _client: Client
 
     def list(self) -> SyncPage[Model]:
         """Every model the service serves; ``service-l0`` is the built-in local engine.

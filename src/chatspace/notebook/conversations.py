@@ -1,9 +1,10 @@
-"""Named conversations: earlier turns are sent again with each question, within a token budget.
+"""Named conversations, shared by the magics and the chat panel.
 
-A thread is multi-turn by default (``%%chat`` continues the notebook's current thread).
-When the turns no longer fit the budget the oldest are left out, and the answer's footer
-says how many, so that nothing is dropped silently. Stored completions carry the metadata
-``notebook``, ``thread`` and ``turn``, which is what :meth:`ThreadBook.resume` reads to
+Earlier turns are sent again with each question, within one budget in tokens (counted by
+the reference tokenizer's rule). When the turns no longer fit the oldest are left out,
+and the answer says how many, so that nothing is dropped silently. Stored completions
+carry the tags of :meth:`Thread.tags` (``thread``, ``turn``, ``conversation``,
+``notebook``) whichever surface asked, which is what :meth:`ThreadBook.resume` reads to
 rebuild a thread after a kernel restart.
 """
 
@@ -14,10 +15,17 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from chatspace.errors import ChatspaceError
+
+from .display import Citation
+
 if TYPE_CHECKING:
     from chatspace.client import Client
+    from chatspace.types import ChatCompletion
 
-__all__ = ["DEFAULT_THREAD", "Thread", "ThreadBook", "Turn", "estimate_tokens"]
+    from .display import ChatResult
+
+__all__ = ["DEFAULT_THREAD", "Thread", "ThreadBook", "Turn", "estimate_tokens", "question_of"]
 
 DEFAULT_THREAD = "main"
 RESUME_LIMIT = 500
@@ -41,6 +49,7 @@ class Turn:
     answer: str
     completion_id: str | None = None
     tokens: int = 0
+    citations: list[Citation] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.tokens:
@@ -90,6 +99,21 @@ class Thread:
     def tokens(self) -> int:
         return sum(t.tokens for t in self.turns)
 
+    def tags(self, turn: int, notebook: str | None) -> dict[str, str]:
+        """The metadata a stored turn carries, the same from a magic and from a panel."""
+        tags = {"thread": self.name, "turn": str(turn), "conversation": self.conversation}
+        if notebook:
+            tags["notebook"] = notebook
+        return tags
+
+    def add(self, question: str, result: ChatResult) -> Turn:
+        """Keep a finished turn; the answer costs the service's count when it sent one."""
+        answer_tokens = result.usage.completion_tokens if result.usage else 0
+        tokens = estimate_tokens(question) + (answer_tokens or estimate_tokens(result.text))
+        turn = Turn(question, result.text, result.id, tokens, list(result.citations))
+        self.turns.append(turn)
+        return turn
+
 
 class ThreadBook:
     """The threads of this kernel and the one that ``%%chat`` continues by default."""
@@ -104,6 +128,13 @@ class ThreadBook:
         if name not in self.threads:
             self.threads[name] = Thread(name)
         return self.threads[name]
+
+    def new_name(self, prefix: str) -> str:
+        """A thread name not used yet in this kernel: ``panel-1``, ``panel-2``, ..."""
+        number = 1
+        while f"{prefix}-{number}" in self.threads:
+            number += 1
+        return f"{prefix}-{number}"
 
     def select(self, name: str) -> Thread:
         """Make ``name`` the thread that calls without ``--thread`` continue."""
@@ -121,8 +152,16 @@ class ThreadBook:
         self.threads.clear()
         self.current = DEFAULT_THREAD
 
-    def resume(self, client: Client, name: str, *, workspace: str, notebook: str | None) -> Thread:
-        """Rebuild thread ``name`` from the completions stored for it, and make it current.
+    def resume(
+        self,
+        client: Client,
+        name: str,
+        *,
+        workspace: str,
+        notebook: str | None,
+        select: bool = True,
+    ) -> Thread:
+        """Rebuild thread ``name`` from the completions stored for it (current if ``select``).
 
         The latest conversation of that name is taken (the one after the last ``--new``),
         its turns in order.
@@ -145,11 +184,15 @@ class ThreadBook:
             )
             thread.conversation = latest or thread.conversation
             for completion in kept:
-                question = _last_question(client, completion.id, workspace)
+                question = question_of(client, completion, workspace)
                 tokens = estimate_tokens(question) + completion.usage.completion_tokens
-                thread.turns.append(Turn(question, completion.text, completion.id, tokens or 1))
+                choice = completion.choices[0] if completion.choices else None
+                cited = Citation.from_annotations(choice.message.annotations if choice else [])
+                turn = Turn(question, completion.text, completion.id, tokens or 1, cited)
+                thread.turns.append(turn)
         self.threads[name] = thread
-        self.current = name
+        if select:
+            self.current = name
         return thread
 
 
@@ -164,10 +207,13 @@ def _turn_number(completion: Any) -> int:
         return 0
 
 
-def _last_question(client: Client, completion_id: str, workspace: str) -> str:
-    """The last user message sent with a stored completion (its messages end with the answer)."""
-    page = client.chat.messages(completion_id, workspace=workspace, order="desc", limit=5)
-    for message in page.data:
-        if message.role == "user":
-            return message.content or ""
-    return ""
+def question_of(client: Client, completion: ChatCompletion, workspace: str) -> str:
+    """The question of a stored completion: its ``question`` (chatspace's service sends it),
+    else the last user message sent with it (one request, for other services)."""
+    if completion.question is not None:
+        return completion.question
+    try:
+        page = client.chat.messages(completion.id, workspace=workspace, order="desc", limit=5)
+    except ChatspaceError:
+        return ""
+    return next((m.content or "" for m in page.data if m.role == "user"), "")

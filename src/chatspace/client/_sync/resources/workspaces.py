@@ -1,17 +1,19 @@
+# Generated from _async/resources/workspaces.py by scripts/unasync_client.py; do not edit.
 """``client.workspaces``: workspaces of the organization and the users of each."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from chatspace.client._call import Call
+from chatspace.client._call import Call, dump, no_content, segment
+from chatspace.client._deprecation import renamed
 from chatspace.client._pagination import Pager
+from chatspace.client._resource import Resource
+from chatspace.client._sync._pagination import SyncPage
 from chatspace.types import Access, Workspace, WorkspaceList, WorkspaceUser, WorkspaceUserList
 
-from ._resource import Resource, dump, segment
-
 if TYPE_CHECKING:
-    from chatspace.client._pagination import SyncPage
+    from chatspace.client._sync._client import Client
 
 __all__ = ["Workspaces"]
 
@@ -23,10 +25,13 @@ class Workspaces(Resource):
     """Workspaces (``default`` always exists) and who may use them.
 
     Methods that name a workspace default to the client's (``client.workspace``),
-    except ``create`` and ``delete``, which must be told which one.
+    except ``create`` and ``delete``, which must be told which one. The workspace a
+    method acts on (``get``, ``delete``) is its first argument; the workspace a user
+    belongs to is ``workspace=``, keyword-only, as in the chat and file methods.
     """
 
     __slots__ = ()
+    _client: Client
 
     def create(self, id: str, name: str | None = None) -> Workspace:
         """Create a workspace (you become its admin) and return it.
@@ -35,14 +40,11 @@ class Workspaces(Resource):
         ``name`` defaults to the id.
         """
         path = f"/workspaces/{segment(id)}"
-        call = Call(
-            "POST",
-            "/workspaces",
-            content=dump({"id": id, "name": name or id}),
-            create=True,
-            then=lambda _: Call("GET", path, parse=Workspace.model_validate_json),
+        body = dump({"id": id, "name": name or id})
+        self._client._request(
+            Call("POST", "/workspaces", content=body, parse=no_content, create=True)
         )
-        return self._client._request(call)
+        return self._client._request(Call("GET", path, parse=Workspace.model_validate_json))
 
     def list(self) -> SyncPage[Workspace]:
         """Your workspaces, ``default`` first.
@@ -59,14 +61,23 @@ class Workspaces(Resource):
 
     def delete(self, workspace_id: str) -> None:
         """Delete a workspace with its users, stored completions and files."""
-        return self._client_call("DELETE", f"/workspaces/{segment(workspace_id)}")
+        path = f"/workspaces/{segment(workspace_id)}"
+        self._client._request(Call("DELETE", path, parse=no_content))
 
-    def users(self, workspace_id: str | None = None) -> SyncPage[WorkspaceUser]:
-        """The users of a workspace and their access.
+    def users(
+        self, workspace_id: str | None = None, /, *, workspace: str | None = None
+    ) -> SyncPage[WorkspaceUser]:
+        """The users of a workspace (by default the client's) and their access.
 
+        ``workspace=`` is keyword-only, as in ``add_user``/``update_user``/``remove_user``
+        and every chat and file method; ``users("team")`` still works for one release,
+        with a ``DeprecationWarning``.
         ``to_pandas()`` columns: ``user_id, access, created_at``.
         """
-        path = f"/workspaces/{segment(self._ws(workspace_id))}/users"
+        if workspace_id is not None:
+            renamed('workspaces.users("ID")', 'workspaces.users(workspace="ID")')
+            workspace = workspace or workspace_id
+        path = f"/workspaces/{segment(self._ws(workspace))}/users"
         call = Call("GET", path, parse=WorkspaceUserList.model_validate_json)
         return self._client._page(_USERS, call)
 
@@ -74,23 +85,20 @@ class Workspaces(Resource):
         self, user: str, access: Access = "writer", *, workspace: str | None = None
     ) -> None:
         """Give ``user`` access to the workspace (``reader``, ``writer`` or ``admin``)."""
-        return self._user_call("POST", user, access, workspace, create=True)
+        self._client._request(self._user_call("POST", user, access, workspace, create=True))
 
     def update_user(self, user: str, access: Access, *, workspace: str | None = None) -> None:
         """Change the access of a member of the workspace."""
-        return self._user_call("PUT", user, access, workspace, create=False)
+        self._client._request(self._user_call("PUT", user, access, workspace, create=False))
 
     def remove_user(self, user: str, *, workspace: str | None = None) -> None:
         """Take a user out of the workspace."""
         path = f"/workspaces/{segment(self._ws(workspace))}/user/{segment(user)}"
-        return self._client_call("DELETE", path)
+        self._client._request(Call("DELETE", path, parse=no_content))
 
     def _user_call(
-        self, method: str, user: str, access: str, workspace: str | None, *, create: bool
-    ) -> Any:
+        self, method: str, user: str, access: Access, workspace: str | None, *, create: bool
+    ) -> Call[None]:
         path = f"/workspaces/{segment(self._ws(workspace))}/user"
         body = dump({"user": user, "access": access})
-        return self._client._request(Call(method, path, content=body, create=create))
-
-    def _client_call(self, method: str, path: str) -> Any:
-        return self._client._request(Call(method, path))
+        return Call(method, path, content=body, parse=no_content, create=create)

@@ -1,4 +1,5 @@
-"""``client.files``: upload, list, get, delete, content, text, download, update metadata."""
+# Generated from _async/resources/files.py by scripts/unasync_client.py; do not edit.
+"""``client.files``: upload, list, get, delete, content, text, download, update."""
 
 from __future__ import annotations
 
@@ -6,26 +7,26 @@ import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Unpack, overload
 
-from chatspace.client._call import Call
+from chatspace.client._call import Call, dump, no_content, segment
+from chatspace.client._deprecation import renamed
 from chatspace.client._pagination import Pager
+from chatspace.client._resource import Resource
+from chatspace.client._sync._pagination import SyncPage
 from chatspace.client._transfer import Download, ProgressSetting
-from chatspace.client._uploads import Upload
+from chatspace.client._uploads import PathInput, Upload, UploadOptions
 from chatspace.types import File, FileDeleted, FileList
-
-from ._resource import Resource, dump, segment
 
 if TYPE_CHECKING:
     import pandas as pd
     from pydantic import TypeAdapter
 
-    from chatspace.client._pagination import SyncPage
+    from chatspace.client._sync._client import Client
 
 __all__ = ["Files"]
 
 _FILES: Pager[File] = Pager("files", "files")
-PathInput = str | os.PathLike[str]
 
 
 @functools.cache
@@ -39,63 +40,28 @@ def _utf8(content: bytes) -> str:
     return content.decode("utf-8")
 
 
+def _path(file_id: str, suffix: str = "") -> str:
+    return f"/files/{segment(file_id)}{suffix}"
+
+
 class Files(Resource):
     """Files of a workspace: what completions search and cite."""
 
     __slots__ = ()
+    _client: Client
 
     @overload
     def upload(
-        self,
-        file: bytes | bytearray | BinaryIO,
-        *,
-        filename: str | None = None,
-        purpose: str = "user_data",
-        metadata: Mapping[str, Any] | None = None,
-        instructions: str | None = None,
-        workspace: str | None = None,
-        format: Literal["csv", "parquet"] = "csv",
-        progress: ProgressSetting = None,
+        self, file: bytes | bytearray | BinaryIO, **options: Unpack[UploadOptions]
     ) -> File: ...
     @overload
-    def upload(
-        self,
-        file: PathInput,
-        *,
-        filename: str | None = None,
-        purpose: str = "user_data",
-        metadata: Mapping[str, Any] | None = None,
-        instructions: str | None = None,
-        workspace: str | None = None,
-        format: Literal["csv", "parquet"] = "csv",
-        progress: ProgressSetting = None,
-    ) -> File | list[File]: ...
+    def upload(self, file: PathInput, **options: Unpack[UploadOptions]) -> File | list[File]: ...
     @overload
     def upload(
-        self,
-        file: list[PathInput] | tuple[PathInput, ...],
-        *,
-        filename: str | None = None,
-        purpose: str = "user_data",
-        metadata: Mapping[str, Any] | None = None,
-        instructions: str | None = None,
-        workspace: str | None = None,
-        format: Literal["csv", "parquet"] = "csv",
-        progress: ProgressSetting = None,
+        self, file: list[PathInput] | tuple[PathInput, ...], **options: Unpack[UploadOptions]
     ) -> list[File]: ...
     @overload
-    def upload(
-        self,
-        file: pd.DataFrame,
-        *,
-        filename: str | None = None,
-        purpose: str = "user_data",
-        metadata: Mapping[str, Any] | None = None,
-        instructions: str | None = None,
-        workspace: str | None = None,
-        format: Literal["csv", "parquet"] = "csv",
-        progress: ProgressSetting = None,
-    ) -> File: ...
+    def upload(self, file: pd.DataFrame, **options: Unpack[UploadOptions]) -> File: ...
     def upload(
         self,
         file: Any,
@@ -165,49 +131,30 @@ class Files(Resource):
 
     def get(self, file_id: str, *, workspace: str | None = None) -> File:
         """A file's description."""
-        return self._client._request(
-            Call(
-                "GET",
-                self._path(file_id),
-                params=self._params(workspace),
-                parse=File.model_validate_json,
-            )
-        )
+        call = self._in_workspace("GET", _path(file_id), workspace, File.model_validate_json)
+        return self._client._request(call)
 
     def delete(self, file_id: str, *, workspace: str | None = None) -> FileDeleted:
         """Delete a file and its content."""
-        return self._client._request(
-            Call(
-                "DELETE",
-                self._path(file_id),
-                params=self._params(workspace),
-                parse=FileDeleted.model_validate_json,
-            )
-        )
+        deleted = FileDeleted.model_validate_json
+        call = self._in_workspace("DELETE", _path(file_id), workspace, deleted)
+        return self._client._request(call)
 
     def content(self, file_id: str, *, workspace: str | None = None) -> bytes:
         """A file's bytes, in memory; for large files prefer :meth:`download`."""
-        return self._client._request(
-            Call(
-                "GET", self._path(file_id) + "/content", params=self._params(workspace), parse=bytes
-            )
-        )
+        call = self._in_workspace("GET", _path(file_id, "/content"), workspace, bytes)
+        return self._client._request(call)
 
     def text(self, file_id: str, *, workspace: str | None = None) -> str:
         """The file's text as the service extracted it: what retrieval searches and quotes
         (a PDF's or a DOCX's words, a table in header-led blocks). A file without text
         raises :class:`~chatspace.ValidationError` (422, type ``no_text``).
 
-        >>> print(client.files.text(pdf.id)[:500])
+        >>> text = client.files.text(pdf.id)
+        >>> print(text[:500])
         """
-        return self._client._request(
-            Call(
-                "GET",
-                self._path(file_id) + "/text",
-                params=self._params(workspace),
-                parse=_utf8,
-            )
-        )
+        call = self._in_workspace("GET", _path(file_id, "/text"), workspace, _utf8)
+        return self._client._request(call)
 
     def download(
         self,
@@ -222,12 +169,11 @@ class Files(Resource):
         The bytes go to a temporary file next to the target, renamed when complete, so
         an interrupted download never leaves a partial file.
         """
-        call = Call(
-            "GET", self._path(file_id) + "/content", params=self._params(workspace), stream=True
-        )
+        source = _path(file_id, "/content")
+        call = self._in_workspace("GET", source, workspace, no_content, stream=True)
         return self._client._download(call, Download(path, progress, name=file_id))
 
-    def update_metadata(
+    def update(
         self,
         file_id: str,
         metadata: Mapping[str, Any] | None = None,
@@ -236,28 +182,26 @@ class Files(Resource):
         workspace: str | None = None,
     ) -> File:
         """Merge ``metadata`` into the file's (a key set to None is removed), or derive
-        metadata from the content by ``instructions``.
+        metadata from the content by ``instructions``; the file as it is now.
 
-        >>> client.files.update_metadata(f.id, {"year": 2024, "draft": None})
-        >>> client.files.update_metadata(f.id, instructions="Extract the title")
+        >>> client.files.update(f.id, {"year": 2024, "draft": None})
+        >>> client.files.update(f.id, instructions="Extract the title")
         """
         body: dict[str, Any] = dict(metadata or {})
         if instructions is not None:
             body["instructions"] = instructions
         if not body:
             raise ValueError("give metadata, instructions, or both")
-        return self._client._request(
-            Call(
-                "PATCH",
-                self._path(file_id) + "/metadata",
-                params=self._params(workspace),
-                content=dump(body),
-                parse=File.model_validate_json,
-            )
+        call = self._in_workspace(
+            "PATCH",
+            _path(file_id, "/metadata"),
+            workspace,
+            File.model_validate_json,
+            content=dump(body),
         )
+        return self._client._request(call)
 
-    def _path(self, file_id: str) -> str:
-        return f"/files/{segment(file_id)}"
-
-    def _params(self, workspace: str | None) -> dict[str, str]:
-        return {"workspace": self._ws(workspace)}
+    def update_metadata(self, *args: Any, **kwargs: Any) -> File:
+        """Deprecated spelling of :meth:`update` (``DeprecationWarning``; goes next release)."""
+        renamed("files.update_metadata()", "files.update()")
+        return self.update(*args, **kwargs)

@@ -1,31 +1,38 @@
-"""The blocking client: drives the shared request cycle with ``httpx.Client``."""
+# Generated from _async/_client.py by scripts/unasync_client.py; do not edit.
+"""The client proper: drives the shared request cycle (``BaseClient._flow``) with httpx."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import httpx
 
-from ._base import DEFAULT_HEADERS, DEFAULT_TIMEOUT, BaseClient, Flow
-from ._call import Call
-from ._errors import connection_error
-from ._pagination import Pager, SyncPage
-from ._streaming import ChatStream
-from ._transfer import Download
+from chatspace.client._base import DEFAULT_HEADERS, DEFAULT_TIMEOUT, BaseClient
+from chatspace.client._call import Call
+from chatspace.client._errors import connection_error
+from chatspace.client._pagination import Pager
+from chatspace.client._transfer import Download
+
+from ._pagination import SyncPage
+from .resources import Chat, Files, Models, Workspaces
 
 __all__ = ["Client"]
 
+R = TypeVar("R")
+T = TypeVar("T")
 
-class Client(BaseClient):
+
+class Client(BaseClient[httpx.Client]):
     """The chatspace client.
 
-    >>> from chatspace import Client
-    >>> with Client() as client:  # no base URL anywhere: the embedded local service
-    ...     answer = client.chat.create(messages=[{"role": "user", "content": "Hello"}])
+    >>> with Client() as client:  # no base URL anywhere: the embedded service
+    ...     answer = client.chat.create(messages=[{"role": "user", "content": "Hi"}])
     ...     print(answer.text)
+    ...     for completion in client.chat.list():
+    ...         print(completion.id)
 
     Settings come from the arguments, then ``CHATSPACE_BASE_URL``,
     ``CHATSPACE_BETA_BASE_URL`` (with ``beta=True``), ``CHATSPACE_TOKEN`` and
@@ -33,25 +40,34 @@ class Client(BaseClient):
     ``token`` may be a callable, asked again once after a 401.
     """
 
-    _http: httpx.Client
+    chat: Chat
+    files: Files
+    models: Models
+    workspaces: Workspaces
     _http_class = httpx.Client
 
     def _make_http(self) -> httpx.Client:
         return httpx.Client(timeout=DEFAULT_TIMEOUT, headers=DEFAULT_HEADERS)
 
+    def _bind_resources(self) -> None:
+        self.chat = Chat(self)
+        self.files = Files(self)
+        self.models = Models(self)
+        self.workspaces = Workspaces(self)
+
     # ------------------------------------------------------------------ driving
 
-    def _send(self, call: Call) -> httpx.Response:
-        flow: Flow = self._flow(call)
+    def _send(self, call: Call[Any]) -> httpx.Response:
+        """The final answer to ``call``, after the retries the request cycle asks for."""
+        flow = self._flow(call)
         action = next(flow)
-        http = self._http
         while True:
             if isinstance(action, float):
                 time.sleep(action)
                 action = flow.send(None)
                 continue
             try:
-                response = http.send(action, stream=call.stream)
+                response = self._http.send(action, stream=call.stream)
                 if call.stream and response.status_code >= 400:
                     response.read()
             except httpx.TransportError as exc:
@@ -60,31 +76,24 @@ class Client(BaseClient):
             try:
                 action = flow.send(response)
             except StopIteration as done:
-                return done.value
+                final: httpx.Response = done.value
+                return final
 
-    def _request(self, call: Call) -> Any:
-        """Send a call and return its parsed answer (following ``then``)."""
-        upload = call.upload
+    def _request(self, call: Call[R]) -> R:
+        """Send a call and return its parsed answer."""
         try:
-            while isinstance(value := self._result(call, self._send(call)), Call):
-                call = value
-            return value
+            response = self._send(call)
+            return call.parse(response.content)
         finally:
-            if upload is not None:
-                upload.close()
+            if call.upload is not None:
+                call.upload.close()
 
-    def _open_stream(self, call: Call) -> ChatStream:
-        stream = ChatStream(self, call)
-        stream.open()
-        return stream
+    def _page(self, pager: Pager[T], call: Call[Any]) -> SyncPage[T]:
+        # The sync client fetches the first page here, so that errors surface at the call;
+        # an async page waits until it is awaited or iterated.
+        return SyncPage(self, pager, call)._fetch()
 
-    def _stream(self, call: Call) -> ChatStream:
-        return ChatStream(self, call)
-
-    def _page(self, pager: Pager[Any], call: Call) -> SyncPage[Any]:
-        return SyncPage(self, pager, call, self._request(call))
-
-    def _download(self, call: Call, download: Download) -> Path:
+    def _download(self, call: Call[Any], download: Download) -> Path:
         while True:
             response = self._send(call)
             try:

@@ -1,0 +1,175 @@
+"""``client.chat``: create (streamed or not), list, get, update, delete, messages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
+
+from chatspace.client._async._pagination import AsyncPage
+from chatspace.client._async._streaming import AsyncChatStream
+from chatspace.client._call import Call, dump, segment
+from chatspace.client._chat import PATH, ChatCreateParams, Messages, create_call, stream_params
+from chatspace.client._pagination import Pager
+from chatspace.client._resource import Resource
+from chatspace.types import (
+    ChatCompletion,
+    ChatCompletionDeleted,
+    ChatCompletionList,
+    ChatCompletionMessageList,
+    ChatCompletionMessageObject,
+)
+
+if TYPE_CHECKING:
+    from chatspace.client._async._client import AsyncClient
+
+__all__ = ["AsyncChat"]
+
+_COMPLETIONS: Pager[ChatCompletion] = Pager("completions", "chat")
+_MESSAGES: Pager[ChatCompletionMessageObject] = Pager("messages", "chat")
+_COMPLETION = ChatCompletion.model_validate_json
+
+
+def _path(completion_id: str) -> str:
+    return f"{PATH}/{segment(completion_id)}"
+
+
+class AsyncChat(Resource):
+    """Chat completions, stored per workspace."""
+
+    __slots__ = ()
+    _client: AsyncClient
+
+    @overload
+    async def create(
+        self, *, stream: Literal[False] = False, **params: Unpack[ChatCreateParams]
+    ) -> ChatCompletion: ...
+    @overload
+    async def create(
+        self, *, stream: Literal[True], **params: Unpack[ChatCreateParams]
+    ) -> AsyncChatStream: ...
+    async def create(
+        self,
+        *,
+        messages: Messages,
+        workspace: str | None = None,
+        model: str = "service-l0",
+        temperature: float | None = 1,
+        top_p: float | None = 1,
+        n: int | None = 1,
+        stream: bool | None = False,
+        max_tokens: int | None = None,
+        max_completion_tokens: int | None = None,
+        presence_penalty: float | None = 0,
+        frequency_penalty: float | None = 0,
+        logit_bias: Mapping[str, float] | None = None,
+        logprobs: bool | None = False,
+        top_logprobs: int | None = None,
+        stop: str | Sequence[str] | None = None,
+        seed: int | None = None,
+        response_format: Mapping[str, Any] | None = None,
+        user: str | None = None,
+        stream_options: Mapping[str, Any] | None = None,
+        store: bool | None = False,
+        metadata: Mapping[str, str] | None = None,
+        modalities: Sequence[str] | None = None,
+        service_tier: str | None = None,
+        reasoning_effort: Literal["low", "medium", "high"] | None = None,
+    ) -> ChatCompletion | AsyncChatStream:
+        """Create a chat completion; with ``stream=True``, a stream of chunks.
+
+        ``messages`` are dicts (``{"role": "user", "content": "..."}``), models of
+        :mod:`chatspace.types`, or one string for a single user message; see
+        :func:`~chatspace.client.user_message` for filter parts. ``store=True`` keeps
+        the completion in the workspace, for ``list``/``get`` later.
+
+        >>> answer = await client.chat.create(messages="What do my notes say about Lyon?")
+        >>> answer.text, answer.choices[0].message.annotations
+        """
+        call = create_call(locals(), self._client.workspace, stream=bool(stream))
+        if not stream:
+            return await self._client._request(call)
+        opened = AsyncChatStream(self._client, call)
+        await opened.open()
+        return opened
+
+    def stream(self, **params: Unpack[ChatCreateParams]) -> AsyncChatStream:
+        """Like ``create(stream=True)``, with usage included unless told otherwise.
+
+        The request is sent when the iteration starts.
+
+        >>> async with client.chat.stream(messages="Hello") as stream:
+        ...     async for chunk in stream:
+        ...         print(chunk.choices[0].delta.content or "", end="")
+        >>> stream.completion.usage
+        """
+        call = create_call(stream_params(params), self._client.workspace, stream=True)
+        return AsyncChatStream(self._client, call)
+
+    def list(
+        self,
+        *,
+        workspace: str | None = None,
+        after: str | None = None,
+        limit: int = 20,
+        order: Literal["asc", "desc"] = "asc",
+        model: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+    ) -> AsyncPage[ChatCompletion]:
+        """Stored completions, oldest first (``order="desc"``: newest); pages itself.
+
+        ``metadata`` keeps those whose stored metadata has all the given pairs.
+        ``to_pandas()`` columns: ``id, created, model, finish_reason, prompt_tokens,
+        completion_tokens, total_tokens, question, answer, metadata.<key>...``.
+        """
+        params: dict[str, Any] = {"workspace": self._ws(workspace), "limit": limit, "order": order}
+        if after is not None:
+            params["after"] = after
+        if model is not None:
+            params["model"] = model
+        for key, value in (metadata or {}).items():
+            params[f"metadata[{key}]"] = value
+        call = Call("GET", PATH, params=params, parse=ChatCompletionList.model_validate_json)
+        return self._client._page(_COMPLETIONS, call)
+
+    async def get(self, completion_id: str, *, workspace: str | None = None) -> ChatCompletion:
+        """A stored completion."""
+        call = self._in_workspace("GET", _path(completion_id), workspace, _COMPLETION)
+        return await self._client._request(call)
+
+    async def update(
+        self, completion_id: str, metadata: Mapping[str, str], *, workspace: str | None = None
+    ) -> ChatCompletion:
+        """Replace a stored completion's metadata (at most 16 string pairs)."""
+        body = dump(dict(metadata))
+        call = self._in_workspace(
+            "POST", _path(completion_id), workspace, _COMPLETION, content=body
+        )
+        return await self._client._request(call)
+
+    async def delete(
+        self, completion_id: str, *, workspace: str | None = None
+    ) -> ChatCompletionDeleted:
+        """Delete a stored completion."""
+        deleted = ChatCompletionDeleted.model_validate_json
+        call = self._in_workspace("DELETE", _path(completion_id), workspace, deleted)
+        return await self._client._request(call)
+
+    def messages(
+        self,
+        completion_id: str,
+        *,
+        workspace: str | None = None,
+        after: str | None = None,
+        limit: int = 20,
+        order: Literal["asc", "desc"] = "asc",
+    ) -> AsyncPage[ChatCompletionMessageObject]:
+        """The messages of a stored completion: the request's, then the answer.
+
+        ``to_pandas()`` columns: ``id, role, content``.
+        """
+        params: dict[str, Any] = {"workspace": self._ws(workspace), "limit": limit, "order": order}
+        if after is not None:
+            params["after"] = after
+        path = _path(completion_id) + "/messages"
+        call = Call("GET", path, ChatCompletionMessageList.model_validate_json, params=params)
+        return self._client._page(_MESSAGES, call)

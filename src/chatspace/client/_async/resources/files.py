@@ -1,0 +1,208 @@
+"""``client.files``: upload, list, get, delete, content, text, download, update."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Unpack, overload
+
+from chatspace.client._async._pagination import AsyncPage
+from chatspace.client._call import Call, dump, no_content, segment
+from chatspace.client._deprecation import renamed
+from chatspace.client._pagination import Pager
+from chatspace.client._resource import Resource
+from chatspace.client._transfer import Download, ProgressSetting
+from chatspace.client._uploads import PathInput, Upload, UploadOptions
+from chatspace.types import File, FileDeleted, FileList
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pydantic import TypeAdapter
+
+    from chatspace.client._async._client import AsyncClient
+
+__all__ = ["AsyncFiles"]
+
+_FILES: Pager[File] = Pager("files", "files")
+
+
+@functools.cache
+def _file_list() -> TypeAdapter[list[File]]:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(list[File])
+
+
+def _utf8(content: bytes) -> str:
+    return content.decode("utf-8")
+
+
+def _path(file_id: str, suffix: str = "") -> str:
+    return f"/files/{segment(file_id)}{suffix}"
+
+
+class AsyncFiles(Resource):
+    """Files of a workspace: what completions search and cite."""
+
+    __slots__ = ()
+    _client: AsyncClient
+
+    @overload
+    async def upload(
+        self, file: bytes | bytearray | BinaryIO, **options: Unpack[UploadOptions]
+    ) -> File: ...
+    @overload
+    async def upload(
+        self, file: PathInput, **options: Unpack[UploadOptions]
+    ) -> File | list[File]: ...
+    @overload
+    async def upload(
+        self, file: list[PathInput] | tuple[PathInput, ...], **options: Unpack[UploadOptions]
+    ) -> list[File]: ...
+    @overload
+    async def upload(self, file: pd.DataFrame, **options: Unpack[UploadOptions]) -> File: ...
+    async def upload(
+        self,
+        file: Any,
+        *,
+        filename: str | None = None,
+        purpose: str = "user_data",
+        metadata: Mapping[str, Any] | None = None,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        format: Literal["csv", "parquet"] = "csv",
+        progress: ProgressSetting = None,
+    ) -> File | list[File]:
+        """Upload files, streamed from disk; one ``File`` for one input, a list for several.
+
+        ``file``: a path; a glob (``"reports/*.pdf"``) or a list of paths, sent in one
+        request; bytes or a binary file object (name it with ``filename=``); or a pandas
+        DataFrame, sent as CSV (``format="parquet"``: Parquet), without its index.
+        ``metadata`` is stored with each file; ``instructions`` derive more metadata
+        from the content. ``progress``: see :mod:`chatspace.client._transfer`.
+
+        >>> await client.files.upload("sales.csv", metadata={"year": 2024})
+        >>> await client.files.upload(df, filename="sales.parquet", format="parquet")
+        """
+        fields: dict[str, Any] = {"purpose": purpose, "workspace": self._ws(workspace)}
+        if metadata is not None:
+            fields["metadata"] = dict(metadata)
+        if instructions is not None:
+            fields["instructions"] = instructions
+        upload = Upload.build(
+            file, filename=filename, format=format, fields=fields, progress=progress
+        )
+        single = upload.single
+
+        def parse(content: bytes) -> File | list[File]:
+            files = _file_list().validate_json(content)
+            return files[0] if single else files
+
+        call = Call("POST", "/files", upload=upload, parse=parse, create=True)
+        return await self._client._request(call)
+
+    def list(
+        self,
+        *,
+        workspace: str | None = None,
+        after: str | None = None,
+        limit: int = 10000,
+        order: Literal["asc", "desc"] = "desc",
+        purpose: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncPage[File]:
+        """Files of the workspace, newest first; pages itself (``limit`` per page).
+
+        ``metadata`` keeps files whose metadata has each key equal to the value (or
+        to one of the values, for a list).
+        ``to_pandas()`` columns: ``id, filename, bytes, created_at, expires_at, purpose,
+        status, workspace_id, user_id, metadata.<key>...``.
+        """
+        params: dict[str, Any] = {"workspace": self._ws(workspace), "limit": limit, "order": order}
+        if after is not None:
+            params["after"] = after
+        if purpose is not None:
+            params["purpose"] = purpose
+        if metadata is not None:
+            params["metadata"] = dump(dict(metadata)).decode()
+        call = Call("GET", "/files", params=params, parse=FileList.model_validate_json)
+        return self._client._page(_FILES, call)
+
+    async def get(self, file_id: str, *, workspace: str | None = None) -> File:
+        """A file's description."""
+        call = self._in_workspace("GET", _path(file_id), workspace, File.model_validate_json)
+        return await self._client._request(call)
+
+    async def delete(self, file_id: str, *, workspace: str | None = None) -> FileDeleted:
+        """Delete a file and its content."""
+        deleted = FileDeleted.model_validate_json
+        call = self._in_workspace("DELETE", _path(file_id), workspace, deleted)
+        return await self._client._request(call)
+
+    async def content(self, file_id: str, *, workspace: str | None = None) -> bytes:
+        """A file's bytes, in memory; for large files prefer :meth:`download`."""
+        call = self._in_workspace("GET", _path(file_id, "/content"), workspace, bytes)
+        return await self._client._request(call)
+
+    async def text(self, file_id: str, *, workspace: str | None = None) -> str:
+        """The file's text as the service extracted it: what retrieval searches and quotes
+        (a PDF's or a DOCX's words, a table in header-led blocks). A file without text
+        raises :class:`~chatspace.ValidationError` (422, type ``no_text``).
+
+        >>> text = await client.files.text(pdf.id)
+        >>> print(text[:500])
+        """
+        call = self._in_workspace("GET", _path(file_id, "/text"), workspace, _utf8)
+        return await self._client._request(call)
+
+    async def download(
+        self,
+        file_id: str,
+        path: str | os.PathLike[str] = ".",
+        *,
+        workspace: str | None = None,
+        progress: ProgressSetting = None,
+    ) -> Path:
+        """Stream a file to ``path`` (a directory: the file keeps its name); return the path.
+
+        The bytes go to a temporary file next to the target, renamed when complete, so
+        an interrupted download never leaves a partial file.
+        """
+        source = _path(file_id, "/content")
+        call = self._in_workspace("GET", source, workspace, no_content, stream=True)
+        return await self._client._download(call, Download(path, progress, name=file_id))
+
+    async def update(
+        self,
+        file_id: str,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        instructions: str | None = None,
+        workspace: str | None = None,
+    ) -> File:
+        """Merge ``metadata`` into the file's (a key set to None is removed), or derive
+        metadata from the content by ``instructions``; the file as it is now.
+
+        >>> await client.files.update(f.id, {"year": 2024, "draft": None})
+        >>> await client.files.update(f.id, instructions="Extract the title")
+        """
+        body: dict[str, Any] = dict(metadata or {})
+        if instructions is not None:
+            body["instructions"] = instructions
+        if not body:
+            raise ValueError("give metadata, instructions, or both")
+        call = self._in_workspace(
+            "PATCH",
+            _path(file_id, "/metadata"),
+            workspace,
+            File.model_validate_json,
+            content=dump(body),
+        )
+        return await self._client._request(call)
+
+    async def update_metadata(self, *args: Any, **kwargs: Any) -> File:
+        """Deprecated spelling of :meth:`update` (``DeprecationWarning``; goes next release)."""
+        renamed("files.update_metadata()", "files.update()")
+        return await self.update(*args, **kwargs)

@@ -1,0 +1,80 @@
+# Generated from _async/_pagination.py by scripts/unasync_client.py; do not edit.
+"""Pages of a list answer that fetch the pages after the first as they are iterated."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from chatspace.client._call import Call
+from chatspace.client._concurrency import run_in_turn
+from chatspace.client._deprecation import renamed
+from chatspace.client._pagination import QUESTION_CONCURRENCY, BasePage, Pager, page_cursor
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ._client import Client
+
+__all__ = ["SyncPage"]
+
+T = TypeVar("T")
+
+
+class SyncPage(BasePage[T]):
+    """A list answer; iterating it goes through every page, fetching them as needed."""
+
+    def __init__(self, client: Client, pager: Pager[T], call: Call[Any]) -> None:
+        self._client = client
+        self._pager = pager
+        self._call = call
+
+    def _fetch(self) -> Self:
+        if self._page is None:
+            self._page = self._client._request(self._call)
+        return self
+
+    def iter_pages(self, *, raw: bool = False) -> Iterator[Any]:
+        """Each page as the service sent it, the first included (``raw``: the pages
+        after the first as plain JSON)."""
+        self._fetch()
+        page, call, seen = self.page, self._call, len(self.page.data)
+        yield page
+        while (following := self._following(page, call, seen, raw)) is not None:
+            call, page = following, self._client._request(following)
+            seen += page_cursor(page)[2]
+            yield page
+
+    def __iter__(self) -> Iterator[T]:
+        for page in self.iter_pages():
+            yield from page.data
+
+    def to_pandas(self, max_items: int | None = None, *, limit: int | None = None) -> pd.DataFrame:
+        """Every item of every page, or the first ``max_items``, as a DataFrame (columns:
+        see ``chatspace.client._frames``); only the pages needed are fetched.
+
+        (``limit`` is the size of a page, as in the list methods; ``to_pandas(limit=N)``
+        meant ``max_items=N`` and still does, with a ``DeprecationWarning``.)
+        """
+        from chatspace.client._frames import question_of
+
+        if limit is not None:
+            renamed("to_pandas(limit=...)", "to_pandas(max_items=...)")
+            max_items = limit if max_items is None else max_items
+        limit = max_items
+
+        rows: list[dict[str, Any]] = []
+        for page in self.iter_pages(raw=True):
+            if limit is not None and len(rows) >= limit:
+                break
+            rows += page["data"] if isinstance(page, dict) else self._first_rows()
+        rows = rows[:limit]
+        questions: dict[str, str | None] = {}
+
+        def ask(id_: str, call: Call[Any]) -> None:
+            questions[id_] = question_of(self._client._request(call))
+
+        tasks = [functools.partial(ask, id_, call) for id_, call in self._question_calls(rows)]
+        run_in_turn(tasks, QUESTION_CONCURRENCY)
+        return self._frame(rows, questions)

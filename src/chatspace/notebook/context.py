@@ -1,0 +1,88 @@
+"""What a command may know of the notebook: the narrow object the ``%`` handlers take.
+
+Handlers used to receive the whole ``ChatspaceMagics``; they need only the session, the
+user's namespace, how outputs behave and a way to propose the next cell. A panel builds
+one with :meth:`NotebookContext.current` (the kernel's namespace, no cell to write to)
+to ask through the same :func:`~chatspace.notebook.asking.ask`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .grammar import InputError
+from .session import NotebookSession, get_session, notebook_name
+
+if TYPE_CHECKING:
+    from .display import ChatResult
+
+__all__ = ["NotebookContext"]
+
+
+def _nothing(_: Any) -> None:
+    """Where an output has no cell to go to (a panel, a script)."""
+
+
+@dataclass
+class NotebookContext:
+    """The session, the notebook's namespace and how its outputs behave."""
+
+    session: NotebookSession
+    namespace: dict[str, Any] = field(default_factory=dict)
+    live: bool = False
+    """Whether outputs can change in place (a kernel or a capture), not a terminal."""
+    stream_throttle: float = 0.1
+    max_interpolated_chars: int = 20_000
+    set_next_input: Callable[[str], None] = _nothing
+    shown: Callable[[ChatResult], None] = _nothing
+    """Called with a result already on screen, so that the cell's Out does not repeat it."""
+
+    @classmethod
+    def current(cls, session: NotebookSession | None = None) -> NotebookContext:
+        """The context of the running kernel (its namespace), for a panel."""
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        return cls(
+            session=session if session is not None else get_session(),
+            namespace=shell.user_ns if shell is not None else {},
+        )
+
+    @property
+    def notebook(self) -> str | None:
+        return notebook_name()
+
+    def upload_frame(self, name: str, workspace: str) -> str:
+        """Upload DataFrame ``name`` as ``NAME.csv`` (once per content and workspace)."""
+        if name not in self.namespace:
+            raise InputError(f"--df: there is no variable named {name!r} in the notebook")
+        frame = self.namespace[name]
+        if not (
+            type(frame).__name__ == "DataFrame" and type(frame).__module__.startswith("pandas")
+        ):
+            raise InputError(f"--df: {name!r} is a {type(frame).__name__}, not a pandas DataFrame")
+        uploads = self.session.frame_uploads
+        key = (workspace, name, _fingerprint(frame))
+        if key not in uploads:
+            uploaded = self.session.client.files.upload(
+                frame,
+                filename=f"{name}.csv",
+                metadata={"source": "dataframe", "variable": name},
+                workspace=workspace,
+            )
+            uploads[key] = uploaded.id
+        return uploads[key]
+
+
+def _fingerprint(frame: Any) -> str:
+    import pandas as pd
+
+    digest = hashlib.sha256(repr((frame.shape, list(frame.columns))).encode())
+    try:
+        digest.update(pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes())
+    except TypeError:  # unhashable cells (lists, dicts): hash the CSV text instead
+        digest.update(frame.to_csv().encode())
+    return digest.hexdigest()

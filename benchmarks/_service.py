@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatspace.tokens import load_or_create_secret, mint_token
-
-READY = "chatspace service listening on "
+from chatspace.local_auth import load_or_create_secret, mint_token
+from chatspace.serving import start_serve
 
 
 @dataclass
@@ -38,17 +36,9 @@ class BenchService:
 
 def start(data_dir: Path, *args: str) -> BenchService:
     """``chatspace serve`` on a free port of 127.0.0.1."""
-    cmd = [sys.executable, "-m", "chatspace", "serve", "--port", "0", "--data-dir", str(data_dir)]
-    process = subprocess.Popen(
-        [*cmd, "--log-level", "warning", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert process.stdout is not None
-    for line in process.stdout:
-        if line.startswith(READY):
-            # Keep reading its output, or its pipe fills up and the service blocks.
-            threading.Thread(target=process.stdout.read, daemon=True).start()
-            return BenchService(line[len(READY) :].strip(), data_dir, process)
-    raise RuntimeError("chatspace serve exited before listening")
+    started = start_serve(data_dir, "--log-level", "warning", *args)
+    stdout = started.process.stdout
+    assert stdout is not None
+    # Keep reading its output, or its pipe fills up and the service blocks.
+    threading.Thread(target=stdout.read, daemon=True).start()
+    return BenchService(started.url, data_dir, started.process)

@@ -7,6 +7,8 @@ from typing import Any
 
 import httpx
 
+from chatspace._shared import DEFAULT_MODEL
+
 from ._harness import Section, interleave, median, percentile
 from ._service import BenchService
 
@@ -19,7 +21,7 @@ def run(service: BenchService, size: dict[str, Any]) -> Section:
     from chatspace import Client
 
     token = service.fresh_token()
-    body = json.dumps({"messages": PROMPT, "model": "service-l0"}).encode()
+    body = json.dumps({"messages": PROMPT, "model": DEFAULT_MODEL}).encode()
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     bare = httpx.Client(base_url=service.url, headers=headers)
     client = Client(base_url=service.url, token=token, max_retries=0)
@@ -31,10 +33,10 @@ def run(service: BenchService, size: dict[str, Any]) -> Section:
         response.json()
 
     def with_chatspace() -> None:
-        client.chat.create(messages=PROMPT, model="service-l0")
+        client.chat.create(messages=PROMPT, model=DEFAULT_MODEL)
 
     def with_openai() -> None:
-        oai.chat.completions.create(messages=PROMPT, model="service-l0")  # type: ignore[arg-type]
+        oai.chat.completions.create(messages=PROMPT, model=DEFAULT_MODEL)  # type: ignore[arg-type]
 
     contenders = {"httpx": with_httpx, "chatspace": with_chatspace, "openai": with_openai}
     for op in contenders.values():  # warm connections and caches

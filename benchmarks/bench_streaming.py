@@ -9,6 +9,8 @@ from typing import Any
 
 import httpx
 
+from chatspace._shared import DEFAULT_MODEL
+
 from ._harness import Section, median
 from ._service import BenchService
 
@@ -36,7 +38,7 @@ def run(service: BenchService, size: dict[str, Any]) -> Section:
     client.files.upload(_corpus(size["stream_paragraphs"]), filename="river.txt", progress=False)
     request = {
         "messages": [{"role": "user", "content": QUESTION}],
-        "model": "service-l0",
+        "model": DEFAULT_MODEL,
         "n": size["stream_n"],
     }
     headers = {"Authorization": f"Bearer {token}"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support import Service, new_org, start_service
+from support.service import Service, new_org, start_service
 
 
 @pytest.fixture(scope="session", autouse=True)

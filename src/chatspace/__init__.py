@@ -24,7 +24,8 @@ from .errors import (
     RateLimitError,
     RequestTooLargeError,
     ServerError,
-    ValidationError,
+    UnprocessableEntityError,
+    _renamed,
 )
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ __all__ = [
     "RateLimitError",
     "RequestTooLargeError",
     "ServerError",
-    "ValidationError",
+    "UnprocessableEntityError",
     "__version__",
     "dashboard",
     "load_ipython_extension",
@@ -63,6 +64,9 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    renamed = _renamed(name, stacklevel=2)  # never cached: it warns on every use
+    if renamed is not None:
+        return renamed
     if name not in _LAZY:
         raise AttributeError(f"module 'chatspace' has no attribute {name!r}")
     import importlib

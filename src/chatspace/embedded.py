@@ -2,10 +2,11 @@
 
 A client with no base URL anywhere calls :func:`ensure_service`. It reuses the service
 named by ``<data dir>/service.json`` when that one answers, and otherwise starts
-``python -m chatspace serve --port 0`` detached (its own session, output to
-``<data dir>/service.log``), so that it outlives the kernel that started it. A file lock
-makes two kernels starting at once share one service. Requests run as user ``local`` of
-org ``local``, with tokens minted from the data dir's secret.
+``python -m chatspace serve --port 0`` (:func:`chatspace.serving.serve_command`) detached
+(its own session, output to ``<data dir>/service.log``), so that it outlives the kernel
+that started it. A file lock makes two kernels starting at once share one service.
+Requests run as user ``local`` of org ``local``, with tokens minted from the data dir's
+secret.
 
 The service finds model servers in the environment it starts in (``OPENAI_API_KEY``,
 ``OLLAMA_HOST``, ...: :data:`CONNECTION_ENV`), so it records a keyed hash of those
@@ -35,8 +36,10 @@ from pathlib import Path
 
 import httpx
 
+from chatspace._shared import process_alive
 from chatspace.errors import ConfigurationError
-from chatspace.tokens import data_dir, load_or_create_secret, mint_token
+from chatspace.local_auth import data_dir, load_or_create_secret, mint_token
+from chatspace.serving import serve_command
 
 __all__ = [
     "CONNECTION_ENV",
@@ -44,7 +47,7 @@ __all__ = [
     "LOCAL_USER",
     "ensure_service",
     "env_fingerprint",
-    "running_service",
+    "live_service_url",
     "stop_service",
 ]
 
@@ -82,10 +85,10 @@ def ensure_service(
     where = data_dir(directory)
     where.mkdir(parents=True, exist_ok=True)
     secret = load_or_create_secret(where)
-    url = running_service(where)
+    url = live_service_url(where)
     if url is None or _other_environment(where, secret):
         with _locked(where / _LOCK):
-            url = running_service(where)
+            url = live_service_url(where)
             if url is not None and _other_environment(where, secret):
                 log.info("restarting the local chatspace service for this environment's models")
                 stop_service(where)
@@ -120,14 +123,14 @@ def _port_of(url: str) -> int:
     return int(url.rsplit(":", 1)[1])
 
 
-def running_service(where: Path) -> str | None:
+def live_service_url(where: Path) -> str | None:
     """The URL in ``service.json`` if its process lives and answers HTTP, else None."""
     try:
         info = json.loads((where / _RUNTIME).read_text())
         url, pid = str(info["url"]), int(info["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not _alive(pid):
+    if not process_alive(pid):
         return None
     try:
         httpx.get(url + "/models", timeout=2.0)
@@ -147,7 +150,7 @@ def stop_service(directory: str | os.PathLike[str] | None = None, *, timeout: fl
         pid = int(info["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    if not _alive(pid):
+    if not process_alive(pid):
         return False
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
@@ -168,21 +171,9 @@ def _gone_within(pid: int, timeout: float) -> bool:
         finally:
             os.close(handle)
     deadline = time.monotonic() + timeout  # pragma: no cover - platforms without pidfd
-    while _alive(pid) and time.monotonic() < deadline:  # pragma: no cover
+    while process_alive(pid) and time.monotonic() < deadline:  # pragma: no cover
         time.sleep(0.05)
-    return not _alive(pid)  # pragma: no cover
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
+    return not process_alive(pid)  # pragma: no cover
 
 
 def _start(where: Path, timeout: float, *, port: int = 0) -> str:
@@ -196,8 +187,7 @@ def _start(where: Path, timeout: float, *, port: int = 0) -> str:
 
 
 def _launch(where: Path, timeout: float, port: int) -> str:
-    serve = [sys.executable, "-m", "chatspace", "serve", "--host", "127.0.0.1"]
-    serve += ["--port", str(port), "--data-dir", str(where)]
+    serve = serve_command(where, port=port)
     log = where / _LOG
     flags = 0
     if sys.platform == "win32":  # pragma: no cover - POSIX is what CI runs
@@ -220,7 +210,7 @@ def _launch(where: Path, timeout: float, port: int) -> str:
         url = _ready(where, pid)
         if url is not None:
             return url
-        if not _alive(pid):
+        if not process_alive(pid):
             break
         time.sleep(0.05)  # a process of another session: no event to wait on
     raise ConfigurationError(
@@ -236,7 +226,7 @@ def _ready(where: Path, pid: int) -> str | None:
         return None
     if info.get("pid") != pid:
         return None
-    return running_service(where)
+    return live_service_url(where)
 
 
 def _tail(log: Path) -> str:

@@ -12,9 +12,12 @@
         ├── NotFoundError             404
         ├── ConflictError             409
         ├── RequestTooLargeError      413
-        ├── ValidationError           422, with the service's ``detail`` items
+        ├── UnprocessableEntityError  422, with the service's ``detail`` items
         ├── RateLimitError            429
         └── ServerError               5xx
+
+``ValidationError``, the 422's name before 0.2, is a deprecated alias of
+:class:`UnprocessableEntityError` (importing it warns); it goes in 0.3.
 
 Every message is one line that says what happened and what to do. Errors never carry
 the request's headers, so the bearer token cannot leak through ``str()``, ``repr()``,
@@ -40,7 +43,7 @@ __all__ = [
     "RateLimitError",
     "RequestTooLargeError",
     "ServerError",
-    "ValidationError",
+    "UnprocessableEntityError",
     "error_for_status",
 ]
 
@@ -69,7 +72,7 @@ class APITimeoutError(APIConnectionError):
 
 
 class APIStreamError(ChatspaceError):
-    """The service reported a failure after a streamed answer had begun (contract 1.2).
+    """A failure reported inside a streamed answer (docs/interface.md#streaming).
 
     ``error_type`` is the event's ``type``; the text received before the failure stays
     on the stream object (``stream.text``).
@@ -158,8 +161,12 @@ class RequestTooLargeError(APIStatusError):
     hint = "Send less: split the upload, or ask the operator to raise the service's limit."
 
 
-class ValidationError(APIStatusError):
-    """A 422: ``detail`` is the list of ``{loc, msg, type}`` items of the answer."""
+class UnprocessableEntityError(APIStatusError):
+    """A 422: ``detail`` is the list of ``{loc, msg, type}`` items of the answer.
+
+    Named as the ``openai`` package names it, so that it does not shadow pydantic's
+    ``ValidationError`` (its old name, an alias that warns until 0.3).
+    """
 
     status_code = 422
 
@@ -195,7 +202,7 @@ _BY_STATUS: dict[int, type[APIStatusError]] = {
         NotFoundError,
         ConflictError,
         RequestTooLargeError,
-        ValidationError,
+        UnprocessableEntityError,
         RateLimitError,
     )
 }
@@ -210,3 +217,24 @@ def error_for_status(status_code: int) -> type[APIStatusError]:
 
 def _rebuild(cls: type[Exception], args: tuple[Any, ...], state: dict[str, Any]) -> Exception:
     return cls(*args, **state)
+
+
+_RENAMED: dict[str, type[ChatspaceError]] = {"ValidationError": UnprocessableEntityError}
+"""Old names that still resolve until 0.3, with a ``DeprecationWarning``."""
+
+
+def _renamed(name: str, *, stacklevel: int) -> type[ChatspaceError] | None:
+    new = _RENAMED.get(name)
+    if new is not None:
+        import warnings
+
+        message = f"chatspace.{name} is renamed {new.__name__}; use that name"
+        warnings.warn(message, DeprecationWarning, stacklevel=stacklevel + 1)
+    return new
+
+
+def __getattr__(name: str) -> Any:
+    found = _renamed(name, stacklevel=2)
+    if found is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return found

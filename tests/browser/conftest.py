@@ -21,8 +21,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from browser.lab_support import REPO, TOKEN, Lab
 from chatspace.embedded import stop_service
+from support.lab import REPO, TOKEN, Lab
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 

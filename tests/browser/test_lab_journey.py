@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browser.lab_support import Lab, shot
+from support.lab import Lab, shot
 
 pytestmark = pytest.mark.browser
 

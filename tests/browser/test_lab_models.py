@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from browser.conftest import running_lab
-from browser.lab_support import Lab, shot
-from service.upstream_support import FakeUpstream
+from support.lab import Lab, shot
+from support.upstream import FakeUpstream
 
 pytestmark = pytest.mark.browser
 

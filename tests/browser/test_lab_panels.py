@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browser.conftest import running_lab
-from browser.lab_support import Lab, shot
-from service.upstream_support import USAGE, FakeUpstream, _chunk, _event
+from support.lab import Lab, shot
+from support.upstream import USAGE, FakeUpstream, _chunk, _event
 
 pytestmark = pytest.mark.browser
 

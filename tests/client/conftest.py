@@ -1,14 +1,14 @@
-"""Client fixtures: both clients against the real service (see ``client_support``)."""
+"""Client fixtures: both clients against the real service (see ``support.clients``)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from client_support import AnyClient, close, make_client
-from fault_proxy import FaultProxy
 
-from support import Service
+from support.clients import AnyClient, close, make_client
+from support.fault_proxy import FaultProxy
+from support.service import Service
 
 
 @pytest.fixture

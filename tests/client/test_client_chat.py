@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from client_support import AnyClient, collect, run
 
 from chatspace.client import filter_part, text_part, user_message
 from chatspace.errors import NotFoundError
 from chatspace.types import ChatCompletion, ChatCompletionDeleted, ChatMessage, TextContentPart
+from support.clients import AnyClient, collect, run
 
 pytestmark = pytest.mark.anyio
 
@@ -101,7 +101,8 @@ async def test_stored_completion_get_update_messages_delete(client: AnyClient) -
 
 async def test_list_pages_across_boundaries_in_both_orders(client: AnyClient) -> None:
     made = [await run(client.chat.create(messages=f"Q{i}", store=True)) for i in range(5)]
-    ids = [c.id for c in sorted(made, key=lambda c: (c.created, c.id))]  # contract 1.5
+    # docs/interface.md#lists-and-pagination
+    ids = [c.id for c in sorted(made, key=lambda c: (c.created, c.id))]
 
     page = await run(client.chat.list(limit=2))
     assert [c.id for c in page.data] == ids[:2]

@@ -1,15 +1,18 @@
-"""Settings: arguments, then CHATSPACE_* environment, then defaults (contract section 8)."""
+"""Settings: arguments, then CHATSPACE_* environment, then defaults.
+
+The order is docs/interface.md#configuration.
+"""
 
 from __future__ import annotations
 
 import httpx
 import pytest
-from client_support import close, make_client, run
 
 from chatspace.client import AsyncClient, Client, ClientConfig
 from chatspace.client._config import resolve
 from chatspace.errors import ConfigurationError, NotFoundError
-from support import Service
+from support.clients import close, make_client, run
+from support.service import Service
 
 pytestmark = pytest.mark.anyio
 

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from chatspace.client import AsyncClient, Client
-from chatspace.embedded import ensure_service, running_service, stop_service
+from chatspace.embedded import ensure_service, live_service_url, stop_service
 
 CHILD = """
 from chatspace import Client
@@ -110,19 +110,19 @@ def test_readme_walkthrough_with_nothing_configured(data_dir: Path, tmp_path: Pa
 
 def test_stop_service_stops_the_one_of_its_data_dir(data_dir: Path) -> None:
     url, _, where = ensure_service()
-    assert running_service(where) == url
+    assert live_service_url(where) == url
     pid = json.loads((where / "service.json").read_text())["pid"]
     assert stop_service(where) is True
     with contextlib.suppress(psutil.NoSuchProcess):  # gone, or a zombie nothing reaps
         assert psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    assert running_service(where) is None
+    assert live_service_url(where) is None
     assert stop_service(where) is False  # nothing left to stop
 
 
 def test_an_environment_with_other_model_variables_restarts_it_on_the_same_port(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from service.upstream_support import FakeUpstream
+    from support.upstream import FakeUpstream
 
     upstream = FakeUpstream(models=["echo"]).start()
     try:

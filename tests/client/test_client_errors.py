@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from client_support import AnyClient, close, make_client, run
-from fault_proxy import Fault, FaultProxy
 
 from chatspace import errors
-from support import Service, running_service
+from support.clients import AnyClient, close, make_client, run
+from support.fault_proxy import Fault, FaultProxy
+from support.service import Service, running_service
 
 pytestmark = pytest.mark.anyio
 
@@ -87,15 +87,15 @@ async def test_404_and_409(client: AnyClient, token: str) -> None:
 
 
 async def test_422_reads_like_location_and_message(client: AnyClient, token: str) -> None:
-    with pytest.raises(errors.ValidationError) as caught:
+    with pytest.raises(errors.UnprocessableEntityError) as caught:
         await run(client.chat.create(messages=[{"role": "user"}]))
     error = caught.value
-    _check(error, errors.ValidationError, 422, token)
+    _check(error, errors.UnprocessableEntityError, 422, token)
     assert str(error) == "422 body.messages.0.content: Field required"
     assert error.detail == [
         {"loc": ["body", "messages", 0, "content"], "msg": "Field required", "type": "missing"}
     ]
-    with pytest.raises(errors.ValidationError) as bounds:
+    with pytest.raises(errors.UnprocessableEntityError) as bounds:
         await run(client.chat.create(messages="Hi", temperature=3))
     assert str(bounds.value).startswith("422 body.temperature: ")
 
@@ -185,3 +185,16 @@ def test_configuration_errors_say_what_to_do(monkeypatch: pytest.MonkeyPatch) ->
         Client(beta=True)
     with pytest.raises(errors.ConfigurationError, match="must start with http"):
         Client("localhost:8000", token="t")
+
+
+def test_the_old_name_of_the_422_error_warns_and_is_the_new_class() -> None:
+    """``ValidationError`` shadowed pydantic's: renamed, kept as an alias for one release."""
+    import chatspace
+
+    with pytest.warns(DeprecationWarning, match="UnprocessableEntityError"):
+        assert errors.ValidationError is errors.UnprocessableEntityError
+    with pytest.warns(DeprecationWarning, match="UnprocessableEntityError"):
+        assert chatspace.ValidationError is errors.UnprocessableEntityError
+    assert "ValidationError" not in errors.__all__
+    with pytest.raises(AttributeError):
+        errors.NoSuchError  # noqa: B018

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from client_support import AnyClient, collect, run
 
-from chatspace.errors import NotFoundError, ValidationError
+from chatspace.errors import NotFoundError, UnprocessableEntityError
 from chatspace.types import File, FileDeleted
+from support.clients import AnyClient, collect, run
 
 pytestmark = pytest.mark.anyio
 
@@ -171,11 +171,11 @@ async def test_metadata_filter_must_be_json_object(client: AnyClient) -> None:
 
 
 async def test_text_is_what_the_service_extracted(client: AnyClient) -> None:
-    from service.document_support import pdf_bytes
+    from support.documents import pdf_bytes
 
     pdf = await run(client.files.upload(pdf_bytes("Zanzibar exports cloves"), filename="d.pdf"))
     assert await run(client.files.text(pdf.id)) == "Zanzibar exports cloves"
     blob = await run(client.files.upload(b"\x00\x01binary", filename="b.bin"))
-    with pytest.raises(ValidationError) as raised:
+    with pytest.raises(UnprocessableEntityError) as raised:
         await run(client.files.text(blob.id))
     assert "no text that can be extracted" in str(raised.value)

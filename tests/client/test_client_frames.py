@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from client_support import AnyClient, run
 
 from chatspace.client import to_pandas
 from chatspace.client._frames import COLUMNS
+from support.clients import AnyClient, run
 
 pytestmark = pytest.mark.anyio
 

@@ -7,13 +7,13 @@ import time
 from pathlib import Path
 
 import pytest
-from client_support import close, collect, make_client, run
-from fault_proxy import Fault, FaultProxy
 
 from chatspace import errors
 from chatspace.client import RetryPolicy
 from chatspace.client._retry import parse_retry_after
-from support import Service
+from support.clients import close, collect, make_client, run
+from support.fault_proxy import Fault, FaultProxy
+from support.service import Service
 
 pytestmark = pytest.mark.anyio
 

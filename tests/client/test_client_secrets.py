@@ -7,12 +7,12 @@ import pickle
 import traceback
 
 import pytest
-from client_support import AnyClient, close, collect, make_client, run
-from fault_proxy import Fault, FaultProxy
 
 from chatspace import errors
 from chatspace.client import Client
-from support import Service
+from support.clients import AnyClient, close, collect, make_client, run
+from support.fault_proxy import Fault, FaultProxy
+from support.service import Service
 
 pytestmark = pytest.mark.anyio
 
@@ -76,7 +76,7 @@ async def test_errors_of_real_answers_carry_no_token(
         await run(bad.workspaces.get())
     raised.append(unauthorized.value)
     good = make_client(kind, service.url, token)
-    with pytest.raises(errors.ValidationError) as invalid:
+    with pytest.raises(errors.UnprocessableEntityError) as invalid:
         await run(good.chat.create(messages=[{"role": "nobody", "content": "x"}]))
     raised.append(invalid.value)
     proxy.fail(Fault("status", 500))

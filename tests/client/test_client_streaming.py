@@ -8,13 +8,13 @@ import anyio
 import anyio.lowlevel
 import httpx
 import pytest
-from client_support import AnyClient, close, collect, first_item, make_client, opened, run
-from fault_proxy import Fault, FaultProxy
 
 from chatspace.client import AsyncChatStream, ChatStream
 from chatspace.errors import APIConnectionError, APIStreamError, AuthenticationError
 from chatspace.types import ChatCompletionChunk
-from support import Service
+from support.clients import AnyClient, close, collect, first_item, make_client, opened, run
+from support.fault_proxy import Fault, FaultProxy
+from support.service import Service
 
 pytestmark = pytest.mark.anyio
 

@@ -179,3 +179,16 @@ def test_upload_options_cover_every_keyword() -> None:
     upload = inspect.signature(Files.upload)
     names = [n for n in upload.parameters if n not in ("self", "file")]
     assert sorted(names) == sorted(UploadOptions.__annotations__)
+
+
+def test_the_old_module_name_of_local_auth_warns_and_is_the_same() -> None:
+    """``chatspace.tokens`` held the JWT secret, not LLM tokens: renamed ``local_auth``."""
+    import importlib
+
+    import chatspace.local_auth
+
+    sys.modules.pop("chatspace.tokens", None)
+    with pytest.warns(DeprecationWarning, match="local_auth"):
+        old = importlib.import_module("chatspace.tokens")
+    assert old.mint_token is chatspace.local_auth.mint_token
+    assert old.data_dir is chatspace.local_auth.data_dir

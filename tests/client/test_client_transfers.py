@@ -12,9 +12,9 @@ from pathlib import Path
 
 import psutil
 import pytest
-from client_support import AnyClient, run
 
 from chatspace.client import PROGRESS_THRESHOLD
+from support.clients import AnyClient, run
 
 pytestmark = pytest.mark.anyio
 

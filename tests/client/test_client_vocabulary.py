@@ -7,9 +7,9 @@ and warns once with a ``DeprecationWarning`` that names the new spelling.
 from __future__ import annotations
 
 import pytest
-from client_support import AnyClient, collect, run
 
 from chatspace.types import File
+from support.clients import AnyClient, collect, run
 
 pytestmark = pytest.mark.anyio
 

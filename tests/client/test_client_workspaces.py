@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import UTC
 
 import pytest
-from client_support import AnyClient, close, collect, make_client, run
 
 from chatspace.errors import ConflictError, NotFoundError, PermissionDeniedError
 from chatspace.types import Workspace
-from support import Service
+from support.clients import AnyClient, close, collect, make_client, run
+from support.service import Service
 
 pytestmark = pytest.mark.anyio
 

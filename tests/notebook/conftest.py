@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from support import Service
+from support.service import Service
 
 if TYPE_CHECKING:
     from chatspace.client import Client

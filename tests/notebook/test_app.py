@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from chatspace.client import Client
-from chatspace.errors import ValidationError
+from chatspace.errors import UnprocessableEntityError
 from chatspace.notebook.asking import OPTION_WORDS, Question, build, in_words
 from chatspace.notebook.context import NotebookContext
 from chatspace.notebook.conversations import Thread, ThreadBook, estimate_tokens
@@ -153,7 +153,7 @@ def test_a_bad_filter_names_the_field_and_leaves_the_thread_alone() -> None:
 
 
 def test_service_refusals_are_told_in_the_surfaces_words() -> None:
-    error = ValidationError(
+    error = UnprocessableEntityError(
         [
             {"loc": ["body", "messages", 14, "content", 1, "file_ids", 0], "msg": "no such file"},
             {"loc": ["body", "temperature"], "msg": "at most 2"},

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 from IPython.utils.capture import capture_output
-from magics_support import render_markdown
 
 from chatspace.notebook.display import ChatResult, Citation, LiveView, Message, fenced
 from chatspace.notebook.markup import markdown_literal, one_line, safe_markdown
 from chatspace.types import Annotation, CompletionUsage, FileCitation
+from support.magics import render_markdown
 
 
 def annotation(marker: str, start: int, name: str = "a.txt", quote: str = "q") -> Annotation:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from jupyter_client.manager import KernelManager
 
-from service.upstream_support import PIECES, FakeUpstream
-from support import Service, new_org, running_service
+from support.service import Service, new_org, running_service
+from support.upstream import PIECES, FakeUpstream
 
 TIMEOUT = 60
 

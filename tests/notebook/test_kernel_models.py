@@ -16,7 +16,7 @@ import pytest
 from jupyter_client.manager import KernelManager
 
 from chatspace.embedded import stop_service
-from service.upstream_support import REPLY, FakeUpstream
+from support.upstream import REPLY, FakeUpstream
 
 TIMEOUT = 60
 KEY = "sk-typed-into-the-prompt-0123456789"

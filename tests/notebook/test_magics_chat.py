@@ -7,12 +7,12 @@ from html import unescape
 from typing import Any
 
 import pytest
-from magics_support import NOTES, Ran, render_markdown, run
 
 from chatspace.client import Client
 from chatspace.notebook.display import ChatResult
 from chatspace.notebook.magics import ChatspaceMagics
 from chatspace.notebook.session import NotebookSession
+from support.magics import NOTES, Ran, render_markdown, run
 
 
 @pytest.fixture

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from magics_support import run
-
 from chatspace.client import Client
 from chatspace.notebook.session import NotebookSession
+from support.magics import run
 
 
 def test_search_finds_past_questions_and_answers_by_their_words(

@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from magics_support import NOTES, render_markdown, run
 
 from chatspace.client import Client
 from chatspace.notebook.session import NotebookSession
-from service.document_support import pdf_bytes
+from support.documents import pdf_bytes
+from support.magics import NOTES, render_markdown, run
 
 PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"

@@ -7,11 +7,10 @@ import subprocess
 import sys
 from typing import Any
 
-from magics_support import run
-
 from chatspace.client import Client
 from chatspace.notebook.magics import ChatspaceMagics, protect_questions
 from chatspace.notebook.session import NotebookSession
+from support.magics import run
 
 HEAVY = (
     "pandas",

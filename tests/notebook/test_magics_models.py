@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from chatspace.embedded import stop_service
-from notebook.magics_support import run
-from service.upstream_support import REPLY, FakeUpstream
+from support.magics import run
+from support.upstream import REPLY, FakeUpstream
 
 KEY = "sk-notebook-key-0123456789abcdefghij"
 

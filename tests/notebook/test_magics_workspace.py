@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from magics_support import NOTES, render_markdown, run
-
 from chatspace.client import Client
 from chatspace.notebook.session import NotebookSession
-from support import Service
+from support.magics import NOTES, render_markdown, run
+from support.service import Service
 
 
 def test_show_create_switch_and_list(ip: Any, nb_session: NotebookSession, client: Client) -> None:

@@ -23,7 +23,7 @@ from chatspace.notebook.panels._links import (
     file_download_url,
     jupyter_base_url,
 )
-from support import HOSTILE
+from support.service import HOSTILE
 
 
 def assert_inert(html: str) -> None:

@@ -14,14 +14,15 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import CompletionsBrowser
 from chatspace.notebook.session import NotebookSession
-from support import HOSTILE
+from support.service import HOSTILE
 
 
 @pytest.fixture
 def stored(client: chatspace.Client) -> list[str]:
     """Three stored completions tagged by topic, in the service's order (``created``, id).
 
-    Made within one second, their order is their ids' (contract 1.5), not their making.
+    Made within one second, their order is their ids', not their making
+    (docs/interface.md#lists-and-pagination).
     """
     made = {}
     for i, topic in enumerate(["lyon", "paris", "lyon"]):

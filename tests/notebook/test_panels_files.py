@@ -15,8 +15,8 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import FilesPanel, _preview
 from chatspace.notebook.session import NotebookSession
-from service.document_support import pdf_bytes
-from support import HOSTILE
+from support.documents import pdf_bytes
+from support.service import HOSTILE
 
 # no double quote: multipart encodes it as %22 in the file name (see the report)
 HOSTILE_NAME = "<img src=x onerror=alert(1)>.txt"

@@ -9,7 +9,7 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import WorkspacePanel
 from chatspace.notebook.session import NotebookSession
-from support import HOSTILE, Service
+from support.service import HOSTILE, Service
 
 
 @pytest.fixture

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from magics_support import NOTES, run
 
 import chatspace
 from chatspace.client._async.resources import AsyncChat, AsyncFiles, AsyncModels, AsyncWorkspaces
 from chatspace.notebook.cmd_groups import group
 from chatspace.notebook.panels import ChatPanel, CompletionsBrowser, FilesPanel, WorkspacePanel
 from chatspace.notebook.session import NotebookSession
+from support.magics import NOTES, run
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "vocabulary.md"
 PANELS = {c.__name__: c for c in (ChatPanel, CompletionsBrowser, FilesPanel, WorkspacePanel)}

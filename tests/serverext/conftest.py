@@ -15,7 +15,7 @@ import pytest
 from pytest_jupyter.jupyter_server import *  # noqa: F403
 
 from chatspace.serverext import BASE_URL_ENV
-from support import Service
+from support.service import Service
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from support import Service
+from support.service import Service
 
 
 @pytest.fixture

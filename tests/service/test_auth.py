@@ -13,9 +13,9 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
-from platform_support import stored, upload
 
-from support import TEST_SECRET, Service, running_service
+from support.platform import stored, upload
+from support.service import TEST_SECRET, Service, running_service
 
 ENDPOINTS = [
     ("GET", "/workspaces"),

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service.chat_support import ask, client_for
-from support import Service
+from support.chat import ask, client_for
+from support.service import Service
 
 ID = re.compile(r"^chatcmpl-[A-Za-z0-9_-]{24,}$")
 

@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service.chat_support import client_for, upload
-from support import Service
+from support.chat import client_for, upload
+from support.service import Service
 
 HI = [{"role": "user", "content": "hi"}]
 DROP = object()

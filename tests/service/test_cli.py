@@ -20,7 +20,7 @@ import pytest
 
 from chatspace import __version__
 from chatspace.embedded import env_fingerprint
-from support import READY_PREFIX, TEST_SECRET, Service, running_service
+from support.service import READY_PREFIX, TEST_SECRET, Service, running_service
 
 CHATSPACE = Path(sys.executable).with_name("chatspace")
 
@@ -94,6 +94,7 @@ USAGE_ERRORS = {
     "relevance above 1": ["serve", "--relevance-threshold", "2"],
     "unknown embeddings": ["serve", "--embeddings", "bert"],
     "zero upload limit": ["serve", "--max-upload-mb", "0"],
+    "blob store not s3": ["serve", "--blob-store", "http://bucket/files"],
     "negative retention": ["serve", "--retention-days", "-3"],
     "key before url": ["serve", "--upstream-key", "k"],
     "url not http": ["serve", "--upstream-url", "ftp://models.example"],

@@ -18,8 +18,8 @@ import pytest
 
 from chatspace.service.retrieval.extract import Extracted, extract
 from chatspace.service.retrieval.tables import MAX_CELLS
-from service.chat_support import ask, client_for, upload
-from service.document_support import (
+from support.chat import ask, client_for, upload
+from support.documents import (
     docx_bytes,
     notebook_text,
     odt_bytes,
@@ -29,8 +29,8 @@ from service.document_support import (
     xlsx_bytes,
     zip_bomb_xlsx,
 )
-from service.upstream_support import FakeUpstream
-from support import Service, start_service
+from support.service import Service, start_service
+from support.upstream import FakeUpstream
 
 BUDGET = [["region", "budget"], ["North", "800000"], ["South", "1200000"], ["West", "950000"]]
 DOCX = docx_bytes("Quarterly report", ["Zanzibar exports cloves and nutmeg."], BUDGET)

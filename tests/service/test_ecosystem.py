@@ -21,9 +21,9 @@ from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel
 
-from service.chat_support import client_for, upload
-from service.upstream_support import ARGUMENTS, CALL, FakeUpstream
-from support import Service, start_service
+from support.chat import client_for, upload
+from support.service import Service, start_service
+from support.upstream import ARGUMENTS, CALL, FakeUpstream
 
 NOTES = "Mount Everest is the highest mountain above sea level. It is in the Himalayas."
 QUESTION = "What is the highest mountain?"

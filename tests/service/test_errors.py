@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from platform_support import stored, upload
 
-from support import Service, running_service
+from support.platform import stored, upload
+from support.service import Service, running_service
 
 
 def test_unknown_paths_and_methods(alice: httpx.Client) -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from platform_support import blob_files, stored, upload
 
-from support import Service, running_service
+from support.platform import blob_files, stored, upload
+from support.service import Service, running_service
 
 
 def _ids(page: dict) -> list[str]:

@@ -19,10 +19,10 @@ from typing import Any
 import httpx
 import jwt
 import pytest
-from platform_support import stored, upload
 
 from chatspace.service.json_values import MAX_JSON_DEPTH
-from support import Service
+from support.platform import stored, upload
+from support.service import Service
 
 HI = [{"role": "user", "content": "What does the report say?"}]
 TEXT = {"type": "text", "text": "What does the report say?"}

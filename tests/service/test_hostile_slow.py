@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from platform_support import incoming_files, wait_until
 
-from support import Service, new_org, running_service
+from support.platform import incoming_files, wait_until
+from support.service import Service, new_org, running_service
 
 TIMEOUT = 1.0
 """The header and body timeouts of the service under test, in seconds."""

@@ -16,8 +16,8 @@ import httpx
 
 from chatspace.service.retrieval.search import DENSE_CHARS, query_of
 from chatspace.types import ChatMessage
-from service.chat_support import ask, client_for, upload
-from support import Service, start_service
+from support.chat import ask, client_for, upload
+from support.service import Service, start_service
 
 CATS = ("cats.md", "Our felines nap on the sofa every afternoon.\n")
 BILLS = ("bills.md", "Invoices are paid within thirty days.\n")

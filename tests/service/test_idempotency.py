@@ -12,7 +12,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from platform_support import blob_files, incoming_files, stored
 
 from chatspace.service.deps import Caller
 from chatspace.service.idempotency import Answer, fingerprint, lookup, remember
@@ -20,7 +19,8 @@ from chatspace.service.problems import Conflict
 from chatspace.service.store.db import open_database
 from chatspace.service.store.idempotency import RETENTION_SECONDS, purge
 from chatspace.service.store.transactions import write_transaction
-from support import Service
+from support.platform import blob_files, incoming_files, stored
+from support.service import Service
 
 
 def _key(value: str) -> dict[str, str]:

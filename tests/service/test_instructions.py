@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from chatspace.service.engines.extractor import derive_locally, detect_language
-from service.chat_support import client_for
-from service.upstream_support import META, FakeUpstream
-from support import Service, start_service
+from support.chat import client_for
+from support.service import Service, start_service
+from support.upstream import META, FakeUpstream
 
 NOTES = """# Trip to Lyon
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from service.chat_support import assemble, client_for, stream, upload
-from service.upstream_support import FakeUpstream
-from support import Service, new_org, start_service
+from support.chat import assemble, client_for, stream, upload
+from support.service import Service, new_org, start_service
+from support.upstream import FakeUpstream
 
 ROOT = Path(__file__).resolve().parents[2]
 MASTER_KEY = "sk-litellm-master-0123456789abcdef"

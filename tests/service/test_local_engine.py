@@ -5,11 +5,12 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from chatspace.service.engines.local import LEADS, NO_MATCH, best_quote, chunks
-from chatspace.service.engines.tokenizer import count_tokens, truncate
+from chatspace.service.engines.base import word_chunks as chunks
+from chatspace.service.engines.local import LEADS, NO_MATCH, best_quote
 from chatspace.service.retrieval.search import Passage
-from service.chat_support import ask, assemble, client_for, stream, upload
-from support import Service
+from chatspace.service.tokenizer import count_tokens, truncate
+from support.chat import ask, assemble, client_for, stream, upload
+from support.service import Service
 
 NOTES = (
     "# Travel notes\n\n"

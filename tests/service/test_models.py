@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.upstream_support import REPLY, FakeUpstream, closed_port
-from support import Service, new_org, start_service
+from support.service import Service, new_org, start_service
+from support.upstream import REPLY, FakeUpstream, closed_port
 
 KEY = "sk-test-connection-key-0123456789abcdef"
 

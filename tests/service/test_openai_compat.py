@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from service.chat_support import client_for, upload
-from support import Service
+from support.chat import client_for, upload
+from support.service import Service
 
 NOTES = "Mount Everest is the highest mountain above sea level. It is in the Himalayas."
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from chatspace.types import WORKSPACE_ID_PATTERN
-from support import Service
+from support.service import Service
 
 PLATFORM = {
     "/workspaces": {"get", "post"},

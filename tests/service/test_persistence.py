@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import httpx
-from platform_support import stored
 
-from support import running_service
+from support.platform import stored
+from support.service import running_service
 
 
 def test_everything_survives_a_restart(tmp_path: Path, org: str) -> None:

@@ -13,8 +13,8 @@ from chatspace.service.config import Settings
 from chatspace.service.engines.local import NO_MATCH
 from chatspace.service.retrieval.search import DEFAULT_RELEVANCE, is_follow_up, query_of
 from chatspace.types import ChatMessage
-from service.chat_support import ask, client_for, upload
-from support import Service, start_service
+from support.chat import ask, client_for, upload
+from support.service import Service, start_service
 
 QUICKSTART = Path(__file__).resolve().parents[2] / "notebooks" / "data"
 NICE_OFFICE = (

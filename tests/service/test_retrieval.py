@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from chatspace.service.engines.tokenizer import count_tokens
+from chatspace.service.json_values import metadata_matches
 from chatspace.service.retrieval.documents import html_to_text
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.indexing import split_passages
-from chatspace.service.retrieval.scope import metadata_matches
 from chatspace.service.retrieval.search import build_query, search_terms
-from service.chat_support import ask, client_for, upload
-from service.document_support import pdf_bytes as _pdf
-from support import Service
+from chatspace.service.tokenizer import count_tokens
+from support.chat import ask, client_for, upload
+from support.documents import pdf_bytes as _pdf
+from support.service import Service
 
 # ---------------------------------------------------------------- extraction
 

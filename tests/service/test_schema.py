@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from support import Service, new_org
+from support.service import Service, new_org
 
 HERE = Path(__file__).parent
 

@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service.chat_support import assemble, client_for, read_events, stream, upload
-from support import Service
+from support.chat import assemble, client_for, read_events, stream, upload
+from support.service import Service
 
 FACTS = (
     "The Amazon is the largest rainforest on Earth. It spans nine countries.\n\n"

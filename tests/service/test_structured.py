@@ -11,8 +11,8 @@ import httpx
 import jsonschema
 import pytest
 
-from service.chat_support import assemble, client_for, stream, upload
-from support import Service
+from support.chat import assemble, client_for, stream, upload
+from support.service import Service
 
 NOTES = "Mount Everest is the highest mountain above sea level. It is in the Himalayas."
 QUESTION = "What is the highest mountain?"

@@ -7,9 +7,9 @@ import doctest
 import httpx
 import pytest
 
-from chatspace.service.engines import tokenizer
-from chatspace.service.engines.tokenizer import count_texts, count_tokens, tokenize, truncate
-from support import Service
+from chatspace.service import tokenizer
+from chatspace.service.tokenizer import count_texts, count_tokens, tokenize, truncate
+from support.service import Service
 
 
 def test_docstring_examples_hold() -> None:

@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from platform_support import blob_files, incoming_files, multipart, stored, upload, wait_until
 
-from support import Service, running_service
+from support.platform import blob_files, incoming_files, multipart, stored, upload, wait_until
+from support.service import Service, running_service
 
 
 def _post_raw(client: httpx.Client, body: bytes, content_type: str) -> httpx.Response:

@@ -13,10 +13,11 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from chatspace.service.engines.tokenizer import count_tokens
 from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
-from service.chat_support import ask, assemble, client_for, read_events, stream, upload
-from service.upstream_support import (
+from chatspace.service.tokenizer import count_tokens
+from support.chat import ask, assemble, client_for, read_events, stream, upload
+from support.service import Service, new_org, start_service
+from support.upstream import (
     ARGUMENTS,
     CALL,
     LOGPROBS,
@@ -25,7 +26,6 @@ from service.upstream_support import (
     FakeUpstream,
     closed_port,
 )
-from support import Service, new_org, start_service
 
 DESERTS = "The Sahara is the largest hot desert. It covers most of North Africa."
 QUESTION = "Which is the largest hot desert?"

@@ -9,9 +9,9 @@ from datetime import datetime
 
 import httpx
 import pytest
-from platform_support import blob_files, stored, upload
 
-from support import Service
+from support.platform import blob_files, stored, upload
+from support.service import Service
 
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 

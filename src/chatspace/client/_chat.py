@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
+from chatspace._shared import DEFAULT_MODEL
 from chatspace.types import ChatCompletion
 
 from ._call import Call, dump
@@ -12,7 +13,7 @@ from ._call import Call, dump
 __all__ = ["CHAT_DEFAULTS", "PATH", "ChatCreateParams", "Messages", "create_call", "stream_params"]
 
 PATH = "/chat/completions"
-# The seed's defaults (2.1): a parameter left at its default is not sent.
+# The defaults of docs/interface.md#chat-request: a parameter left at its default is not sent.
 CHAT_DEFAULTS: dict[str, Any] = {
     "temperature": 1,
     "top_p": 1,
@@ -71,7 +72,7 @@ def stream_params(params: ChatCreateParams) -> dict[str, Any]:
     """``chat.stream()``'s keywords with the defaults of ``chat.create`` filled in."""
     if "messages" not in params:
         raise TypeError("chat.stream() needs messages=")
-    return {**CHAT_DEFAULTS, "workspace": None, "model": "service-l0", **params}
+    return {**CHAT_DEFAULTS, "workspace": None, "model": DEFAULT_MODEL, **params}
 
 
 def create_call(given: dict[str, Any], workspace: str, *, stream: bool) -> Call[ChatCompletion]:

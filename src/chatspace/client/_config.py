@@ -85,7 +85,7 @@ def resolve(
     beta: bool,
     environ: dict[str, str] | None = None,
 ) -> Resolved:
-    """Apply the contract's order (section 8): arguments, then environment, then defaults."""
+    """Apply docs/interface.md#configuration: arguments, then environment, then defaults."""
     env = os.environ if environ is None else environ
     sources: dict[str, str] = {}
 

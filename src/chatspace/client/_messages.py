@@ -26,7 +26,7 @@ def filter_part(
     file_ids: Sequence[str] | None = None,
     top_k: int | None = None,
 ) -> dict[str, Any]:
-    """A filter part: which files the answer may search (contract section 3).
+    """A filter part: which files the answer may search (docs/interface.md#filter-parts).
 
     ``filter`` matches file metadata: each key must equal the value, or be one of the
     values where the value is a list. A mapping is sent as the JSON string the wire wants.

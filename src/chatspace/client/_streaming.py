@@ -6,7 +6,7 @@
     >>> stream.completion.usage.total_tokens
 
 The response is closed when the loop ends, breaks, or raises, and by ``close()``. An
-``error`` event (contract 1.2) raises :class:`~chatspace.errors.APIStreamError`; what
+``error`` event (docs/interface.md#streaming) raises :class:`~chatspace.errors.APIStreamError`; what
 arrived before it stays in ``stream.text``.
 
 The stream classes (``AsyncChatStream``, and ``ChatStream`` generated from it) are in

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, TypedDict
 
+from chatspace._shared import is_dataframe
 from chatspace.errors import ConfigurationError
 
 from ._transfer import Progress, ProgressSetting
@@ -46,12 +47,6 @@ class UploadOptions(TypedDict, total=False):
 
 _GLOB_CHARS = frozenset("*?[")
 _SPOOL = 8 * 1024 * 1024
-
-
-def is_dataframe(value: object) -> bool:
-    """Whether ``value`` is a pandas DataFrame, without importing pandas."""
-    cls = type(value)
-    return cls.__name__ == "DataFrame" and cls.__module__.startswith("pandas")
 
 
 class _Part:

@@ -173,7 +173,7 @@ def ask(
     A finished answer becomes a turn of its thread; a stopped or interrupted one does not
     (a partial answer would mislead the next turns).
     """
-    from chatspace.errors import ValidationError
+    from chatspace.errors import UnprocessableEntityError
 
     request = build(ctx, q)
     client = ctx.session.client
@@ -185,7 +185,7 @@ def ask(
         else:
             completion = client.chat.create(**request.kwargs)
             result = _result(completion, request, interrupted=False)
-    except ValidationError as exc:
+    except UnprocessableEntityError as exc:
         raise InputError(in_words(exc, q)) from None
     result.elapsed = time.perf_counter() - started
     result.format = request.format

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from chatspace._shared import is_dataframe
+
 from .grammar import InputError
 from .session import NotebookSession, get_session, notebook_name
 
@@ -60,9 +62,7 @@ class NotebookContext:
         if name not in self.namespace:
             raise InputError(f"--df: there is no variable named {name!r} in the notebook")
         frame = self.namespace[name]
-        if not (
-            type(frame).__name__ == "DataFrame" and type(frame).__module__.startswith("pandas")
-        ):
+        if not is_dataframe(frame):
             raise InputError(f"--df: {name!r} is a {type(frame).__name__}, not a pandas DataFrame")
         uploads = self.session.frame_uploads
         key = (workspace, name, _fingerprint(frame))

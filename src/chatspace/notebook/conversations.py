@@ -10,11 +10,11 @@ rebuild a thread after a kernel restart.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from chatspace._shared import TOKEN_PATTERN
 from chatspace.errors import ChatspaceError
 
 from .display import Citation
@@ -31,14 +31,13 @@ DEFAULT_THREAD = "main"
 RESUME_LIMIT = 500
 """At most this many stored turns are read back into a resumed thread (the newest)."""
 
-# The reference service's tokenizer rule (service/engines/tokenizer.py): close enough to
-# hosted models' counts for a budget, and it needs no vocabulary.
-_TOKEN = re.compile(r"\w{1,8}|[^\w\s]")
+# The reference service's tokenizer rule: close enough to hosted models' counts for a
+# budget, and it needs no vocabulary.
 
 
 def estimate_tokens(text: str) -> int:
     """Roughly how many tokens ``text`` costs when sent."""
-    return sum(1 for _ in _TOKEN.finditer(text))
+    return sum(1 for _ in TOKEN_PATTERN.finditer(text))
 
 
 @dataclass

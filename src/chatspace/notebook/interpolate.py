@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatspace._shared import is_dataframe, is_series
+
 __all__ = ["Interpolated", "interpolate", "render_value"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -103,9 +105,9 @@ def _index(key: str) -> int | str:
 
 def render_value(value: Any, *, max_chars: int = MAX_VALUE_CHARS) -> str:
     """A value as prompt text: DataFrames compactly (schema and head), the rest as ``str``."""
-    if _is_frame(value):
+    if is_dataframe(value):
         text = _render_frame(value)
-    elif _is_series(value):
+    elif is_series(value):
         text = _render_frame(value.to_frame())
     elif isinstance(value, list | tuple | set | frozenset | dict):
         text = _CONTAINERS.repr(value)  # never builds the whole text of a huge container
@@ -117,17 +119,6 @@ def render_value(value: Any, *, max_chars: int = MAX_VALUE_CHARS) -> str:
     if len(text) > max_chars:
         text = text[:max_chars] + f"… [{len(text) - max_chars} more characters left out]"
     return text
-
-
-def _is_frame(value: Any) -> bool:
-    # Checked by name so that interpolation never imports pandas itself.
-    cls = type(value)
-    return cls.__name__ == "DataFrame" and cls.__module__.startswith("pandas")
-
-
-def _is_series(value: Any) -> bool:
-    cls = type(value)
-    return cls.__name__ == "Series" and cls.__module__.startswith("pandas")
 
 
 def _render_frame(frame: Any) -> str:

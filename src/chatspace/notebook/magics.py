@@ -28,6 +28,8 @@ from IPython.core.magic import (
 )
 from traitlets import Bool, Enum, Float, Int, Unicode, link
 
+from chatspace._shared import DEFAULT_MODEL
+
 from .formats import FORMATS
 from .session import NotebookSession, get_session, off_new_session, on_new_session
 
@@ -55,7 +57,7 @@ class ChatspaceMagics(Magics):
     """Chat with a model over your files, from notebook cells."""
 
     default_model = Unicode(
-        "service-l0", help="Model used when a call names none (shared with the panels)."
+        DEFAULT_MODEL, help="Model used when a call names none (shared with the panels)."
     ).tag(config=True)
     default_workspace = Unicode(
         "default",

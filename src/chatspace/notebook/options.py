@@ -16,6 +16,8 @@ import shlex
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
+from chatspace._shared import positive_int
+
 from .grammar import InputError, parse_pairs, short
 
 __all__ = [
@@ -194,14 +196,3 @@ def identifier(text: str) -> str:
     if not _IDENTIFIER.match(text):
         raise argparse.ArgumentTypeError(f"{short(text)} is not a Python name")
     return text
-
-
-def positive_int(text: str) -> int:
-    """An ``argparse`` type: an integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{short(text)} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
-    return value

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from traitlets import Bool, Enum, HasTraits, Instance, Int, List, Unicode
 
+from chatspace._shared import DEFAULT_MODEL
+
 from .conversations import ThreadBook
 from .formats import FORMATS
 
@@ -40,7 +42,7 @@ MEMORY_FILE = "notebook-workspaces.json"
 
 class NotebookSession(HasTraits):
     workspace = Unicode("default", help="The workspace every magic and panel works in.")
-    model = Unicode("service-l0", help="The model used when a call names none.")
+    model = Unicode(DEFAULT_MODEL, help="The model used when a call names none.")
     store = Bool(True, help="Store completions (tagged with notebook and thread).")
     stream = Bool(True, help="Stream answers into the output as they arrive.")
     top_k = Int(0, min=0, max=50, help="Passages to retrieve; 0 for the service's default.")
@@ -112,7 +114,7 @@ class NotebookSession(HasTraits):
 
 
 def _memory_path() -> Path:
-    from chatspace.tokens import data_dir
+    from chatspace.local_auth import data_dir
 
     return data_dir() / MEMORY_FILE
 

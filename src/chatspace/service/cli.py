@@ -24,15 +24,16 @@ from typing import Any, NoReturn
 import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 
+from chatspace._shared import positive_int as _positive
 from chatspace._version import __version__
-from chatspace.tokens import data_dir, load_or_create_secret, mint_token, parse_ttl
+from chatspace.local_auth import data_dir, load_or_create_secret, mint_token, parse_ttl
+from chatspace.serving import READY_LINE as READY
 
 from .cli_models import add_models_parser
 from .connections import BadConnection
 
 __all__ = ["main"]
 
-READY = "chatspace service listening on"
 _LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
@@ -51,16 +52,6 @@ class CannotStart(UsageError):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
 
 
 def _positive_number(text: str) -> float:
@@ -127,6 +118,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000, help="0 picks a free port")
     serve.add_argument("--data-dir", type=Path, help="default: the platform's user data dir")
     serve.add_argument("--max-upload-mb", type=_positive, help="largest file (default 512)")
+    serve.add_argument(
+        "--blob-store",
+        metavar="s3://BUCKET/PREFIX",
+        help="keep file bytes in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, "
+        "AWS_SECRET_ACCESS_KEY, AWS_REGION); default: the data dir",
+    )
     serve.add_argument(
         "--max-json-mb", type=_positive, help="largest JSON request body (default 8)"
     )
@@ -234,6 +231,7 @@ def _settings(args: argparse.Namespace) -> Any:
     given = {
         "data_dir": data_dir(args.data_dir) if args.data_dir else None,
         "max_upload_mb": args.max_upload_mb,
+        "blob_store": args.blob_store,
         "max_json_mb": args.max_json_mb,
         "header_timeout": args.header_timeout,
         "body_timeout": args.body_timeout,

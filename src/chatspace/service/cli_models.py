@@ -15,7 +15,7 @@ import getpass
 import sys
 from typing import Any
 
-from chatspace.tokens import data_dir
+from chatspace.local_auth import data_dir
 
 from .connections import DEFAULT_TIMEOUT, add_connection, read_connections, remove_connection
 

@@ -3,16 +3,20 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from chatspace.tokens import data_dir as default_data_dir
+from chatspace._shared import DEFAULT_MODEL
+from chatspace.local_auth import data_dir as default_data_dir
 
 from .connections import DEFAULT_TIMEOUT
 from .retrieval.search import DEFAULT_RELEVANCE
+
+_S3_URL = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
 
 
 class Upstream(BaseModel):
@@ -34,6 +38,9 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=default_data_dir)
     database_url: str | None = None
     """A SQLAlchemy URL; by default ``chatspace.db`` (SQLite) in the data dir."""
+    blob_store: str | None = None
+    """Where file bytes live: ``s3://bucket/prefix`` (endpoint and credentials from the
+    standard ``AWS_*`` variables), or by default the ``blobs`` folder of the data dir."""
     max_upload_mb: int = Field(default=512, ge=1)
     max_json_mb: int = Field(default=8, ge=1)
     """Largest body of a JSON request (uploads have ``max_upload_mb`` per file); over it, 413."""
@@ -61,9 +68,16 @@ class Settings(BaseSettings):
     embeddings: Literal["wordllama", "off"] = "wordllama"
     """The dense half of hybrid retrieval: ``wordllama`` (a 256-dimension model inside the
     ``wordllama`` wheel, offline) or ``off`` (full text only)."""
-    instructions_model: str = "service-l0"
+    instructions_model: str = DEFAULT_MODEL
     """The model that runs file ``instructions``: ``service-l0`` (a deterministic extractor)
     or a name an upstream serves (the model then returns the metadata as a JSON object)."""
+
+    @field_validator("blob_store")
+    @classmethod
+    def _s3_url(cls, value: str | None) -> str | None:
+        if value is not None and not _S3_URL.match(value):
+            raise ValueError("expected s3://bucket/prefix (a bucket name of 3 to 63 characters)")
+        return value
 
     @property
     def max_upload_bytes(self) -> int:

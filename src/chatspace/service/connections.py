@@ -30,6 +30,8 @@ from typing import Any
 import tomli_w
 from pydantic import SecretStr
 
+from chatspace._shared import DEFAULT_MODEL
+
 __all__ = [
     "FILE_NAME",
     "BadConnection",
@@ -47,7 +49,7 @@ log = logging.getLogger("chatspace.service")
 FILE_NAME = "models.toml"
 _KEYS = "keys"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$")
-RESERVED = frozenset({"service-l0"})
+RESERVED = frozenset({DEFAULT_MODEL})
 DEFAULT_TIMEOUT = 120.0
 
 

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` for the creating POSTs (contract section 6).
+"""``Idempotency-Key`` for the creating POSTs (docs/interface.md#idempotency).
 
 The service keeps, per caller (org and user) and for 24 hours, each key with a fingerprint
 of its request and the answer sent. The same key with the same request is answered with
@@ -6,24 +6,22 @@ that answer again (header ``Idempotent-Replayed: true``) and creates nothing; th
 with a different request is a 409. Only successful answers are remembered, so that a
 request that failed (413, 502, ...) can be retried under its key.
 
-How a route uses it (the lookup and the creation share one write transaction, so two
-concurrent requests with one key cannot both create)::
+Every creating operation (:mod:`.operations`) goes through :meth:`Once.run`: one write
+transaction that authorizes, looks the key up, runs the write and remembers its answer, so
+that two concurrent requests with one key cannot both create::
 
-    @router.post("/things")
-    def create_thing(body: ThingIn, caller: CallerDep, state: StateDep, key: IdempotencyKeyDep):
-        fp = fingerprint("POST /things", body.model_dump(mode="json"))
-        with write_transaction(state.db) as conn:
-            if (prior := lookup(conn, caller=caller, key=key, fingerprint=fp)) is not None:
-                return prior.response()
-            thing = store.create_thing(conn, ...)
-            answer = Answer.from_payload(thing, fingerprint=fp)
-            remember(conn, caller=caller, key=key, answer=answer)
-        return answer.response()
+    def create_thing(state: AppState, *, caller: Caller, body: ThingIn, key: str | None) -> Answer:
+        once = Once.of(caller, key, "POST /things", body)
+
+        def write(conn: sa.Connection) -> Answer:
+            return once.answer(store.create_thing(conn, org_id=caller.org_id, ...))
+
+        return once.run(state.db, write, authorize=lambda conn: require_access(...))
 
 A streamed answer is remembered as what it streams (for chat, the completion JSON): on a
 replay, read it back with :meth:`Answer.payload` and stream it again. A slow creation (an
-upload, a model call) may also :func:`lookup` first in a read-only connection to skip the
-work on a replay, and must look up again in its write transaction.
+upload, a model call) may also look up first (:meth:`Once.prior`) in a read-only connection
+to skip the work on a replay; :meth:`Once.run` looks up again in its write transaction.
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -42,12 +41,14 @@ from starlette.responses import Response
 from .deps import Caller
 from .problems import Conflict
 from .store import idempotency as rows
+from .store.transactions import write_transaction
 
 __all__ = [
     "HEADER",
     "REPLAY_HEADER",
     "Answer",
     "IdempotencyKeyDep",
+    "Once",
     "fingerprint",
     "lookup",
     "remember",
@@ -98,7 +99,7 @@ class Answer:
 
     @classmethod
     def empty(cls, *, fingerprint: str, status_code: int = 200) -> Answer:
-        """An answer with no body (the workspace POSTs of the seed)."""
+        """An answer with no body (the workspace POSTs: docs/interface.md#workspaces)."""
         return cls(fingerprint, status_code)
 
     def payload(self) -> Any:
@@ -151,3 +152,48 @@ def remember(conn: sa.Connection, *, caller: Caller, key: str | None, answer: An
         answer=stored,
         now=time.time(),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Once:
+    """One creating request under its (optional) ``Idempotency-Key``: who sent it, the key,
+    and the fingerprint of what it asks."""
+
+    caller: Caller
+    key: str | None
+    fingerprint: str
+
+    @classmethod
+    def of(cls, caller: Caller, key: str | None, *parts: Any) -> Once:
+        """``parts`` as for :func:`fingerprint`: the method and path, then the inputs."""
+        return cls(caller, key, fingerprint(*parts))
+
+    def answer(self, payload: Any) -> Answer:
+        """``payload`` as the JSON answer of this request."""
+        return Answer.from_payload(payload, fingerprint=self.fingerprint)
+
+    def empty(self) -> Answer:
+        """The empty answer of this request (the workspace POSTs)."""
+        return Answer.empty(fingerprint=self.fingerprint)
+
+    def prior(self, conn: sa.Connection) -> Answer | None:
+        """The remembered answer to replay, or None (see :func:`lookup`)."""
+        return lookup(conn, caller=self.caller, key=self.key, fingerprint=self.fingerprint)
+
+    def run(
+        self,
+        db: sa.Engine,
+        write: Callable[[sa.Connection], Answer],
+        *,
+        authorize: Callable[[sa.Connection], object] | None = None,
+    ) -> Answer:
+        """In one write transaction: ``authorize``, then the remembered answer if there is
+        one, else ``write``'s answer, remembered under the key."""
+        with write_transaction(db) as conn:
+            if authorize is not None:
+                authorize(conn)
+            if (prior := self.prior(conn)) is not None:
+                return prior
+            answer = write(conn)
+            remember(conn, caller=self.caller, key=self.key, answer=answer)
+            return answer

@@ -12,9 +12,18 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MAX_JSON_DEPTH", "JSONRejected", "check_json", "loads_json", "shown"]
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "JSONRejected",
+    "check_json",
+    "loads_json",
+    "metadata_matches",
+    "parse_json_object",
+    "shown",
+]
 
 MAX_JSON_DEPTH = 64
 """Arrays and objects nest at most this deep (``{"a": [1]}`` is 2 levels): far beyond any
@@ -106,3 +115,38 @@ def loads_json(text: str | bytes) -> Any:
         raise JSONRejected((), f"Invalid JSON: {exc}.", "json_invalid") from None
     check_json(value)
     return value
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    """``text`` as a JSON object within this module's bounds; else :class:`JSONRejected`."""
+    value = loads_json(text)
+    if not isinstance(value, dict):
+        raise JSONRejected((), 'Input should be a JSON object, like {"key": "value"}', "dict_type")
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: ``true`` is not ``1``, though Python says ``True == 1``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a is b
+    return bool(a == b)
+
+
+def metadata_matches(metadata: Mapping[str, Any], criteria: Mapping[str, Any]) -> bool:
+    """Each key of ``criteria`` is in ``metadata`` and equals its value, or one of its
+    values when the value is a list (a file list's ``metadata`` and a filter part's
+    ``filter`` match this way).
+
+    >>> metadata_matches({"lang": "de", "year": 2024}, {"lang": ["de", "fr"], "year": 2024})
+    True
+    """
+    for key, wanted in criteria.items():
+        if key not in metadata:
+            return False
+        have = metadata[key]
+        if _same(have, wanted):
+            continue
+        if isinstance(wanted, list) and any(_same(have, w) for w in wanted):
+            continue
+        return False
+    return True

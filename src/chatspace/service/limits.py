@@ -38,7 +38,7 @@ def _is_json(request: Request) -> bool:
 async def _read_body(request: Request, limit_mb: int) -> bytes:
     """The body, kept for FastAPI to read; a 413 as soon as it is known to be over the limit.
 
-    Starlette has a body limit too, but it answers in plain text, not the contract's shape.
+    Starlette has a body limit, but it answers in plain text, not as docs/interface.md#errors.
     """
     limit = limit_mb * 1024 * 1024
     too_large = TooLarge(f"The request body is over the limit of {limit_mb} MiB for JSON requests.")

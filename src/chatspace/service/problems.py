@@ -1,7 +1,7 @@
 """What the service's inner layers raise when a request cannot be served.
 
 Storage and engines raise these and know nothing of HTTP; :mod:`.app` turns each into
-its status and the contract's body: ``{"detail": "<one sentence>"}``, or for
+its status and the body of docs/interface.md#errors: ``{"detail": "<one sentence>"}``, or for
 :class:`Invalid` the 422 shape ``{"detail": [{"loc", "msg", "type"}]}``. Every error body
 also carries ``error: {"message", "type", "code"}`` in the OpenAI API's shape
 (:func:`error_body`), which the ``openai`` package, LangChain and litellm show.
@@ -115,7 +115,7 @@ _ERROR_TYPES = {
 
 
 def error_body(status_code: int, detail: str | list[dict[str, Any]]) -> dict[str, Any]:
-    """The body of an error answer: the contract's ``detail`` and OpenAI's ``error``.
+    """The body of an error answer: ``detail`` (docs/interface.md#errors) and OpenAI's ``error``.
 
     For a 422, ``error.message`` is the first fault on one line (``messages.0.content:
     Field required``) and ``error.code`` its type.

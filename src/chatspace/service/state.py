@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from chatspace.tokens import load_or_create_secret
+from chatspace.local_auth import load_or_create_secret
 
 from .config import Settings
 from .engines.registry import ModelRegistry
 from .ratelimit import RateLimiter
 from .retrieval.dense import DenseIndex
 from .retrieval.embeddings import WordLlamaEmbedder
-from .store.blobs import BlobStore
+from .store.blobs import BlobStore, open_blob_store
 from .store.db import open_database
 
 
@@ -39,7 +39,7 @@ class AppState:
         return cls(
             settings=settings,
             db=open_database(settings.resolved_database_url),
-            blobs=BlobStore(settings.blob_dir),
+            blobs=open_blob_store(settings.blob_store, data_dir=settings.data_dir),
             models=ModelRegistry.from_settings(settings),
             rate_limiter=RateLimiter(settings.rate_limit_per_minute),
             verification_key=key,

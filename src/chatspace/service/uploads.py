@@ -7,7 +7,8 @@ arrive: the body is never held whole, the size limit (413) is enforced as bytes 
 and every part is hashed on the way (for the row and for the idempotency fingerprint).
 
 Whatever goes wrong (a limit, a malformed body, the client going away), every temporary
-blob of the request is removed before the error leaves :func:`receive_upload`.
+blob of the request is removed before the error leaves :func:`receive_upload`. Then
+:func:`read_fields` checks the form's text fields and filenames like a JSON body (422).
 """
 
 from __future__ import annotations
@@ -15,17 +16,21 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import anyio
 import python_multipart
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartState, parse_options_header
 from starlette.requests import ClientDisconnect, Request
 
+from .operations.files import UploadFields
 from .problems import Invalid, Problem, TooLarge
 from .store.blobs import BlobStore, TempBlob
 
-__all__ = ["FilePart", "UploadForm", "receive_upload"]
+__all__ = ["FilePart", "UploadForm", "read_fields", "receive_upload", "safe_filename"]
 
 log = logging.getLogger("chatspace.service.uploads")
 
@@ -33,6 +38,7 @@ FILE_FIELD = "file"
 MAX_FIELD_BYTES = 1024 * 1024
 """A text field (metadata, instructions, ...) larger than this is a 413."""
 MAX_PARTS = 1000
+MAX_FILENAME = 255
 DRAIN_LIMIT = 64 * 1024 * 1024
 """After a rejection, up to this much of the rest of the body is read and dropped, so that
 the client, still sending, gets to read the answer instead of a reset connection."""
@@ -254,3 +260,56 @@ async def receive_upload(
     except BaseException:
         receiver.form.discard()
         raise
+
+
+def safe_filename(raw: str) -> str | None:
+    """The last path component of an uploaded name, without control characters.
+
+    ``../../etc/passwd`` is ``passwd``, ``C:\\Users\\x\\a.txt`` is ``a.txt``; None when
+    nothing usable remains. The result is only ever stored, never used as a path.
+    """
+    name = raw.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable()).strip()
+    return None if name in {"", ".", ".."} else name
+
+
+def read_fields(form: UploadForm) -> tuple[UploadFields, list[tuple[str, TempBlob]]]:
+    """The validated text fields, and each file as its name to store and its temp blob;
+    a 422 with every fault at once."""
+    errors: list[dict[str, Any]] = []
+    single: dict[str, str] = {}
+    for name, values in form.fields.items():
+        if name == FILE_FIELD:
+            errors.append(_error(name, "Expected a file: a part with a filename.", "value_error"))
+        elif len(values) > 1:
+            errors.append(_error(name, "The field is given more than once.", "value_error"))
+        else:
+            single[name] = values[0]
+    errors += [
+        _error(n, "Extra inputs are not permitted", "extra_forbidden") for n in form.stray_files
+    ]
+    if not form.files and FILE_FIELD not in form.fields:
+        errors.append(_error(FILE_FIELD, "Field required", "missing"))
+    names: list[str] = []
+    for i, part in enumerate(form.files):
+        kept = safe_filename(part.filename)
+        if kept is None:
+            errors.append(_error(FILE_FIELD, "The file part needs a filename.", "value_error", i))
+        elif len(kept) > MAX_FILENAME:
+            msg = f"The filename is longer than {MAX_FILENAME} characters."
+            errors.append(_error(FILE_FIELD, msg, "string_too_long", i))
+        names.append(kept or "")
+    try:
+        fields = UploadFields.model_validate(single)
+    except ValidationError as exc:
+        errors += [
+            {"loc": ("body", *e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()
+        ]
+    if errors:
+        raise RequestValidationError(errors)
+    return fields, [(name, part.temp) for name, part in zip(names, form.files, strict=True)]
+
+
+def _error(name: str, msg: str, kind: str, index: int | None = None) -> dict[str, Any]:
+    loc: tuple[str | int, ...] = ("body", name) if index is None else ("body", name, index)
+    return {"loc": loc, "msg": msg, "type": kind}

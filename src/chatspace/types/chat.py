@@ -1,4 +1,4 @@
-"""Chat completions on the wire (seed 2.1-2.3, contract section 1)."""
+"""Chat completions on the wire (docs/interface.md#chat-completions)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from chatspace._shared import DEFAULT_MODEL
 
 from .common import JSON_OBJECT_STRING, Metadata, RequestModel, WireModel, WorkspaceId, relocated
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
@@ -60,7 +62,7 @@ class TextContentPart(RequestModel):
 
 
 class FilterContentPart(RequestModel):
-    """Narrows which uploaded files the completion searches (contract section 3).
+    """Narrows which uploaded files the completion searches (docs/interface.md#filter-parts).
 
     ``filter`` is a JSON object as a string, matched against file metadata; ``file_ids``
     limits the search to those files; ``top_k`` is the number of passages (1..50, default 5).
@@ -235,7 +237,7 @@ class ChatMessage(BaseModel):
         return self
 
     def text(self) -> str:
-        """The message's text parts joined with a newline (contract 1.4)."""
+        """The message's text parts joined with a newline (docs/interface.md#stored-completions)."""
         if self.content is None or isinstance(self.content, str):
             return self.content or ""
         return "\n".join(p.text for p in self.content if isinstance(p, TextContentPart))
@@ -258,7 +260,7 @@ class FunctionCallChoice(RequestModel):
 
 
 class ChatCompletionRequest(RequestModel):
-    """The body of ``POST /chat/completions``: the seed's defaults, the contract's bounds."""
+    """The body of ``POST /chat/completions`` (docs/interface.md#chat-request)."""
 
     model_config = ConfigDict(
         # _top_logprobs_needs_logprobs, for the OpenAPI document
@@ -273,7 +275,7 @@ class ChatCompletionRequest(RequestModel):
 
     messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=4096)]
     workspace: WorkspaceId = "default"
-    model: Annotated[str, Field(min_length=1, max_length=256)] = "service-l0"
+    model: Annotated[str, Field(min_length=1, max_length=256)] = DEFAULT_MODEL
     temperature: Annotated[float, Field(ge=0, le=2)] | None = 1
     top_p: Annotated[float, Field(ge=0, le=1)] | None = 1
     n: Annotated[int, Field(ge=1, le=8)] | None = 1
@@ -447,7 +449,7 @@ class ChunkChoice(WireModel):
 
 
 class ChatCompletionChunk(WireModel):
-    """One event of a streamed completion (contract 1.2)."""
+    """One event of a streamed completion (docs/interface.md#streaming)."""
 
     id: str
     object: str = "chat.completion.chunk"

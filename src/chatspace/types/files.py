@@ -1,4 +1,4 @@
-"""Files on the wire (seed 2.5, contract section 5)."""
+"""Files on the wire (docs/interface.md#files)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ __all__ = [
 FILE_METADATA_MAX_KEYS = 256
 FILE_METADATA_MAX_KEY_LENGTH = 128
 FILE_METADATA_MAX_BYTES = 64 * 1024
-"""Bounds of a file's metadata (free-form in the seed; see docs/architecture.md)."""
+"""Bounds of a file's metadata (docs/interface.md#metadata-and-instructions)."""
 
 
 def file_metadata_problem(metadata: object) -> str | None:

@@ -1,4 +1,4 @@
-"""The models a service serves (``GET /models``, an addition to the seed)."""
+"""The models a service serves (``GET /models``, docs/interface.md#models)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Workspaces and their users on the wire (seed 2.4, contract section 4)."""
+"""Workspaces and their users on the wire (docs/interface.md#workspaces)."""
 
 from __future__ import annotations
 

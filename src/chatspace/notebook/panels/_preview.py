@@ -13,7 +13,7 @@ import io
 import mimetypes
 from typing import TYPE_CHECKING
 
-from chatspace.errors import ValidationError
+from chatspace.errors import UnprocessableEntityError
 from chatspace.notebook.markup import escape
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def readable_text(client: Client, file_id: str, *, workspace: str, content: byte
             pass
     try:
         return client.files.text(file_id, workspace=workspace)
-    except ValidationError:  # 422 no_text: the service found no text either
+    except UnprocessableEntityError:  # 422 no_text: the service found no text either
         return None
 
 

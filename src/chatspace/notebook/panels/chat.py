@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 from traitlets import Bool, Dict, Float, Int, List, Unicode, link, observe
 
+from chatspace._shared import DEFAULT_MODEL
 from chatspace.notebook.asking import Question, ask
 from chatspace.notebook.context import NotebookContext
 
@@ -65,7 +66,7 @@ class ChatPanel(Panel):
 
     turns = List(Dict(), help="The conversation, one dict per turn (role, content, citations).")
     streaming = Bool(False, help="True while an answer streams in; stop() ends it.")
-    model = Unicode("service-l0", help="The model of the next question (from GET /models).")
+    model = Unicode(DEFAULT_MODEL, help="The model of the next question (from GET /models).")
     temperature = Float(1.0, min=0.0, max=2.0, help="Sampling temperature of the next question.")
     file_ids = List(Unicode(), help="Files the next question searches; [] means all of them.")
     metadata_filter = Unicode("", help="Retrieval filter on file metadata: JSON or k=v pairs.")

@@ -10,6 +10,7 @@ so both are the same completion.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -17,7 +18,19 @@ from typing import Any, Protocol
 from chatspace.service.retrieval.search import Retrieval
 from chatspace.types import Annotation, ChatCompletionRequest, CompletionUsage
 
-__all__ = ["ChoiceDone", "ContentDelta", "Engine", "Event", "Job", "ToolCallDelta", "UsageReport"]
+__all__ = [
+    "ChoiceDone",
+    "ContentDelta",
+    "Engine",
+    "Event",
+    "Job",
+    "ToolCallDelta",
+    "UsageReport",
+    "word_chunks",
+]
+
+WORDS_PER_CHUNK = 4
+_CHUNK = re.compile(rf"\s*\S+(?:\s+\S+){{0,{WORDS_PER_CHUNK - 1}}}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +100,28 @@ class Engine(Protocol):
         """The events of the answer to ``job``; raise a ``Problem`` before the first one
         for what the caller should see as an HTTP error (502, 504, ...)."""
         ...
+
+    def chunks(self, content: str) -> list[str]:
+        """``content`` cut into the pieces a stream sends, joining back to it exactly: how
+        a finished completion is streamed again (an idempotent replay)."""
+        ...
+
+    async def derive_metadata(
+        self, *, text: str | None, filename: str, content_type: str, instructions: str
+    ) -> tuple[dict[str, Any], str]:
+        """File metadata derived from a file's text by ``instructions``, and the
+        ``status_details`` sentence saying so; raise a ``Problem`` (502, ...) on failure."""
+        ...
+
+
+def word_chunks(content: str) -> list[str]:
+    """``content`` in pieces of a few words that join back to it exactly.
+
+    >>> word_chunks("one two three four five ")
+    ['one two three four', ' five', ' ']
+    """
+    pieces = _CHUNK.findall(content)
+    rest = content[sum(map(len, pieces)) :]
+    if rest:  # trailing whitespace
+        pieces.append(rest)
+    return pieces

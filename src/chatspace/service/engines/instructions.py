@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatspace.service.problems import UpstreamFailed
+from chatspace.types.files import FILE_METADATA_MAX_BYTES as MAX_JSON_BYTES
+from chatspace.types.files import FILE_METADATA_MAX_KEY_LENGTH as MAX_KEY_CHARS
+from chatspace.types.files import FILE_METADATA_MAX_KEYS as MAX_KEYS
 
-from .upstream import UpstreamEngine
+if TYPE_CHECKING:
+    from .upstream import UpstreamEngine
 
 __all__ = ["derive_with_model", "parse_metadata_answer"]
 
-MAX_KEYS = 256
-MAX_KEY_CHARS = 128
-MAX_JSON_BYTES = 64 * 1024
 MAX_TEXT_CHARS = 12_000
 SYSTEM_PROMPT = (
     "You derive metadata for a file from its text by the user's instructions. Answer with "

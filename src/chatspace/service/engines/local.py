@@ -25,19 +25,22 @@ import random
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
+from chatspace._shared import DEFAULT_MODEL
 from chatspace._version import __version__
 from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.service.tokenizer import truncate
 from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
 
-from .base import ChoiceDone, ContentDelta, Event, Job
+from .base import ChoiceDone, ContentDelta, Event, Job, word_chunks
+from .extractor import derive_locally
 from .structured import shaped
 from .table_rows import answering_row
-from .tokenizer import truncate
 
 __all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quote_of"]
 
-NAME = "service-l0"
+NAME = DEFAULT_MODEL
 LEADS = (
     "Here is what I found in your files:",
     "Your files say this:",
@@ -49,11 +52,9 @@ NO_MATCH = (
     "generative model is configured to answer beyond them."
 )
 MAX_QUOTE_CHARS = 300
-WORDS_PER_CHUNK = 4
 # A sentence ends at . ! or ? before whitespace (so "2.5" does not end one) or at
 # a line end (so a CSV row or a line of code is quoted on its own).
 _SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+(?:[.!?]+[\"')\]]*)?")
-_CHUNK = re.compile(rf"\s*\S+(?:\s+\S+){{0,{WORDS_PER_CHUNK - 1}}}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,15 +183,6 @@ def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]
     return choices
 
 
-def chunks(content: str) -> list[str]:
-    """``content`` in pieces of a few words that join back to it exactly."""
-    pieces = _CHUNK.findall(content)
-    rest = content[sum(map(len, pieces)) :]
-    if rest:  # trailing whitespace
-        pieces.append(rest)
-    return pieces
-
-
 class LocalEngine:
     """The built-in, weight-free, deterministic model ``service-l0``."""
 
@@ -219,8 +211,19 @@ class LocalEngine:
             if request.given(k) not in (None, defaults[k].default)
         )
 
+    def chunks(self, content: str) -> list[str]:
+        return word_chunks(content)
+
+    async def derive_metadata(
+        self, *, text: str | None, filename: str, content_type: str, instructions: str
+    ) -> tuple[dict[str, Any], str]:
+        """The deterministic extractor of :mod:`.extractor`."""
+        return derive_locally(
+            text=text, filename=filename, content_type=content_type, instructions=instructions
+        )
+
     async def generate(self, job: Job) -> AsyncIterator[Event]:
         for index, choice in enumerate(shaped(job.request, answer(job.request, job.retrieval))):
-            for piece in chunks(choice.content):
+            for piece in self.chunks(choice.content):
                 yield ContentDelta(index, piece)
             yield ChoiceDone(index, choice.finish_reason, choice.annotations)

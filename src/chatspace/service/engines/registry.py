@@ -15,8 +15,8 @@ One HTTP client per distinct (URL, key, timeout) is shared by its models and clo
 the service; clients of connections removed while the service runs stay open until then,
 as a request may still be streaming through them.
 
-File ``instructions`` (contract 5) run on ``Settings.instructions_model`` (default
-``service-l0``, whose deterministic extractor is :mod:`.extractor`); naming an upstream
+``instructions`` (docs/interface.md#metadata-and-instructions) run on the ``instructions_model``
+setting (default ``service-l0``, whose extractor is :mod:`.extractor`); naming an upstream
 model there makes that model derive the metadata (:mod:`.instructions`).
 """
 
@@ -38,8 +38,6 @@ from chatspace.service.problems import NotFound
 from chatspace.types import Model
 
 from .base import Engine
-from .extractor import derive_locally
-from .instructions import derive_with_model
 from .local import LocalEngine
 from .upstream import UpstreamEngine, new_client
 
@@ -166,16 +164,7 @@ class ModelRegistry:
         self, *, text: str | None, filename: str, content_type: str, instructions: str
     ) -> tuple[dict[str, Any], str]:
         """Metadata derived from a file by instructions, and the status_details sentence."""
-        engine = self.get(self.instructions_model)
-        if isinstance(engine, UpstreamEngine):
-            return await derive_with_model(
-                engine,
-                text=text,
-                filename=filename,
-                content_type=content_type,
-                instructions=instructions,
-            )
-        return derive_locally(
+        return await self.get(self.instructions_model).derive_metadata(
             text=text, filename=filename, content_type=content_type, instructions=instructions
         )
 

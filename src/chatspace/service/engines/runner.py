@@ -1,7 +1,7 @@
 """One engine run, answered plain or streamed, always as the same completion.
 
 :class:`CompletionBuilder` folds an engine's events into the ``chat.completion`` object
-and, on the way, into the ``chat.completion.chunk`` events of contract 1.2: a choice's
+and into the ``chat.completion.chunk`` events of docs/interface.md#streaming: a choice's
 first chunk carries ``role``, its last content chunk carries its annotations (one content
 piece is held back per choice until the next piece or the choice's end shows whether it
 is the last), and its final chunk carries ``finish_reason``. Tool calls are streamed as
@@ -20,6 +20,7 @@ from typing import Any
 
 from chatspace.service.problems import Problem, UpstreamFailed, UpstreamTimeout
 from chatspace.service.retrieval.search import question_of
+from chatspace.service.tokenizer import count_texts, count_tokens
 from chatspace.types import (
     Annotation,
     ChatCompletion,
@@ -32,9 +33,7 @@ from chatspace.types import (
     ToolCall,
 )
 
-from .base import ChoiceDone, ContentDelta, Event, ToolCallDelta, UsageReport
-from .local import chunks
-from .tokenizer import count_texts, count_tokens
+from .base import ChoiceDone, ContentDelta, Engine, Event, ToolCallDelta, UsageReport
 
 __all__ = ["CompletionBuilder", "Identity", "complete", "events_of", "sse_stream"]
 
@@ -265,11 +264,12 @@ async def complete(builder: CompletionBuilder, events: AsyncIterator[Event]) -> 
     return builder.finish()[1]
 
 
-async def events_of(completion: ChatCompletion) -> AsyncIterator[Event]:
-    """A finished completion as events again, to stream it anew (idempotent replays)."""
+async def events_of(completion: ChatCompletion, engine: Engine) -> AsyncIterator[Event]:
+    """A finished completion as events again, cut by its ``engine``, to stream it anew
+    (idempotent replays)."""
     for choice in completion.choices:
         message, logprobs = choice.message, choice.logprobs
-        for i, piece in enumerate(chunks(message.content or "")):
+        for i, piece in enumerate(engine.chunks(message.content or "")):
             given = logprobs.content if logprobs is not None and i == 0 else None
             yield ContentDelta(choice.index, piece, None if given is None else tuple(given))
         for k, call in enumerate(message.tool_calls or []):

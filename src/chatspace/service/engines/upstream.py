@@ -37,7 +37,8 @@ from chatspace.types import (
     FileCitation,
 )
 
-from .base import ChoiceDone, ContentDelta, Event, Job, ToolCallDelta, UsageReport
+from .base import ChoiceDone, ContentDelta, Event, Job, ToolCallDelta, UsageReport, word_chunks
+from .instructions import derive_with_model
 from .local import quote_of
 
 __all__ = ["UpstreamEngine", "cite_markers", "context_message", "new_client"]
@@ -163,6 +164,17 @@ class UpstreamEngine:
     def ignored(self, request: ChatCompletionRequest) -> list[str]:
         """Nothing: every field is forwarded, for the upstream to honour or refuse."""
         return []
+
+    def chunks(self, content: str) -> list[str]:
+        return word_chunks(content)
+
+    async def derive_metadata(
+        self, *, text: str | None, filename: str, content_type: str, instructions: str
+    ) -> tuple[dict[str, Any], str]:
+        """The upstream model asked for the metadata (:mod:`.instructions`)."""
+        return await derive_with_model(
+            self, text=text, filename=filename, content_type=content_type, instructions=instructions
+        )
 
     def body(self, job: Job, *, stream: bool) -> dict[str, Any]:
         """The upstream request for ``job``."""

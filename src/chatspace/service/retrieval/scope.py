@@ -1,4 +1,4 @@
-"""Which files a completion may search: the filter parts of its messages (contract 3).
+"""Which files a completion may search: its messages' filter parts (docs/interface.md#filter-parts).
 
 Every filter part of every message narrows the search, and several combine with AND:
 ``file_ids`` keeps those files, ``filter`` keeps files whose metadata matches a JSON
@@ -11,24 +11,19 @@ part is a 422 whose ``loc`` names it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
 from chatspace.service.problems import Invalid
-from chatspace.service.store import schema
+from chatspace.service.store import files as file_store
 from chatspace.types import ChatMessage, FilterContentPart
 
-__all__ = ["DEFAULT_TOP_K", "Scope", "metadata_matches", "parse_metadata_filter", "resolve_scope"]
+__all__ = ["DEFAULT_TOP_K", "Scope", "parse_metadata_filter", "resolve_scope"]
 
 DEFAULT_TOP_K = 5
-# One JSON array parameter, not one parameter per id: a list of any length stays one query.
-_KNOWN = sa.text(
-    "SELECT id FROM files WHERE org_id = :o AND workspace_id = :w "
-    "AND id IN (SELECT value FROM json_each(:ids))"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,32 +33,6 @@ class Scope:
     file_ids: frozenset[str] | None
     top_k: int = DEFAULT_TOP_K
     relevance: float | None = None
-
-
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality: ``true`` is not ``1``, though Python says ``True == 1``."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a is b
-    return bool(a == b)
-
-
-def metadata_matches(metadata: Mapping[str, Any], criteria: Mapping[str, Any]) -> bool:
-    """Each key of ``criteria`` is in ``metadata`` and equals its value, or one of its
-    values when the value is a list.
-
-    >>> metadata_matches({"lang": "de", "year": 2024}, {"lang": ["de", "fr"], "year": 2024})
-    True
-    """
-    for key, wanted in criteria.items():
-        if key not in metadata:
-            return False
-        have = metadata[key]
-        if _same(have, wanted):
-            continue
-        if isinstance(wanted, list) and any(_same(have, w) for w in wanted):
-            continue
-        return False
-    return True
 
 
 def parse_metadata_filter(text: str, *, loc: Sequence[str | int]) -> dict[str, Any]:
@@ -95,7 +64,6 @@ def resolve_scope(
     parts = _parts(messages)
     if not parts:
         return Scope(file_ids=None)
-    files = schema.files
     allowed: set[str] | None = None
     top_k: int | None = None
     relevance: float | None = None
@@ -106,8 +74,9 @@ def resolve_scope(
         if part.relevance is not None:
             relevance = part.relevance if relevance is None else max(relevance, part.relevance)
         if part.file_ids is not None:
-            wanted = json.dumps(list(dict.fromkeys(part.file_ids)))
-            known = set(conn.scalars(_KNOWN, {"o": org_id, "w": workspace_id, "ids": wanted}))
+            known = file_store.known_file_ids(
+                conn, org_id=org_id, workspace_id=workspace_id, file_ids=part.file_ids
+            )
             for k, file_id in enumerate(part.file_ids):
                 if file_id not in known:
                     raise Invalid(
@@ -117,12 +86,9 @@ def resolve_scope(
             allowed = known if allowed is None else allowed & known
         if part.filter is not None:
             criteria = parse_metadata_filter(part.filter, loc=[*loc, "filter"])
-            rows = conn.execute(
-                sa.select(files.c.id, files.c.metadata).where(
-                    files.c.org_id == org_id, files.c.workspace_id == workspace_id
-                )
+            matching = file_store.file_ids_matching(
+                conn, org_id=org_id, workspace_id=workspace_id, criteria=criteria
             )
-            matching = {fid for fid, meta in rows if metadata_matches(meta or {}, criteria)}
             allowed = matching if allowed is None else allowed & matching
     return Scope(
         file_ids=None if allowed is None else frozenset(allowed),

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 
-from chatspace.service.engines.tokenizer import count_texts
 from chatspace.service.store.passages import index_exists, index_table
+from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage
 
 from .dense import DenseIndex

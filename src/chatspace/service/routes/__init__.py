@@ -1,1 +1,1 @@
-"""HTTP routes, one router per resource; thin: parse, authorize, call the store, answer."""
+"""HTTP routes, one router per resource; HTTP only: parse, call one operation, answer."""

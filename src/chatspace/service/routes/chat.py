@@ -1,4 +1,7 @@
-"""Chat completions: create (plain or streamed), and the stored ones (contract section 1)."""
+"""Chat completions: HTTP over :mod:`chatspace.service.operations.chat`.
+
+Create (plain or streamed), and the stored ones: list, get, update metadata, delete, messages.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +10,16 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import StreamingResponse
 from pydantic import TypeAdapter, ValidationError
 from starlette.responses import Response
 
-from chatspace.service.chat_actions import create_completion
-from chatspace.service.deps import CallerDep, StateDep, require_access
-from chatspace.service.idempotency import IdempotencyKeyDep
+from chatspace.service.deps import CallerDep, StateDep
+from chatspace.service.idempotency import REPLAY_HEADER, IdempotencyKeyDep
 from chatspace.service.json_values import JSONRejected, loads_json
 from chatspace.service.limits import BoundedJSONRoute
+from chatspace.service.operations import chat as operations
 from chatspace.service.problems import error_responses
-from chatspace.service.store import completions as store
-from chatspace.service.store.transactions import write_transaction
 from chatspace.types import (
     ChatCompletion,
     ChatCompletionChunk,
@@ -36,6 +38,8 @@ WorkspaceQuery = Annotated[WorkspaceId, Query(description="The workspace to look
 Limit = Annotated[int, Query(ge=1, le=100, description="Items per page, 1 to 100.")]
 Order = Annotated[Literal["asc", "desc"], Query(description="Sort by timestamp.")]
 After = Annotated[str | None, Query(description="The last id of the previous page.")]
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+IGNORED_HEADER = "X-Chatspace-Ignored"
 _METADATA_PARAM = re.compile(r"^metadata\[(.+)\]$")
 _metadata_adapter: TypeAdapter[dict[str, str]] = TypeAdapter(Metadata)
 _EVENT_DATA = {"type": "string", "contentMediaType": "application/json"}
@@ -97,9 +101,25 @@ async def create_chat_completion(
 ) -> Response:
     """Create a chat completion over the workspace's files; stream it with `stream: true`."""
     _check_filters(body)
-    return await create_completion(
-        state, caller, body, idempotency_key, request_id=request.state.request_id
+    created = await operations.create_completion(
+        state,
+        caller=caller,
+        body=body,
+        key=idempotency_key,
+        request_id=request.state.request_id,
     )
+    response: Response
+    if created.stream is not None:
+        headers = {**SSE_HEADERS, REPLAY_HEADER: "true"} if created.replayed else SSE_HEADERS
+        response = StreamingResponse(
+            created.stream, media_type="text/event-stream", headers=headers
+        )
+    else:
+        assert created.answer is not None
+        response = created.answer.response()
+    if created.ignored:
+        response.headers[IGNORED_HEADER] = ", ".join(created.ignored)
+    return response
 
 
 def _check_filters(body: ChatCompletionRequest) -> None:
@@ -156,18 +176,16 @@ def list_chat_completions(
     model: Annotated[str | None, Query(description="Only completions of this model.")] = None,
 ) -> ChatCompletionList:
     """Stored completions, oldest first; also filtered by `metadata[KEY]=VALUE` parameters."""
-    with state.db.connect() as conn:
-        require_access(conn, caller, workspace, "reader")
-        return store.list_completions(
-            conn,
-            org_id=caller.org_id,
-            workspace_id=workspace,
-            limit=limit,
-            order=order,
-            after=after,
-            model=model,
-            metadata=_metadata_filter(request),
-        )
+    return operations.list_completions(
+        state,
+        caller=caller,
+        workspace=workspace,
+        after=after,
+        limit=limit,
+        order=order,
+        model=model,
+        metadata=_metadata_filter(request),
+    )
 
 
 @router.get(
@@ -179,11 +197,9 @@ def list_chat_completions(
 def get_chat_completion(
     completion_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
 ) -> ChatCompletion:
-    with state.db.connect() as conn:
-        require_access(conn, caller, workspace, "reader")
-        return store.get_completion(
-            conn, org_id=caller.org_id, workspace_id=workspace, completion_id=completion_id
-        )
+    return operations.get_completion(
+        state, caller=caller, workspace=workspace, completion_id=completion_id
+    )
 
 
 def _metadata_body(body: dict[str, Any]) -> dict[str, str]:
@@ -221,15 +237,9 @@ def update_chat_completion(
 ) -> ChatCompletion:
     """Replace a stored completion's metadata."""
     metadata = _metadata_body(body)
-    with write_transaction(state.db) as conn:
-        require_access(conn, caller, workspace, "writer")
-        return store.update_metadata(
-            conn,
-            org_id=caller.org_id,
-            workspace_id=workspace,
-            completion_id=completion_id,
-            metadata=metadata,
-        )
+    return operations.update_metadata(
+        state, caller=caller, workspace=workspace, completion_id=completion_id, metadata=metadata
+    )
 
 
 @router.delete(
@@ -241,11 +251,9 @@ def update_chat_completion(
 def delete_chat_completion(
     completion_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
 ) -> ChatCompletionDeleted:
-    with write_transaction(state.db) as conn:
-        require_access(conn, caller, workspace, "writer")
-        return store.delete_completion(
-            conn, org_id=caller.org_id, workspace_id=workspace, completion_id=completion_id
-        )
+    return operations.delete_completion(
+        state, caller=caller, workspace=workspace, completion_id=completion_id
+    )
 
 
 @router.get(
@@ -264,14 +272,12 @@ def list_chat_completion_messages(
     order: Order = "asc",
 ) -> ChatCompletionMessageList:
     """The request's messages, then the answer of choice 0."""
-    with state.db.connect() as conn:
-        require_access(conn, caller, workspace, "reader")
-        return store.list_messages(
-            conn,
-            org_id=caller.org_id,
-            workspace_id=workspace,
-            completion_id=completion_id,
-            limit=limit,
-            order=order,
-            after=after,
-        )
+    return operations.list_messages(
+        state,
+        caller=caller,
+        workspace=workspace,
+        completion_id=completion_id,
+        after=after,
+        limit=limit,
+        order=order,
+    )

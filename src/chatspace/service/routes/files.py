@@ -1,16 +1,15 @@
-"""Files (seed 4.3, contract section 5): upload, list, get, delete, content, text, metadata.
+"""Files: HTTP over :mod:`chatspace.service.operations.files` (upload, list, get, delete,
+content, text, metadata).
 
 Uploads are parsed by :mod:`chatspace.service.uploads` from the raw stream (so the body
 is never held whole); their OpenAPI body is declared by hand in :data:`UPLOAD_BODY`.
-Reading needs ``reader`` access to the workspace; uploading, patching and deleting
-need ``writer``.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import time
+from email.utils import formatdate
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
@@ -24,18 +23,18 @@ from starlette.responses import (
     PlainTextResponse,
     RangeNotSatisfiable,
     Response,
+    StreamingResponse,
 )
 
-from chatspace.service.deps import CallerDep, StateDep, require_access
-from chatspace.service.file_actions import MAX_INSTRUCTIONS, create_files, patch_metadata
+from chatspace.service.deps import CallerDep, StateDep
 from chatspace.service.idempotency import IdempotencyKeyDep
-from chatspace.service.json_values import JSONRejected
+from chatspace.service.json_values import JSONRejected, parse_json_object
 from chatspace.service.limits import BoundedJSONRoute
-from chatspace.service.problems import Invalid, error_body, error_responses
-from chatspace.service.retrieval.extract import extract
-from chatspace.service.store import files as store
-from chatspace.service.store.transactions import write_transaction
-from chatspace.service.uploads import receive_upload
+from chatspace.service.operations import files as operations
+from chatspace.service.operations.files import MAX_INSTRUCTIONS
+from chatspace.service.problems import error_body, error_responses
+from chatspace.service.store.blobs import BlobStore
+from chatspace.service.uploads import read_fields, receive_upload
 from chatspace.types import WorkspaceId
 from chatspace.types.common import JSON_OBJECT_STRING
 from chatspace.types.files import (
@@ -99,10 +98,6 @@ UPLOAD_BODY: dict[str, Any] = {
 }
 
 
-def _now() -> int:
-    return int(time.time())
-
-
 @router.post(
     "/files",
     response_model=list[File],
@@ -122,7 +117,10 @@ async def upload_files(
             who=f"{caller.user_id} of {caller.org_id}",
         )
         try:
-            answer = await create_files(state, caller=caller, form=form, key=key)
+            fields, parts = read_fields(form)
+            answer = await operations.create_files(
+                state, caller=caller, fields=fields, parts=parts, key=key
+            )
         finally:
             await run_in_threadpool(form.discard)
     return answer.response()
@@ -151,33 +149,26 @@ def list_files(
     wanted = None
     if metadata is not None:
         try:
-            wanted = store.parse_json_object(metadata)
+            wanted = parse_json_object(metadata)
         except JSONRejected as exc:
             raise RequestValidationError([exc.item("query", "metadata")]) from None
-    with state.db.connect() as conn:
-        require_access(conn, caller, workspace, "reader")
-        return store.list_files(
-            conn,
-            org_id=caller.org_id,
-            workspace_id=workspace,
-            now=_now(),
-            after=after,
-            limit=limit,
-            order=order,
-            purpose=purpose,
-            metadata=wanted,
-        )
+    return operations.list_files(
+        state,
+        caller=caller,
+        workspace=workspace,
+        after=after,
+        limit=limit,
+        order=order,
+        purpose=purpose,
+        metadata=wanted,
+    )
 
 
 @router.get("/files/{file_id}", responses=error_responses(404), summary="Get a file")
 def get_file(
     file_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
 ) -> File:
-    with state.db.connect() as conn:
-        require_access(conn, caller, workspace, "reader")
-        return store.get_file(
-            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
-        )
+    return operations.get_file(state, caller=caller, workspace=workspace, file_id=file_id)
 
 
 @router.delete("/files/{file_id}", responses=error_responses(403, 404), summary="Delete a file")
@@ -185,13 +176,7 @@ def delete_file(
     file_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
 ) -> FileDeleted:
     """Delete the file, its passages and its bytes."""
-    with write_transaction(state.db) as conn:
-        require_access(conn, caller, workspace, "writer")
-        blob = store.delete_file(
-            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
-        )
-    state.blobs.delete(blob)
-    return FileDeleted(id=file_id)
+    return operations.delete_file(state, caller=caller, workspace=workspace, file_id=file_id)
 
 
 _RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$", re.IGNORECASE)
@@ -258,24 +243,19 @@ def file_content(
     range_: Annotated[str | None, Header(alias="Range")] = None,
     if_range: Annotated[str | None, Header(alias="If-Range", include_in_schema=False)] = None,
 ) -> Response:
-    with state.db.connect() as conn:
-        require_access(conn, caller, workspace, "reader")
-        row = store.get_file_row(
-            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
-        )
-    path = state.blobs.path(row.blob)
+    row = operations.file_row(state, caller=caller, workspace=workspace, file_id=file_id)
+    headers = {
+        "Content-Type": row.content_type,
+        "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
+    }
+    path = state.blobs.local_path(row.blob)
     try:
+        if path is None:  # a remote store (S3): ranged reads of the object
+            return _streamed_blob(state.blobs, row.blob, headers, range_, if_range)
         stat = os.stat(path)
     except FileNotFoundError:  # deleted since its row was read
-        raise store.file_not_found(file_id, workspace) from None
-    response = _BlobResponse(
-        path,
-        stat_result=stat,
-        headers={
-            "Content-Type": row.content_type,
-            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
-        },
-    )
+        raise operations.file_not_found(file_id, workspace) from None
+    response = _BlobResponse(path, stat_result=stat, headers=headers)
     # As Starlette: the range applies without If-Range, or when it names this version.
     if if_range is None or if_range in (
         response.headers["etag"],
@@ -284,20 +264,39 @@ def file_content(
         try:
             single_range(range_, stat.st_size)
         except RangeNotSatisfiable:
-            return JSONResponse(
-                error_body(
-                    416, f"The range starts past the end of the file ({stat.st_size} bytes)."
-                ),
-                status_code=416,
-                headers={"Content-Range": f"bytes */{stat.st_size}"},
-            )
+            return _unsatisfiable(stat.st_size)
     return response
 
 
-NO_TEXT = (
-    "The file has no text that can be extracted (binary, empty, damaged or over a size "
-    "bound); download its content instead."
-)
+def _unsatisfiable(size: int) -> Response:
+    return JSONResponse(
+        error_body(416, f"The range starts past the end of the file ({size} bytes)."),
+        status_code=416,
+        headers={"Content-Range": f"bytes */{size}"},
+    )
+
+
+def _streamed_blob(
+    blobs: BlobStore, blob: str, headers: dict[str, str], range_: str | None, if_range: str | None
+) -> Response:
+    """A blob of a remote store answered as :class:`_BlobResponse` answers a file: the
+    same headers, a single range as a 206 (read with a ranged GET), never held whole."""
+    stat = blobs.stat(blob)
+    modified = formatdate(stat.modified, usegmt=True)
+    headers = {**headers, "Accept-Ranges": "bytes", "ETag": stat.etag, "Last-Modified": modified}
+    span = None
+    if if_range is None or if_range in (stat.etag, modified):
+        try:
+            span = single_range(range_, stat.size)
+        except RangeNotSatisfiable:
+            return _unsatisfiable(stat.size)
+    start, end = span or (0, stat.size)
+    headers["Content-Length"] = str(end - start)
+    if span is not None:
+        headers["Content-Range"] = f"bytes {start}-{end - 1}/{stat.size}"
+    return StreamingResponse(
+        blobs.read(blob, start, end), status_code=206 if span else 200, headers=headers
+    )
 
 
 @router.get(
@@ -318,17 +317,8 @@ def file_text(
 ) -> Response:
     """The text retrieval extracted from the file (a chatspace addition): a PDF's or a
     DOCX's words, a table in header-led blocks. 422 ``no_text`` when it has none."""
-    with state.db.connect() as conn:
-        require_access(conn, caller, workspace, "reader")
-        row = store.get_file_row(
-            conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
-        )
-    extracted = extract(
-        state.blobs.path(row.blob), filename=row.filename, content_type=row.content_type
-    )
-    if extracted is None:
-        raise Invalid(["path", "file_id"], NO_TEXT, "no_text")
-    return PlainTextResponse(extracted.text)  # Starlette adds "; charset=utf-8"
+    text = operations.file_text(state, caller=caller, workspace=workspace, file_id=file_id)
+    return PlainTextResponse(text)  # Starlette adds "; charset=utf-8"
 
 
 @router.patch(
@@ -366,6 +356,6 @@ async def update_metadata(
     state: StateDep,
     workspace: WorkspaceQuery = "default",
 ) -> File:
-    return await patch_metadata(
+    return await operations.patch_metadata(
         state, caller=caller, workspace=workspace, file_id=file_id, body=body
     )

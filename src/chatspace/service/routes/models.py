@@ -1,4 +1,4 @@
-"""``GET /models`` and ``GET /models/{id}`` (additions to the seed): the models served."""
+"""``GET /models`` and ``GET /models/{id}`` (docs/interface.md#models): the models served."""
 
 from __future__ import annotations
 

@@ -7,8 +7,12 @@ Layout under the blob root (``<data-dir>/blobs``)::
 
 A blob's name is derived from the file id, never from the uploaded filename, so no
 client-supplied text ever becomes a path. A crash can leave two kinds of debris, both
-removed by :meth:`BlobStore.sweep` when the service starts: ``.part`` files of processes
-that no longer run, and blobs moved in place whose row was never committed.
+removed by :meth:`LocalBlobStore.sweep` when the service starts: ``.part`` files of
+processes that no longer run, and blobs moved in place whose row was never committed.
+
+:class:`BlobStore` is what the service asks of any store: this directory
+(:class:`LocalBlobStore`, the default) or an S3 bucket (:mod:`.blobs_s3`,
+``--blob-store s3://bucket/prefix``).
 """
 
 from __future__ import annotations
@@ -17,19 +21,83 @@ import hashlib
 import os
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
-__all__ = ["BlobStore", "TempBlob"]
+from chatspace._shared import process_alive
+
+__all__ = [
+    "BlobStat",
+    "BlobStore",
+    "LocalBlobStore",
+    "LocalTempBlob",
+    "TempBlob",
+    "open_blob_store",
+]
 
 _INCOMING = ".incoming"
+_READ_CHUNK = 64 * 1024
 _ORPHAN_GRACE_SECONDS = 3600.0
 """A blob without a row is only swept once this old, so that an upload another process is
 committing right now (between its move and its commit) is never taken for debris."""
 
 
-class TempBlob:
+class TempBlob(Protocol):
+    """An upload in progress. ``path`` holds the bytes received so far on the local disk
+    (text extraction reads it); every method is blocking."""
+
+    path: Path
+
+    @property
+    def size(self) -> int: ...
+    @property
+    def sha256(self) -> str: ...
+    def write(self, data: bytes) -> None: ...
+    def close(self) -> None: ...
+    def discard(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class BlobStat:
+    size: int
+    etag: str
+    modified: float
+
+
+class BlobStore(Protocol):
+    """Where file bytes live; every method is blocking (run it off the event loop)."""
+
+    def new_temp(self) -> TempBlob: ...
+    def place(self, temp: TempBlob, file_id: str) -> str:
+        """Make a complete upload the blob of ``file_id``; returns the name its row keeps."""
+        ...
+
+    def delete(self, name: str) -> None: ...
+    def delete_many(self, names: Iterable[str]) -> None: ...
+    def local_path(self, name: str) -> Path | None:
+        """The blob as a file of this machine, or None when it lives elsewhere."""
+        ...
+
+    def local_copy(self, name: str) -> AbstractContextManager[Path]:
+        """The blob as a local file while the context lasts (a path that does not exist
+        when the blob does not)."""
+        ...
+
+    def stat(self, name: str) -> BlobStat:
+        """Size and version of a blob; FileNotFoundError when it does not exist."""
+        ...
+
+    def read(self, name: str, start: int, end: int) -> Iterator[bytes]:
+        """The bytes ``start`` to ``end`` (exclusive) of a blob, in chunks."""
+        ...
+
+    def sweep(self, *, referenced: set[str], now: float | None = None) -> list[str]: ...
+
+
+class LocalTempBlob:
     """An upload in progress: bytes appended, hashed and counted as they arrive."""
 
     def __init__(self, path: Path) -> None:
@@ -65,7 +133,7 @@ class TempBlob:
         self.path.unlink(missing_ok=True)
 
 
-class BlobStore:
+class LocalBlobStore:
     """Blobs under ``root``; every method is blocking (run it off the event loop)."""
 
     def __init__(self, root: Path) -> None:
@@ -81,16 +149,34 @@ class BlobStore:
     def path(self, name: str) -> Path:
         return self.root / name
 
-    def new_temp(self) -> TempBlob:
-        return TempBlob(self.incoming / f"{os.getpid()}-{secrets.token_hex(12)}.part")
+    def local_path(self, name: str) -> Path:
+        return self.path(name)
 
-    def place(self, temp: TempBlob, name: str) -> Path:
+    def local_copy(self, name: str) -> AbstractContextManager[Path]:
+        return nullcontext(self.path(name))
+
+    def stat(self, name: str) -> BlobStat:
+        found = self.path(name).stat()
+        return BlobStat(found.st_size, f"{found.st_mtime_ns:x}-{found.st_size:x}", found.st_mtime)
+
+    def read(self, name: str, start: int, end: int) -> Iterator[bytes]:
+        with open(self.path(name), "rb") as f:
+            f.seek(start)
+            while start < end and (chunk := f.read(min(_READ_CHUNK, end - start))):
+                start += len(chunk)
+                yield chunk
+
+    def new_temp(self) -> LocalTempBlob:
+        return LocalTempBlob(self.incoming / f"{os.getpid()}-{secrets.token_hex(12)}.part")
+
+    def place(self, temp: TempBlob, file_id: str) -> str:
         """Move a complete upload to its final name (atomic rename on the same file system)."""
         temp.close()
+        name = self.name_for(file_id)
         final = self.path(name)
         final.parent.mkdir(parents=True, exist_ok=True)
         os.replace(temp.path, final)
-        return final
+        return name
 
     def delete(self, name: str) -> None:
         self.path(name).unlink(missing_ok=True)
@@ -118,7 +204,7 @@ class BlobStore:
         removed: list[str] = []
         for part in self.incoming.glob("*.part"):
             pid = part.name.split("-", 1)[0]
-            if not pid.isdigit() or not _process_alive(int(pid)):
+            if not pid.isdigit() or not process_alive(int(pid)):
                 part.unlink(missing_ok=True)
                 removed.append(f"{_INCOMING}/{part.name}")
         for name in self.stored_names():
@@ -134,13 +220,12 @@ class BlobStore:
         return removed
 
 
-def _process_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def open_blob_store(url: str | None, *, data_dir: Path) -> BlobStore:
+    """The store ``--blob-store`` names: None for ``<data-dir>/blobs``, or ``s3://...``."""
+    if url is None:
+        return LocalBlobStore(data_dir / "blobs")
+    from .blobs_s3 import S3BlobStore  # boto3 is the optional extra chatspace[s3]
+
+    # Uploads in progress are spooled where the local store keeps them (text extraction
+    # reads them there), so the same start-up sweep removes those of dead processes.
+    return S3BlobStore.from_url(url, spool=LocalBlobStore(data_dir / "blobs"))

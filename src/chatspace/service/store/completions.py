@@ -1,4 +1,4 @@
-"""Stored chat completions and their messages (contract 1.3-1.6).
+"""Stored chat completions and their messages (docs/interface.md#stored-completions).
 
 A completion is kept whole as JSON (``body``) next to the columns its lists filter and
 sort on; its messages are the request's messages in order, then the assistant message of

@@ -7,15 +7,15 @@ rows return the blob names, for the caller to remove once the transaction has co
 
 from __future__ import annotations
 
+import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import sqlalchemy as sa
 
-from chatspace.service.json_values import JSONRejected, loads_json
+from chatspace.service.json_values import metadata_matches
 from chatspace.service.problems import NotFound, quoted
-from chatspace.service.retrieval.scope import metadata_matches
 from chatspace.types.files import File, FileList
 
 from .passages import delete_file_passages
@@ -24,13 +24,13 @@ from .schema import files as table
 __all__ = [
     "create_file",
     "delete_file",
+    "file_ids_matching",
     "file_not_found",
     "get_file",
     "get_file_row",
+    "known_file_ids",
     "list_files",
-    "metadata_matches",
     "new_file_id",
-    "parse_json_object",
     "purge_expired",
     "referenced_blobs",
     "update_file",
@@ -46,14 +46,6 @@ def new_file_id() -> str:
 
 def file_not_found(file_id: str, workspace_id: str) -> NotFound:
     return NotFound(f"File {quoted(file_id)} not found in workspace {quoted(workspace_id)}.")
-
-
-def parse_json_object(text: str) -> dict[str, Any]:
-    """``text`` as a JSON object within :mod:`..json_values`' bounds; else :class:`JSONRejected`."""
-    value = loads_json(text)
-    if not isinstance(value, dict):
-        raise JSONRejected((), 'Input should be a JSON object, like {"key": "value"}', "dict_type")
-    return value
 
 
 _WIRE_FIELDS = (
@@ -205,6 +197,34 @@ def list_files(
         last_id=page[-1].id if page else None,
         has_more=len(rows) > limit,
     )
+
+
+# One JSON array parameter, not one parameter per id: a list of any length stays one query.
+_KNOWN = sa.text(
+    "SELECT id FROM files WHERE org_id = :o AND workspace_id = :w "
+    "AND id IN (SELECT value FROM json_each(:ids))"
+)
+
+
+def known_file_ids(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, file_ids: Sequence[str]
+) -> set[str]:
+    """Those of ``file_ids`` that name files of the workspace (expired ones too)."""
+    wanted = json.dumps(list(dict.fromkeys(file_ids)))
+    return set(conn.scalars(_KNOWN, {"o": org_id, "w": workspace_id, "ids": wanted}))
+
+
+def file_ids_matching(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, criteria: Mapping[str, Any]
+) -> set[str]:
+    """The files of the workspace (expired ones too) whose metadata matches ``criteria``
+    (:func:`~chatspace.service.json_values.metadata_matches`)."""
+    rows = conn.execute(
+        sa.select(table.c.id, table.c.metadata).where(
+            table.c.org_id == org_id, table.c.workspace_id == workspace_id
+        )
+    )
+    return {fid for fid, meta in rows if metadata_matches(meta or {}, criteria)}
 
 
 def update_file(

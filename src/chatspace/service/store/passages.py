@@ -30,7 +30,6 @@ __all__ = [
     "index_exists",
     "index_table",
     "passages_without_vectors",
-    "rebuild_workspace_index",
     "set_vectors",
     "vector_stamp",
     "workspace_vectors",
@@ -90,12 +89,6 @@ def add_passages(
     )
     _index(conn, index_table(org_id, workspace_id), "file_id = ?", (file_id,))
     return len(passages)
-
-
-def rebuild_workspace_index(conn: sa.Connection, *, org_id: str, workspace_id: str) -> None:
-    """Index every stored passage of a workspace (used when the index layout changes)."""
-    name = index_table(org_id, workspace_id)
-    _index(conn, name, "org_id = ? AND workspace_id = ?", (org_id, workspace_id))
 
 
 def _index(conn: sa.Connection, name: str, where: str, params: tuple[str, ...]) -> None:

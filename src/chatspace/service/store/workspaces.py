@@ -1,4 +1,4 @@
-"""Workspaces and their users (contract section 4).
+"""Workspaces and their users (docs/interface.md#workspaces).
 
 Every organization has the workspace ``default`` implicitly: every user of the org is a
 ``writer`` there and it cannot be deleted. Its row is written the first time the org

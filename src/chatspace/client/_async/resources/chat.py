@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
 
+from chatspace._shared import DEFAULT_MODEL
 from chatspace.client._async._pagination import AsyncPage
 from chatspace.client._async._streaming import AsyncChatStream
 from chatspace.client._call import Call, dump, segment
@@ -52,7 +53,7 @@ class AsyncChat(Resource):
         *,
         messages: Messages,
         workspace: str | None = None,
-        model: str = "service-l0",
+        model: str = DEFAULT_MODEL,
         temperature: float | None = 1,
         top_p: float | None = 1,
         n: int | None = 1,

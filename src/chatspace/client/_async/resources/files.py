@@ -149,7 +149,7 @@ class AsyncFiles(Resource):
     async def text(self, file_id: str, *, workspace: str | None = None) -> str:
         """The file's text as the service extracted it: what retrieval searches and quotes
         (a PDF's or a DOCX's words, a table in header-led blocks). A file without text
-        raises :class:`~chatspace.ValidationError` (422, type ``no_text``).
+        raises :class:`~chatspace.UnprocessableEntityError` (422, type ``no_text``).
 
         >>> text = await client.files.text(pdf.id)
         >>> print(text[:500])

@@ -2,7 +2,8 @@
 
 Every test that needs a service talks to one started by :func:`start_service`: the
 ``chatspace serve`` command in its own process on a free port of 127.0.0.1, with its
-own data dir. It prints its address once it listens, which is the event we wait on.
+own data dir. It prints its address once it listens, which is the event we wait on
+(:func:`chatspace.serving.start_serve`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import uuid
 from collections.abc import Iterator
@@ -18,10 +18,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chatspace.tokens import mint_token
+from chatspace.local_auth import mint_token
+from chatspace.serving import READY_LINE, start_serve
 
 TEST_SECRET = "test-secret-that-is-long-enough-for-hs256-0123456789"
-READY_PREFIX = "chatspace service listening on "
+READY_PREFIX = READY_LINE + " "
 
 
 @dataclass
@@ -68,25 +69,14 @@ class Service:
 
 def start_service(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> Service:
     """Start ``chatspace serve`` on a free port and return once it listens."""
-    data_dir.mkdir(parents=True, exist_ok=True)
     full_env = dict(os.environ, CHATSPACE_JWT_SECRET=TEST_SECRET, PYTHONUNBUFFERED="1")
     full_env.update(env or {})
-    cmd = [sys.executable, "-m", "chatspace", "serve", "--host", "127.0.0.1", "--port", "0"]
-    cmd += ["--data-dir", str(data_dir), *args]
-    process = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=full_env
+    started = start_serve(data_dir, *args, env=full_env)
+    service = Service(
+        url=started.url, data_dir=data_dir, process=started.process, log=started.output
     )
-    log: list[str] = []
-    assert process.stdout is not None
-    for line in process.stdout:  # blocks until the service prints, or exits
-        log.append(line)
-        if line.startswith(READY_PREFIX):
-            url = line[len(READY_PREFIX) :].strip()
-            service = Service(url=url, data_dir=data_dir, process=process, log=log)
-            _drain(process, service)
-            return service
-    process.wait()
-    raise RuntimeError("chatspace serve exited before listening:\n" + "".join(log))
+    _drain(started.process, service)
+    return service
 
 
 def _drain(process: subprocess.Popen[str], service: Service) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from support import Service
+from support.service import Service
 
 __all__ = ["blob_files", "incoming_files", "multipart", "stored", "upload", "wait_until"]
 

@@ -22,12 +22,11 @@ retrieved passages, and ``max_tokens`` truncation.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
-__all__ = ["TOKEN_PATTERN", "count_texts", "count_tokens", "tokenize", "truncate"]
+from chatspace._shared import TOKEN_PATTERN  # the rule is stated once, there
 
-TOKEN_PATTERN = re.compile(r"\w{1,8}|[^\w\s]")
+__all__ = ["TOKEN_PATTERN", "count_texts", "count_tokens", "tokenize", "truncate"]
 
 
 def tokenize(text: str) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from support import Service
+from support.service import Service
 
 __all__ = [
     "ask",
@@ -57,7 +57,7 @@ def ask(client: httpx.Client, question: str | list[Any], **params: Any) -> dict[
 def read_events(response: httpx.Response) -> list[Any]:
     """The data of each server-sent event, JSON decoded (``[DONE]`` kept as a string).
 
-    Also checks the framing of contract 1.2: every event is one ``data:`` line and a
+    Also checks the framing of docs/interface.md#streaming: every event is one ``data:`` line and a
     blank line.
     """
     text = response.read().decode()
@@ -81,7 +81,7 @@ def stream(client: httpx.Client, body: dict[str, Any]) -> tuple[httpx.Response, 
 def assemble(events: list[Any]) -> dict[str, Any]:
     """A streamed completion put back together as the ``chat.completion`` it stands for.
 
-    Checks on the way the order contract 1.2 demands of each choice: role first,
+    Checks on the way the order docs/interface.md#streaming demands of each choice: role first,
     annotations only on its last content chunk, ``finish_reason`` on its final chunk.
     """
     assert events[-1] == "[DONE]"

@@ -1,0 +1,44 @@
+"""What the service does, one module per resource, below the HTTP routes.
+
+Every operation has one shape: ``name(state, *, caller, ...)``; it authorizes
+(:func:`~chatspace.service.deps.require_access`), runs slow work (extraction, a model)
+outside any transaction, and writes in one transaction. A creating operation runs that
+transaction through :meth:`~chatspace.service.idempotency.Once.run`, the one place where an
+``Idempotency-Key`` is looked up and its answer remembered. Operations raise the domain
+errors of :mod:`~chatspace.service.problems`, never FastAPI's; the routes
+(:mod:`~chatspace.service.routes`) parse, call one operation and answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+
+from chatspace.service.deps import Caller, Level, require_access
+from chatspace.service.state import AppState
+from chatspace.service.store.transactions import write_transaction
+
+__all__ = ["reading", "writing"]
+
+
+@contextmanager
+def reading(
+    state: AppState, caller: Caller, workspace: str, level: Level = "reader"
+) -> Iterator[sa.Connection]:
+    """A connection for reads, once the caller is found to have ``level`` access."""
+    with state.db.connect() as conn:
+        require_access(conn, caller, workspace, level)
+        yield conn
+
+
+@contextmanager
+def writing(
+    state: AppState, caller: Caller, workspace: str, level: Level = "writer"
+) -> Iterator[sa.Connection]:
+    """A write transaction (``BEGIN IMMEDIATE``), once the caller is found to have ``level``
+    access in it."""
+    with write_transaction(state.db) as conn:
+        require_access(conn, caller, workspace, level)
+        yield conn

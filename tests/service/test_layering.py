@@ -1,0 +1,147 @@
+"""The service's layers import one way (docs/architecture.md, Rules: the drawing).
+
+routes -> operations -> retrieval, engines -> store; a route is HTTP only, an operation
+knows no FastAPI, the store is SQL only, and migrations are frozen database primitives.
+Read with ``ast`` from the source, so a rule holds whether or not a module is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import chatspace.service
+
+SERVICE = Path(chatspace.service.__file__).parent
+PREFIX = "chatspace.service"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SERVICE).with_suffix("").parts
+    return ".".join([PREFIX, *parts]).removesuffix(".__init__")
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module ``path`` imports (relative imports resolved), at any depth."""
+    package = (
+        _module_name(path).rsplit(".", 1)[0] if path.name != "__init__.py" else (_module_name(path))
+    )
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _modules(folder: str) -> list[Path]:
+    paths = sorted((SERVICE / folder).glob("*.py"))
+    assert paths, folder
+    return paths
+
+
+def _offending(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
+    return [
+        f"{path.relative_to(SERVICE)} imports {name}"
+        for path in paths
+        for name in sorted(_imports(path))
+        if any(name == f or name.startswith(f + ".") for f in forbidden)
+    ]
+
+
+RULES = {
+    # The store is SQL only: no retrieval, no engines, no operations, no HTTP.
+    "store": (
+        f"{PREFIX}.retrieval",
+        f"{PREFIX}.engines",
+        f"{PREFIX}.operations",
+        f"{PREFIX}.routes",
+        f"{PREFIX}.idempotency",
+        "fastapi",
+        "starlette",
+    ),
+    # Routes are HTTP only: they call one operation, never the store, retrieval or an engine.
+    "routes": (
+        f"{PREFIX}.store.files",
+        f"{PREFIX}.store.completions",
+        f"{PREFIX}.store.workspaces",
+        f"{PREFIX}.store.passages",
+        f"{PREFIX}.store.transactions",
+        f"{PREFIX}.store.idempotency",
+        f"{PREFIX}.retrieval",
+        f"{PREFIX}.engines",
+    ),
+    # Operations raise the service's problems, never FastAPI's, and build no responses.
+    "operations": (f"{PREFIX}.routes", "fastapi", "starlette.responses"),
+    # Retrieval reads through the store and knows no engine (the tokenizer is a leaf).
+    "retrieval": (f"{PREFIX}.engines", f"{PREFIX}.operations", f"{PREFIX}.routes"),
+    # Engines turn a job into events: no storage, no operations.
+    "engines": (f"{PREFIX}.store", f"{PREFIX}.operations", f"{PREFIX}.routes"),
+}
+
+
+@pytest.mark.parametrize("layer", sorted(RULES))
+def test_a_layer_imports_only_below_it(layer: str) -> None:
+    assert _offending(_modules(layer), RULES[layer]) == []
+
+
+def test_no_route_imports_the_store_package() -> None:
+    """``from chatspace.service.store import files`` names the store too."""
+    store_modules = {p.stem for p in _modules("store")}
+    found = [
+        f"{path.name} imports {name}"
+        for path in _modules("routes")
+        for name in _imports(path)
+        if name.startswith(f"{PREFIX}.store.")
+        and name.split(".")[3] in store_modules - {"blobs"}  # blobs: the S3 answer's types
+    ]
+    assert found == []
+
+
+def test_migrations_use_database_primitives_only() -> None:
+    """A migration means what it meant when written: it calls no code of chatspace."""
+    used = _imports(SERVICE / "store" / "migrations.py")
+    assert {name for name in used if name.startswith("chatspace")} == set()
+
+
+def test_the_tokenizer_is_a_leaf() -> None:
+    """Retrieval and the engines both count tokens; the tokenizer imports neither."""
+    used = _imports(SERVICE / "tokenizer.py")
+    assert {name for name in used if name.startswith(PREFIX)} == set()
+
+
+def test_the_registry_and_runner_use_the_engine_protocol_only() -> None:
+    """Metadata derivation and chunking are methods of ``Engine``: no ``isinstance`` on a
+    concrete engine, no borrowing of the local engine's helpers."""
+    registry = ast.parse((SERVICE / "engines" / "registry.py").read_text(encoding="utf-8"))
+    calls = [
+        node
+        for node in ast.walk(registry)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance"
+    ]
+    assert calls == []
+    runner = _imports(SERVICE / "engines" / "runner.py")
+    assert {n for n in runner if n.startswith(f"{PREFIX}.engines.local")} == set()
+    assert {n for n in runner if n.startswith(f"{PREFIX}.engines.upstream")} == set()
+
+
+def test_one_idempotency_helper() -> None:
+    """Only ``idempotency.py`` itself looks a key up or remembers an answer; every other
+    module goes through ``Once``."""
+    found = []
+    for path in sorted(SERVICE.rglob("*.py")):
+        if path.name == "idempotency.py":
+            continue
+        for name in _imports(path):
+            if name in {f"{PREFIX}.idempotency.lookup", f"{PREFIX}.idempotency.remember"}:
+                found.append(f"{path.relative_to(SERVICE)} imports {name}")
+    assert found == []

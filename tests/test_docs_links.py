@@ -35,7 +35,7 @@ def test_no_comment_cites_documents_outside_the_repository() -> None:
     old = re.compile(r"\b(seed [0-9]|contract (section )?[0-9])", re.IGNORECASE)
     offenders = [
         f"{path.relative_to(ROOT)}:{number}"
-        for folder in ("src", "benchmarks")
+        for folder in ("src", "tests", "benchmarks")
         for path in (ROOT / folder).rglob("*.py")
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if old.search(line)

@@ -1,6 +1,6 @@
-"""Bearer JWTs (contract 7): HS256 with the shared secret or RS256 with a public key;
-required claims sub, org_id and exp; 401 with ``WWW-Authenticate: Bearer`` otherwise;
-and every answer scoped to the token's organization."""
+"""Bearer JWTs (docs/interface.md#authentication): HS256 with the shared secret or RS256 with a
+public key; required claims sub, org_id and exp; 401 with ``WWW-Authenticate: Bearer``
+otherwise; and every answer scoped to the token's organization."""
 
 from __future__ import annotations
 

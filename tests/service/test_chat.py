@@ -1,5 +1,5 @@
 """Chat completions over real HTTP: the created object, storage, lists, update, delete,
-messages and access levels (contract 1.1 and 1.3-1.6, 4)."""
+messages and access levels (docs/interface.md#chat-completions, #workspaces)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every bound of contract 1.7 (and the filter parts of 3) is a 422 with a precise ``loc``,
+"""Every bound of docs/interface.md#limits (and its #filter-parts) is a 422 with a precise ``loc``,
 and a refused request stores nothing."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ package (sync, async, streamed, tools with a tool result, structured output) and
 LangChain's ``ChatOpenAI`` (invoke, stream, ``bind_tools``, ``with_structured_output``).
 
 Tool calls need a model that makes them: ``tools`` of the scripted upstream
-(:mod:`upstream_support`), served through a second service. Everything else runs on
+(:mod:`support.upstream`), served through a second service. Everything else runs on
 ``service-l0``.
 """
 

@@ -1,4 +1,4 @@
-"""Error answers (contract 6): one plain sentence in ``detail`` (422: ``loc``/``msg``/
+"""Error answers (docs/interface.md#errors): one plain sentence in ``detail`` (422: ``loc``/``msg``/
 ``type`` items only), the right status for each fault, and nothing internal leaked."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Files (seed 4.3, contract 5): list with filters and cursors, get, delete, content with
+"""Files (docs/interface.md#files): list with filters and cursors, get, delete, content with
 ranges, and metadata patches. Uploading itself is in ``test_uploads.py``."""
 
 from __future__ import annotations

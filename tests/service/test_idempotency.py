@@ -1,5 +1,5 @@
-"""``Idempotency-Key`` (contract 6) on the creating POSTs of workspaces, users and files:
-the same key and request get the first answer again and create nothing; the same key
+"""``Idempotency-Key`` (docs/interface.md#idempotency) on the creating POSTs of workspaces, users
+and files: the same key and request get the first answer again and create nothing; the same key
 with another request is a 409; keys are per caller; failures are not remembered."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""File ``instructions`` (contract 5): the local extractor of ``service-l0``, and an upstream
-model chosen with ``--instructions-model`` that answers a JSON object, checked before use."""
+"""File ``instructions`` (docs/interface.md#metadata-and-instructions): the local extractor of
+``service-l0``, and an upstream model chosen with ``--instructions-model`` that answers a JSON
+object, checked before use."""
 
 from __future__ import annotations
 

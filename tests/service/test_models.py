@@ -1,7 +1,7 @@
 """Model connections (issue: real models in one step): where models come from, how a
 running service picks up a change, and that keys never show.
 
-Every upstream is a real HTTP server on 127.0.0.1 (:mod:`upstream_support`); every service
+Every upstream is a real HTTP server on 127.0.0.1 (:mod:`support.upstream`); every service
 is ``chatspace serve`` in its own process (:func:`support.start_service`).
 """
 

@@ -1,4 +1,5 @@
-"""Retrieval (contract 3): extraction, passages, FTS5 search, filter parts, perception_usage."""
+"""Retrieval (docs/interface.md#retrieval-and-citations): extraction, passages, FTS5 search, filter
+parts, perception_usage."""
 
 from __future__ import annotations
 

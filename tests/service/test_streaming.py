@@ -1,5 +1,6 @@
-"""Streamed completions (contract 1.2): the SSE framing, the chunk order, the usage chunk,
-storage of what was streamed, and idempotent replays streamed again (contract 6)."""
+"""Streamed completions (docs/interface.md#streaming): the SSE framing, the chunk order, the usage
+chunk, storage of what was streamed, and idempotent replays streamed again
+(docs/interface.md#idempotency)."""
 
 from __future__ import annotations
 

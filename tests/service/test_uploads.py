@@ -1,5 +1,5 @@
-"""``POST /files`` (contract 5): multipart streamed to disk, several parts per request,
-all stored or none; limits, hostile names and interrupted uploads leave nothing behind."""
+"""``POST /files`` (docs/interface.md#upload): multipart streamed to disk, several parts per
+request, all stored or none; limits, hostile names and interrupted uploads leave nothing behind."""
 
 from __future__ import annotations
 

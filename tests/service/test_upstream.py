@@ -1,8 +1,8 @@
-"""Upstream models (contract 2): forwarding to an OpenAI-compatible server, plain and
+"""Upstream models (docs/interface.md#models): forwarding to an OpenAI-compatible server, plain and
 streamed, with the retrieved passages as context; 502 and 504 when it fails.
 
 Two upstreams, both real HTTP servers: a second instance of this very service (the chain
-tests), and a scripted server that records what it is sent (:mod:`upstream_support`).
+tests), and a scripted server that records what it is sent (:mod:`support.upstream`).
 """
 
 from __future__ import annotations

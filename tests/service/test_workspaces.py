@@ -1,4 +1,4 @@
-"""Workspaces and their users (seed 4.2, contract 4): the implicit ``default``, access
+"""Workspaces and their users (docs/interface.md#workspaces): the implicit ``default``, access
 levels, 403 against 404, conflicts, and deletion of everything a workspace holds."""
 
 from __future__ import annotations

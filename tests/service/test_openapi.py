@@ -94,6 +94,13 @@ def test_the_multipart_upload_body(spec: dict[str, Any]) -> None:
     answer = spec["paths"]["/files"]["post"]["responses"]["200"]["content"]["application/json"]
     assert answer["schema"]["items"] == {"$ref": "#/components/schemas/File"}
     assert "413" in spec["paths"]["/files"]["post"]["responses"]
+    for path, method in [
+        ("/chat/completions", "post"),
+        ("/workspaces", "post"),
+        ("/files/{file_id}/metadata", "patch"),
+    ]:
+        declared = spec["paths"][path][method]["responses"]
+        assert {"408", "413"} <= set(declared), (path, method)
     assert _params(spec["paths"]["/files"]["post"])["Idempotency-Key"]["in"] == "header"
 
 

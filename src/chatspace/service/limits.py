@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .json_values import JSONRejected, loads_json
-from .problems import RateLimited, TooLarge
+from .problems import RateLimited, TooLarge, error_responses
 
 __all__ = ["BoundedJSONRoute", "CallerSlots"]
 
@@ -58,7 +58,14 @@ async def _read_body(request: Request, limit_mb: int) -> bytes:
 class BoundedJSONRoute(APIRoute):
     """A route whose JSON body is read within the size limit and checked before FastAPI
     validates it: malformed, non-UTF-8, too deep or unencodable JSON is a 422 at its
-    ``loc`` under ``body`` (FastAPI alone answers some of these with a 400 or a 500)."""
+    ``loc`` under ``body`` (FastAPI alone answers some of these with a 400 or a 500).
+    A route that takes a body declares the 408 (body stalled) and 413 (body too large)
+    that come before its own answers."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if {m.upper() for m in kwargs.get("methods") or ()} & {"POST", "PUT", "PATCH"}:
+            kwargs["responses"] = {**error_responses(408, 413), **(kwargs.get("responses") or {})}
+        super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()

@@ -92,7 +92,7 @@ _ERROR_DESCRIPTIONS = {
     404: "Not found, or not visible to the caller",
     408: "The request body stalled (nothing arrived for the service's body timeout)",
     409: "Conflict with the current state",
-    413: "A file or form field over the size limit",
+    413: "A body, file or form field over the size limit",
     429: "Rate limit reached (see Retry-After)",
     502: "The upstream model failed",
     504: "The upstream model timed out",

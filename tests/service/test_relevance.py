@@ -11,7 +11,7 @@ import pytest
 
 from chatspace.service.config import Settings
 from chatspace.service.engines.local import NO_MATCH
-from chatspace.service.retrieval.search import DEFAULT_RELEVANCE, is_follow_up, query_of
+from chatspace.service.retrieval.search import DEFAULT_RELEVANCE, is_follow_up, names_in, query_of
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
 from support.service import Service, start_service
@@ -186,3 +186,17 @@ def test_rows_that_match_equally_are_quoted_by_the_first(client: httpx.Client) -
     assert "\n" not in first["quote"]
     assert first["quote"].split(",")[1:4] == ["Nice", "login", "open"]
     assert "city: Nice, product: login, status: open" in _content(answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("What is the capital of Australia?", {"australia"}),
+        ("NPS of the Nice branch in Q3?", {"nice", "q3"}),
+        ("Lyon churn?  \n  Paris too. (Rome) x: Oslo", set()),
+        ('He said "Berlin" then Madrid', {"madrid"}),
+        ("all lowercase words here", set()),
+    ],
+)
+def test_names_are_capitalized_words_inside_a_sentence(question: str, names: set[str]) -> None:
+    assert names_in(question) == names

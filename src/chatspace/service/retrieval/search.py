@@ -102,7 +102,8 @@ _POINTS_BACK = re.compile(
     r"\b(?:it|its|they|them|their|theirs|there|this|that|these|those|he|she|his|her)\b", re.I
 )
 _FEW_TERMS = 3
-_SENTENCE_START = frozenset({"", ".", "!", "?", ":", "\n", '"', "("})
+_SENTENCE_ENDS = frozenset('.!?:"(')
+"""A capitalized word after one of these (and blanks), or at the start, begins a sentence."""
 LEXICAL_SHARE = 0.8
 """Weight of lexical coverage in a passage's relevance; cosine similarity has the rest
 (chosen on the dev split of ``benchmarks/data/retrieval``)."""
@@ -185,9 +186,19 @@ def names_in(question: str) -> frozenset[str]:
     names = set()
     for match in _WORD.finditer(question):
         word = match.group()
-        if word[0].isupper() and question[: match.start()].rstrip()[-1:] not in _SENTENCE_START:
+        if word[0].isupper() and not _begins_sentence(question, match.start()):
             names.add(word.lower())
     return frozenset(names) & frozenset(search_terms(question))
+
+
+def _begins_sentence(text: str, at: int) -> bool:
+    """Whether the word at ``at`` starts a sentence: only blanks, or nothing, lie between
+    it and the end of the previous one. Looks back over the blanks only, so that scanning
+    a long question stays linear."""
+    i = at - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    return i < 0 or text[i] in _SENTENCE_ENDS
 
 
 def is_follow_up(question: str) -> bool:

@@ -9,7 +9,7 @@ CONSTRAINTS := .ci/constraints.txt
 LITELLM_VENV ?= .venv-litellm
 LITELLM_STAMP := $(LITELLM_VENV)/.installed
 
-.PHONY: setup setup-litellm lab test test-fast lint bench browser-deps clean
+.PHONY: setup setup-litellm lab test test-fast lint bench browser-deps proxy-deps clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -40,15 +40,23 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; fi; }
 
+## Debian's nginx for the replica tests (tests/support/replicas.py runs deploy/nginx.conf).
+proxy-deps:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx; \
+	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx; fi; }
+
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/python scripts/unasync_client.py --check
 
-## The whole suite: lint, types, unit and integration tests, browser tests, notebooks (nbval).
-test: setup setup-litellm browser-deps lint
+## The whole suite: lint, types, unit and integration tests, browser tests, notebooks (nbval),
+## then the service tests again on PostgreSQL and S3 (servers from wheels, started by the tests).
+test: setup setup-litellm browser-deps proxy-deps lint
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest tests/service --engine postgres -m "not replicas"
 	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \
 	  --nbval-cell-timeout=120 notebooks
 

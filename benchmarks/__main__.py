@@ -2,7 +2,9 @@
 
 ``full`` is the real measurement (minutes); ``tiny`` runs every benchmark at a toy size so
 that the test suite keeps them working. Results go to ``benchmarks/results/`` as a
-Markdown table and a JSON file.
+Markdown table and a JSON file. ``team`` (PostgreSQL, S3 and nginx in front of two
+replicas) runs only when named, ``--only team``, and writes a report of its own
+(``results-team-<size>``), so that it never replaces the sections of a full run.
 """
 
 from __future__ import annotations
@@ -30,25 +32,32 @@ SIZES = {
         "listing": 120, "listing_rounds": 2, "transfer_mb": 8, "transfer_rounds": 1,
         "import_runs": 2, "service_completions": 32, "retrieval_files": 50,
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
+        "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
+        "team_questions": 10,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
         "listing": 10_000, "listing_rounds": 5, "transfer_mb": 1024, "transfer_rounds": 3,
         "import_runs": 15, "service_completions": 2000, "retrieval_files": 10_000,
         "retrieval_questions": 300, "retrieval_quality": "full", "upload_mb": 10,
+        "team_rounds": 3, "team_completions": 400, "team_files": 1, "team_file_mb": 8,
+        "team_questions": 200,
     },
 }  # fmt: skip
 NAMES = ["requests", "streaming", "listing", "transfer", "imports", "service", "retrieval-quality"]
+ON_REQUEST = ["team"]
+"""Run only when named: they need more than the service (PostgreSQL, S3, nginx)."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--size", choices=sorted(SIZES), default="full")
-    parser.add_argument("--only", nargs="+", choices=NAMES, default=NAMES)
+    parser.add_argument("--only", nargs="+", choices=NAMES + ON_REQUEST, default=NAMES)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     size = SIZES[args.size]
-    report = Report(args.size)
+    on_request = set(args.only) <= set(ON_REQUEST)
+    report = Report(args.size, name=f"team-{args.size}" if on_request else args.size)
     with tempfile.TemporaryDirectory(prefix="chatspace-bench-") as tmp:
         scratch = Path(tmp)
         shared = start(scratch / "data", "--max-upload-mb", "4096") if set(args.only) & {
@@ -62,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_imports.run(size)
                 elif name == "service":
                     found = bench_service.run(size, scratch)
+                elif name == "team":
+                    from . import bench_team  # imports the servers' support code of tests/
+
+                    found = bench_team.run(size, scratch)
                 elif name == "retrieval-quality":
                     found = bench_retrieval_quality.run(size, scratch)
                 elif name == "transfer":

@@ -159,6 +159,8 @@ def machine() -> dict[str, Any]:
 class Report:
     size: str
     sections: list[Section] = field(default_factory=list)
+    name: str = ""
+    """The files' name: ``results-<name>.md`` and ``.json`` (default: the size)."""
 
     def write(self, out: Path) -> tuple[Path, Path]:
         out.mkdir(parents=True, exist_ok=True)
@@ -166,7 +168,8 @@ class Report:
         data = {"size": self.size, "machine": info, "sections": {}}
         for s in self.sections:
             data["sections"][s.key] = s.to_json()
-        json_path = out / f"results-{self.size}.json"
+        stem = f"results-{self.name or self.size}"
+        json_path = out / f"{stem}.json"
         json_path.write_text(json.dumps(data, indent=2) + "\n")
         md = [f"# chatspace benchmarks ({self.size} run)", ""]
         md.append(
@@ -178,7 +181,7 @@ class Report:
         md.append("Ratios in parentheses are against the section's baseline, same run.")
         md.append("")
         md += [s.to_markdown() for s in self.sections]
-        md_path = out / f"results-{self.size}.md"
+        md_path = out / f"{stem}.md"
         md_path.write_text("\n".join(md))
         return json_path, md_path
 

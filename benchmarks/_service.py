@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import threading
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +36,10 @@ class BenchService:
             self.process.kill()
 
 
-def start(data_dir: Path, *args: str) -> BenchService:
-    """``chatspace serve`` on a free port of 127.0.0.1."""
-    started = start_serve(data_dir, "--log-level", "warning", *args)
+def start(data_dir: Path, *args: str, env: Mapping[str, str] | None = None) -> BenchService:
+    """``chatspace serve`` on a free port of 127.0.0.1 (``env``: variables to add)."""
+    full_env = None if env is None else {**os.environ, **env}
+    started = start_serve(data_dir, "--log-level", "warning", *args, env=full_env)
     stdout = started.process.stdout
     assert stdout is not None
     # Keep reading its output, or its pipe fills up and the service blocks.

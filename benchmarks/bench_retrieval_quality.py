@@ -14,7 +14,10 @@ service's own. The rankings are then computed in this process on the service's d
 - ``chatspace, full text only``: :func:`retrieve`'s query (follow-ups with their
   conversation) and relevance rule at the default threshold, without vectors
   (``--embeddings off``);
-- ``chatspace (hybrid)``: the same with vectors, as the service runs by default.
+- ``chatspace (hybrid)``: the same with vectors, as the service runs by default;
+- ``... (PostgreSQL)``: the same two, with the same files uploaded through a service on a
+  PostgreSQL server of its own (``tests/support/pg_server.py``): the ``tsvector``/GIN
+  full text and pgvector's HNSW (docs/architecture.md, retrieval per engine).
 
 Relevance is judged per file: a question's answer is in one file. recall@5: that file is
 among the files of the 5 passages the service would cite (default ``top_k``); nDCG@10
@@ -39,6 +42,8 @@ BM25S = "bm25s"
 DENSE = "dense alone (WordLlama)"
 LEXICAL = "chatspace, full text only"
 NEW = "chatspace (hybrid)"
+LEXICAL_PG = "chatspace, full text only (PostgreSQL)"
+NEW_PG = "chatspace (hybrid, PostgreSQL)"
 CONTENDERS = (TODAY, BM25S, DENSE, LEXICAL, NEW)
 SWEEP = (0.0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 
@@ -97,44 +102,30 @@ def _rankers(
 
     from chatspace.service.retrieval.dense import DenseIndex
     from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
-    from chatspace.service.retrieval.scope import Scope
+    from chatspace.service.retrieval.index import open_index
     from chatspace.service.retrieval.search import (
         DEFAULT_RELEVANCE,
         Query,
-        query_of,
         question_of,
         search,
         search_terms,
     )
-    from chatspace.types import ChatMessage
 
-    def messages(q: dict[str, Any]) -> list[ChatMessage]:
-        return [ChatMessage.model_validate(m) for m in q["messages"]]
-
-    scope = Scope(file_ids=None, top_k=10)
     dense = DenseIndex(WordLlamaEmbedder())
+    chatspace, lexical = _chatspace_rankers(
+        conn, org_id, path_of, open_index(conn.engine, dense.embedder)
+    )
 
     def today(q: dict[str, Any]) -> list[str]:
-        terms = search_terms(question_of(messages(q)))
+        terms = search_terms(question_of(_messages(q)))
         query = Query(terms, (1.0,) * len(terms))
-        found = search(conn, org_id=org_id, workspace_id="default", query=query, scope=scope)
-        return [path_of[p.file_id] for p in found]
-
-    def chatspace(q: dict[str, Any], relevance: float, *, hybrid: bool = True) -> list[str]:
-        found = search(
-            conn,
-            org_id=org_id,
-            workspace_id="default",
-            query=query_of(messages(q)),
-            scope=scope,
-            relevance=relevance,
-            dense=dense if hybrid else None,
-        )
+        found = search(conn, org_id=org_id, workspace_id="default", query=query, scope=_scope(),
+                       index=lexical)  # fmt: skip
         return [path_of[p.file_id] for p in found]
 
     def dense_alone(q: dict[str, Any]) -> list[str]:
         sims = dense.similarities(conn, org_id=org_id, workspace_id="default",
-                                  question=question_of(messages(q)))  # fmt: skip
+                                  question=question_of(_messages(q)))  # fmt: skip
         return [path_of[owner_of[pid]] for pid in sims.best(10, file_ids=None)]
 
     rows = conn.execute(
@@ -148,7 +139,7 @@ def _rankers(
                     show_progress=False)  # fmt: skip
 
     def with_bm25s(q: dict[str, Any]) -> list[str]:
-        tokens = bm25s.tokenize([question_of(messages(q))], stopwords="en", show_progress=False)
+        tokens = bm25s.tokenize([question_of(_messages(q))], stopwords="en", show_progress=False)
         if not tokens.vocab:
             return []
         k = min(10, len(rows))
@@ -163,6 +154,79 @@ def _rankers(
         NEW: lambda q: chatspace(q, DEFAULT_RELEVANCE),
         "sweep": chatspace,
     }
+
+
+def _scope() -> Any:
+    from chatspace.service.retrieval.scope import Scope
+
+    return Scope(file_ids=None, top_k=10)
+
+
+def _messages(q: dict[str, Any]) -> list[Any]:
+    from chatspace.types import ChatMessage
+
+    return [ChatMessage.model_validate(m) for m in q["messages"]]
+
+
+def _chatspace_rankers(
+    conn: Any, org_id: str, path_of: dict[str, str], index: Any
+) -> tuple[Callable[..., list[str]], Any]:
+    """The service's ranking on ``index`` (``hybrid=False``: its full text alone), and
+    that full-text-only index."""
+    from chatspace.service.retrieval.index import PassageIndex
+    from chatspace.service.retrieval.search import query_of, search
+
+    lexical = PassageIndex(index.text, None)
+
+    def chatspace(q: dict[str, Any], relevance: float, *, hybrid: bool = True) -> list[str]:
+        found = search(
+            conn,
+            org_id=org_id,
+            workspace_id="default",
+            query=query_of(_messages(q)),
+            scope=_scope(),
+            relevance=relevance,
+            index=index if hybrid else lexical,
+        )
+        return [path_of[p.file_id] for p in found]
+
+    return chatspace, lexical
+
+
+def _on_postgres(
+    folder: Path, files: list[str], questions: list[dict[str, Any]], scratch: Path
+) -> dict[str, list[list[str]]]:
+    """The rankings of ``questions`` by the full-text-only and hybrid rules, with the files
+    uploaded through a service on a PostgreSQL server of its own."""
+    import sys
+
+    from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
+    from chatspace.service.retrieval.index import open_index
+    from chatspace.service.retrieval.search import DEFAULT_RELEVANCE
+    from chatspace.service.store.db import open_database
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from support.pg_server import running_postgres
+
+    with running_postgres() as pg:
+        url = pg.new_database()
+        service = start(scratch / "retrieval-quality-pg", "--database-url", url)
+        try:
+            org_id = "retrieval-quality"
+            path_of = _upload(service.url, service.token(org=org_id), folder, files)
+        finally:
+            service.stop()
+        engine = open_database(url)
+        try:
+            with engine.connect() as conn:
+                index = open_index(engine, WordLlamaEmbedder())
+                chatspace, _ = _chatspace_rankers(conn, org_id, path_of, index)
+                return {
+                    LEXICAL_PG: [chatspace(q, DEFAULT_RELEVANCE, hybrid=False) for q in questions],
+                    NEW_PG: [chatspace(q, DEFAULT_RELEVANCE) for q in questions],
+                }
+        finally:
+            engine.dispose()
 
 
 def _upload(url: str, token: str, root: Path, paths: list[str]) -> dict[str, str]:
@@ -209,6 +273,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
 
     test = [q for q in questions if q["split"] == "test"]
     dev = [q for q in questions if q["split"] == "dev"]
+    results["test"].update(_on_postgres(folder, list(files), test, scratch))
     kinds: dict[str, int] = {}
     for q in questions:
         kinds[q["kind"]] = kinds.get(q["kind"], 0) + 1
@@ -223,7 +288,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
             "answerable_cited: answerable questions with at least one citation."
         ),
     )
-    for name in CONTENDERS:
+    for name in (*CONTENDERS, LEXICAL_PG, NEW_PG):
         section.add(name, **metrics(test, results["test"][name]))
     new, old = section.rows[NEW], section.rows[TODAY]
     section.goal("at least 90% of no-answer questions cite nothing", new["no_answer_silent"] >= 0.9)
@@ -239,6 +304,14 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     section.goal(
         "hybrid nDCG@10 above bm25s'", new["ndcg_at_10"] > section.rows[BM25S]["ndcg_at_10"]
     )
+    for sqlite, postgres in ((LEXICAL, LEXICAL_PG), (NEW, NEW_PG)):
+        pairs = zip(results["test"][sqlite], results["test"][postgres], strict=True)
+        same = sum(a[:5] == b[:5] for a, b in pairs)
+        section.notes.append(
+            f"{postgres}: the same files cited in the same order as on SQLite for {same} of "
+            f"{len(test)} test questions (stems, stop words and term statistics differ: "
+            "docs/architecture.md, retrieval per engine)"
+        )
     section.notes.append(
         f"Set: {len(questions)} questions ({len(dev)} dev, {len(test)} test) over {len(files)} "
         "files; kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))

@@ -59,10 +59,11 @@ WORDS = (
 )
 
 
-def _throughput(service: BenchService, token: str, store: bool, total: int) -> float:
+def completion_rate(url: str, token: str, store: bool, total: int) -> float:
+    """Completions per second from 16 concurrent clients, ``total`` in all."""
     from chatspace import Client
 
-    clients = [Client(base_url=service.url, token=token, max_retries=0) for _ in range(16)]
+    clients = [Client(base_url=url, token=token, max_retries=0) for _ in range(16)]
 
     def work(i: int) -> None:
         clients[i % 16].chat.create(
@@ -78,8 +79,8 @@ def _throughput(service: BenchService, token: str, store: bool, total: int) -> f
     return total / seconds
 
 
-def _upload_corpus(service: BenchService, token: str, files: int, folder: Path) -> None:
-    """``files`` small text files, sent 100 to a request."""
+def upload_corpus(url: str, token: str, files: int, folder: Path) -> None:
+    """``files`` small text files, sent 100 to a request (the corpus of retrieval latency)."""
     from chatspace import Client
 
     folder.mkdir()
@@ -89,9 +90,17 @@ def _upload_corpus(service: BenchService, token: str, files: int, folder: Path) 
         path = folder / f"doc-{i}.txt"
         path.write_text(f"Document {i}. {words}. Reference code R{i}.")
         paths.append(path)
-    with Client(base_url=service.url, token=token, max_retries=0) as client:
+    with Client(base_url=url, token=token, max_retries=0) as client:
         for first in range(0, files, 100):
             client.files.upload(paths[first : first + 100], progress=False)
+
+
+def retrieval_questions(count: int) -> list[str]:
+    """Questions on the words of :func:`upload_corpus`'s files."""
+    return [
+        f"What about {WORDS[i % len(WORDS)]} and {WORDS[(i * 5 + 1) % len(WORDS)]}?"
+        for i in range(count)
+    ]
 
 
 def _scan(conn: sa.Connection, org_id: str, terms: list[str], top_k: int) -> list[int]:
@@ -110,19 +119,25 @@ def _scan(conn: sa.Connection, org_id: str, terms: list[str], top_k: int) -> lis
     return [pid for _, pid in scored[:top_k]]
 
 
-def _retrieval(service: BenchService, org_id: str, questions: list[str]) -> dict[str, list[float]]:
-    from chatspace.service.retrieval.dense import DenseIndex
+def search_latency(
+    database: str | Path, org_id: str, questions: list[str]
+) -> dict[str, list[float]]:
+    """Seconds per search of each question in ``org_id``'s default workspace, in this
+    process on the service's database (a SQLite file, or a PostgreSQL URL): full text
+    alone, hybrid, and the scan of every passage."""
     from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
+    from chatspace.service.retrieval.index import PassageIndex, open_index
     from chatspace.service.retrieval.scope import Scope
     from chatspace.service.retrieval.search import DEFAULT_RELEVANCE, Query, search, search_terms
     from chatspace.service.store.db import open_database
 
-    engine = open_database(service.data_dir / "chatspace.db")
-    dense = DenseIndex(WordLlamaEmbedder())
+    engine = open_database(database)
+    index = open_index(engine, WordLlamaEmbedder())
+    lexical = PassageIndex(index.text, None)
     times: dict[str, list[float]] = {SCAN: [], FULL_TEXT: [], HYBRID: []}
     where = {"org_id": org_id, "workspace_id": "default", "scope": Scope(None)}
     with engine.connect() as conn:
-        search(conn, **where, query=Query(("warm",), (1.0,), text="warm"), dense=dense)
+        search(conn, **where, query=Query(("warm",), (1.0,), text="warm"), index=index)
         for q in questions:
             terms = search_terms(q)
             plain, hybrid = (
@@ -130,10 +145,10 @@ def _retrieval(service: BenchService, org_id: str, questions: list[str]) -> dict
                 Query(terms, (1.0,) * len(terms), text=q),
             )
             t = time.perf_counter()
-            search(conn, **where, query=plain)
+            search(conn, **where, query=plain, index=lexical)
             times[FULL_TEXT].append(time.perf_counter() - t)
             t = time.perf_counter()
-            search(conn, **where, query=hybrid, relevance=DEFAULT_RELEVANCE, dense=dense)
+            search(conn, **where, query=hybrid, relevance=DEFAULT_RELEVANCE, index=index)
             times[HYBRID].append(time.perf_counter() - t)
             t = time.perf_counter()
             _scan(conn, org_id, list(terms), 5)
@@ -179,16 +194,13 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
         token = service.fresh_token()
         total = size["service_completions"]
         with sampled(service.process.pid, scratch / "service-profile.txt") as profile:
-            stored = _throughput(service, token, True, total)
-        plain = _throughput(service, token, False, total)
+            stored = completion_rate(service.url, token, True, total)
+        plain = completion_rate(service.url, token, False, total)
         org_id = f"retrieval-{time.time_ns()}"
         retrieval_token = service.token(org=org_id)
-        _upload_corpus(service, retrieval_token, size["retrieval_files"], scratch / "corpus")
-        questions = [
-            f"What about {WORDS[i % len(WORDS)]} and {WORDS[(i * 5 + 1) % len(WORDS)]}?"
-            for i in range(size["retrieval_questions"])
-        ]
-        latency = _retrieval(service, org_id, questions)
+        upload_corpus(service.url, retrieval_token, size["retrieval_files"], scratch / "corpus")
+        questions = retrieval_questions(size["retrieval_questions"])
+        latency = search_latency(service.data_dir / "chatspace.db", org_id, questions)
         documents = _prose_set(scratch / "prose", size["upload_mb"])
         rates = {WITH_VECTORS: _upload_rate(service, documents)}
     finally:

@@ -8,7 +8,28 @@ from pathlib import Path
 
 import pytest
 
+from support import engines
+from support import service as services
 from support.service import Service, new_org, start_service
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--engine",
+        choices=engines.ENGINES,
+        default="sqlite",
+        help="the services' engines: SQLite and a directory, or PostgreSQL and S3",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests of one engine itself (marked ``sqlite_only`` or ``postgres_only``) run
+    with that engine only; the others are deselected, and the summary says how many."""
+    other = "postgres_only" if config.getoption("--engine") == "sqlite" else "sqlite_only"
+    kept = [item for item in items if item.get_closest_marker(other) is None]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -39,12 +60,54 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
     os.environ.update(saved)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    services.started_in_test.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Iterator[pytest.TestReport]:
+    """A failed test's report ends with the output of the services it used: a 500's
+    traceback is in the service's log, not in the test's."""
+    report = yield
+    if report.failed:
+        shown = list({id(s): s for s in [*services.started_in_test, *services.running]}.values())
+        report.sections.append(("chatspace services", services.output_of(shown)))
+    return report
+
+
+@pytest.fixture(scope="session", autouse=True)
+def team_engines(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """With ``--engine postgres``, every service of the run on PostgreSQL and S3."""
+    if request.config.getoption("--engine") == "sqlite":
+        yield
+        return
+    with engines.running_team_engines(tmp_path_factory.mktemp("team-engines")) as running:
+        engines.current = running
+        try:
+            yield
+        finally:
+            engines.current = None
+
+
 @pytest.fixture(scope="session")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     """One reference service for the session; tests keep apart through their own org."""
     svc = start_service(tmp_path_factory.mktemp("service-data"))
     yield svc
     svc.stop()
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """A new empty database on this run's engine (a SQLite file, or a PostgreSQL database)."""
+    if engines.current is None:
+        return f"sqlite:///{tmp_path / 'chatspace.db'}"
+    return engines.current.pg.new_database()
 
 
 @pytest.fixture

@@ -55,6 +55,8 @@ def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> N
         "dense alone (WordLlama)",
         "chatspace, full text only",
         "chatspace (hybrid)",
+        "chatspace, full text only (PostgreSQL)",
+        "chatspace (hybrid, PostgreSQL)",
     }
     for row in quality.values():
         assert set(row) >= {"recall_at_5", "ndcg_at_10", "mrr", "no_answer_silent"}

@@ -20,6 +20,7 @@ import pytest
 
 from chatspace import __version__
 from chatspace.embedded import env_fingerprint
+from chatspace.serving import start_serve
 from support.service import READY_PREFIX, TEST_SECRET, Service, running_service
 
 CHATSPACE = Path(sys.executable).with_name("chatspace")
@@ -95,6 +96,8 @@ USAGE_ERRORS = {
     "unknown embeddings": ["serve", "--embeddings", "bert"],
     "zero upload limit": ["serve", "--max-upload-mb", "0"],
     "blob store not s3": ["serve", "--blob-store", "http://bucket/files"],
+    "database not a url": ["serve", "--database-url", "chatspace.db"],
+    "unknown database": ["serve", "--database-url", "mysql://u@h/db"],
     "negative retention": ["serve", "--retention-days", "-3"],
     "key before url": ["serve", "--upstream-key", "k"],
     "url not http": ["serve", "--upstream-url", "ftp://models.example"],
@@ -140,6 +143,46 @@ def test_a_taken_port_is_one_line_and_status_1(tmp_path: Path) -> None:
     assert done.stderr.strip() == (
         f"chatspace serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"
     )
+
+
+def test_a_database_that_cannot_be_reached_is_one_line_and_status_1(tmp_path: Path) -> None:
+    """It names the database, without its password, and says why."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: refused
+        url = f"postgresql://ann:hunter2-secret@127.0.0.1:{port}/chatspace"
+        done = _run(
+            "serve", "--port", "0", "--data-dir", str(tmp_path), "--database-url", url,
+            env=_clean_env(tmp_path),
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        f"chatspace serve: error: The database postgresql+psycopg://ann:***@127.0.0.1:{port}"
+        "/chatspace cannot be used: connection failed"
+    )
+    assert "Connection refused" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert "hunter2" not in done.stdout + done.stderr
+
+
+@pytest.mark.postgres_only
+@pytest.mark.parametrize("shared", [False, True], ids=["own secret", "shared secret"])
+def test_a_service_on_postgresql_says_when_replicas_could_not_share_its_tokens(
+    tmp_path: Path, database_url: str, shared: bool
+) -> None:
+    """A secret kept in one data dir verifies the tokens of that replica only."""
+    env = {**_clean_env(tmp_path), "CHATSPACE_DATABASE_URL": database_url}
+    if shared:
+        env["CHATSPACE_JWT_SECRET"] = TEST_SECRET
+    started = start_serve(tmp_path / "data", "--embeddings", "off", "--no-autodetect", env=env)
+    try:
+        warned = [line for line in started.output if "must get the same" in line]
+        assert len(warned) == (0 if shared else 1), started.output
+        if not shared:
+            assert "CHATSPACE_JWT_SECRET (or --jwt-public-key)" in warned[0]
+    finally:
+        started.process.terminate()
+        started.process.communicate(timeout=30)
 
 
 def test_version() -> None:

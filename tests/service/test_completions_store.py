@@ -1,10 +1,10 @@
-"""The completions store on a real (migrated, WAL) SQLite database: what HTTP tests cannot
-arrange, like many completions created in the same second."""
+"""The completions store on a real migrated database (SQLite, or PostgreSQL with
+``--engine postgres``): what HTTP tests cannot arrange, like many completions created in
+the same second."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -24,8 +24,8 @@ ORG, WS = "org-1", "default"
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Iterator[sa.Engine]:
-    engine = open_database(tmp_path / "chatspace.db")
+def db(database_url: str) -> Iterator[sa.Engine]:
+    engine = open_database(database_url)
     yield engine
     engine.dispose()
 

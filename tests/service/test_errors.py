@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 import pytest
@@ -198,3 +200,17 @@ def test_rate_limit_is_429_with_retry_after(limited: Service, org: str) -> None:
         # The limit is per caller: another user is not held back.
         with httpx.Client(base_url=limited.url, headers=limited.headers("bob", org)) as bob:
             assert bob.get("/models").status_code == 200
+
+
+def test_callers_counted_at_once_are_each_answered(tmp_path: Path, org: str) -> None:
+    """Counting is a read and a write in one transaction: 16 callers at once each get
+    their answers, and the limit holds for each of them exactly."""
+    with running_service(tmp_path / "data", "--rate-limit-per-minute", "12") as svc:
+
+        def calls(user: str) -> list[int]:
+            with httpx.Client(base_url=svc.url, headers=svc.headers(user, org)) as client:
+                return [client.get("/models").status_code for _ in range(14)]
+
+        with ThreadPoolExecutor(16) as pool:
+            answered = list(pool.map(calls, [f"user{i}" for i in range(16)]))
+    assert answered == [[200] * 12 + [429] * 2] * 16

@@ -4,16 +4,14 @@ ranges, and metadata patches. Uploading itself is in ``test_uploads.py``."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable
-from contextlib import closing
 from pathlib import Path
 
 import httpx
 import pytest
 
-from support.platform import blob_files, stored, upload
+from support.platform import blob_files, blob_of, stored, upload, write
 from support.service import Service, running_service
 
 
@@ -148,7 +146,8 @@ def test_delete_removes_row_passages_and_blob(
     (doc,) = upload(alice, ("story.txt", b"Once upon a time there was a fox. " * 50))
     held = stored(service, org)
     assert any(p[1] == doc["id"] for p in held["passages"])
-    blob = next(b for b in blob_files(service) if b.endswith(doc["id"]))
+    blob = blob_of(service, doc["id"])
+    assert blob in blob_files(service)
     response = alice.delete(f"/files/{doc['id']}")
     assert response.status_code == 200
     assert response.json() == {"id": doc["id"], "object": "file", "deleted": True}
@@ -280,8 +279,7 @@ def test_retention_sets_expiry_and_expired_files_vanish(tmp_path: Path, org: str
         assert f["expires_at"] - f["created_at"] == 2 * 86400
         assert abs(f["created_at"] - time.time()) < 60
     # Expiry itself is checked against the stored row: push it into the past, restart.
-    with closing(sqlite3.connect(tmp_path / "data" / "chatspace.db")) as db, db:
-        db.execute("UPDATE files SET expires_at = 1 WHERE id = ?", (f["id"],))
+    write(svc, "UPDATE files SET expires_at = 1 WHERE id = :id", id=f["id"])
     with running_service(tmp_path / "data") as svc:
         with httpx.Client(base_url=svc.url, headers=svc.headers("alice", org)) as client:
             assert client.get(f"/files/{f['id']}").status_code == 404

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import http.client
 import json
-import sqlite3
 import time
 import uuid
-from contextlib import closing
 from typing import Any
 
 import httpx
@@ -21,7 +19,7 @@ import jwt
 import pytest
 
 from chatspace.service.json_values import MAX_JSON_DEPTH
-from support.platform import stored, upload
+from support.platform import blob_of, delete_blob, stored, upload, write
 from support.service import Service
 
 HI = [{"role": "user", "content": "What does the report say?"}]
@@ -399,8 +397,7 @@ def test_content_whose_bytes_were_deleted_meanwhile_is_404(
 ) -> None:
     """The state a delete racing a download leaves: the row read, the blob gone."""
     (f,) = upload(alice, ("gone.txt", b"soon gone"))
-    (blob,) = (service.data_dir / "blobs").rglob(f["id"])
-    blob.unlink()
+    delete_blob(service, blob_of(service, f["id"]))
     response = alice.get(f"/files/{f['id']}/content")
     assert response.status_code == 404
     assert response.json()["detail"].startswith(f"File '{f['id']}' not found")
@@ -434,8 +431,7 @@ def test_a_500_is_logged_once_with_its_request_id_on_a_kept_connection(
 ) -> None:
     """A stored body damaged outside the service (here, by hand) is a real server fault."""
     completion = seeded["completion"]
-    with closing(sqlite3.connect(service.data_dir / "chatspace.db")) as db, db:
-        db.execute("UPDATE completions SET body = 'damaged' WHERE id = ?", (completion,))
+    write(service, "UPDATE completions SET body = 'damaged' WHERE id = :id", id=completion)
     url = httpx.URL(service.url)
     conn = http.client.HTTPConnection(url.host, url.port, timeout=30)
     auth = {"Authorization": alice.headers["authorization"]}

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ import httpx
 from chatspace.service.retrieval.search import DENSE_CHARS, query_of
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
+from support.platform import rows
 from support.service import Service, start_service
 
 CATS = ("cats.md", "Our felines nap on the sofa every afternoon.\n")
@@ -36,19 +36,18 @@ def _ask_loosely(client: httpx.Client, question: str, **part: Any) -> list[str]:
     return _cited(ask(client, [{"type": "text", "text": question}, {**ANYTHING, **part}]))
 
 
-def _vectors(data_dir: Path) -> list[tuple[str, int, str | None]]:
-    with sqlite3.connect(data_dir / "chatspace.db") as db:
-        rows = db.execute(
-            "SELECT f.filename, length(p.vector), p.vector_model FROM passages p "
-            "JOIN files f ON f.id = p.file_id ORDER BY f.filename"
-        )
-        return list(rows)
+def _vectors(service: Service) -> list[tuple[Any, ...]]:
+    return rows(
+        service,
+        "SELECT f.filename, length(p.vector), p.vector_model FROM passages p "
+        "JOIN files f ON f.id = p.file_id ORDER BY f.filename",
+    )
 
 
 def test_each_passage_is_stored_with_its_vector(service: Service, org: str) -> None:
     with client_for(service, org) as c:
         upload(c, [CATS, BILLS], workspace="default")
-    mine = [row for row in _vectors(service.data_dir) if row[0] in {"cats.md", "bills.md"}]
+    mine = [row for row in _vectors(service) if row[0] in {"cats.md", "bills.md"}]
     assert {(name, size, model) for name, size, model in mine} >= {
         ("bills.md", 512, "wordllama/l2_supercat-256"),
         ("cats.md", 512, "wordllama/l2_supercat-256"),
@@ -68,7 +67,7 @@ def test_without_embeddings_only_shared_words_find_a_passage(tmp_path: Path, org
         with client_for(plain, org) as c:
             upload(c, [CATS, BILLS, BUDGET])
             assert _ask_loosely(c, QUESTION) == []
-        assert {model for _, _, model in _vectors(plain.data_dir)} == {None}
+        assert {model for _, _, model in _vectors(plain)} == {None}
     finally:
         plain.stop()
 
@@ -112,7 +111,7 @@ def test_passages_stored_without_vectors_get_them_at_start(tmp_path: Path, org: 
     after = start_service(data)
     try:
         after.wait_for_log("3 passage vector(s) computed")
-        assert {model for _, _, model in _vectors(data)} == {"wordllama/l2_supercat-256"}
+        assert {model for _, _, model in _vectors(after)} == {"wordllama/l2_supercat-256"}
         with client_for(after, org) as c:
             assert _ask_loosely(c, QUESTION)[0] == "cats.md"
     finally:

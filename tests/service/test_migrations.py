@@ -1,10 +1,15 @@
-"""Schema migrations: a blank database migrates to exactly the tables of ``schema.py``,
-a second run changes nothing, and each workspace's FTS index follows its passages."""
+"""Schema migrations: a blank database (SQLite, or PostgreSQL with ``--engine postgres``)
+migrates to exactly the tables of ``schema.py``, a second run changes nothing, replicas
+starting together migrate once, and each workspace's FTS index follows its passages."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import warnings
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
 from chatspace.service.store import schema
@@ -17,62 +22,95 @@ from chatspace.service.store.passages import (
     index_exists,
     index_table,
 )
+from support.rows import add_file_row
 
 
-def _columns(conn: sa.Connection, table: str) -> list[tuple[str, bool, bool]]:
+def _columns(engine: sa.Engine, table: str) -> list[tuple[str, bool, bool]]:
     """(name, not null, part of the primary key) of each column, in order."""
-    rows = conn.exec_driver_sql(f"PRAGMA table_info({table})").all()
-    return [(r.name, bool(r.notnull) or bool(r.pk), bool(r.pk)) for r in rows]
+    inspector = sa.inspect(engine)
+    keys = set(inspector.get_pk_constraint(table)["constrained_columns"])
+    with warnings.catch_warnings():  # pgvector's types, unknown to SQLAlchemy: names suffice
+        warnings.filterwarnings("ignore", "Did not recognize type", sa.exc.SAWarning)
+        columns = inspector.get_columns(table)
+    return [(c["name"], not c["nullable"] or c["name"] in keys, c["name"] in keys) for c in columns]
 
 
-def test_a_blank_database_gets_exactly_the_declared_tables(tmp_path: Path) -> None:
-    engine = open_database(tmp_path / "blank.db")
+def test_a_blank_database_gets_exactly_the_declared_tables(database_url: str) -> None:
+    """On the run's engine: the same named migrations, the same tables and columns."""
+    engine = open_database(database_url)
     try:
         with engine.connect() as conn:
-            applied = [
-                r[0] for r in conn.exec_driver_sql("SELECT name FROM _migrations ORDER BY rowid")
+            applied = conn.exec_driver_sql("SELECT name FROM _migrations ORDER BY applied_at")
+            assert [r[0] for r in applied] == [m.__name__ for m in MIGRATIONS]
+        tables = {t for t in sa.inspect(engine).get_table_names() if not t.startswith("fts_")}
+        assert tables == set(schema.metadata.tables) | {"_migrations"}
+        for name, table in schema.metadata.tables.items():
+            declared = [
+                (c.name, not c.nullable or c.primary_key, c.primary_key) for c in table.columns
             ]
-            assert applied == [m.__name__ for m in MIGRATIONS]
-            assert applied[0] == "m001_initial"
-            tables = {
-                r[0]
-                for r in conn.exec_driver_sql(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'fts_%'"
-                )
-            }
-            assert tables == set(schema.metadata.tables) | {"_migrations"}
-            for name, table in schema.metadata.tables.items():
-                declared = [
-                    (c.name, not c.nullable or c.primary_key, c.primary_key) for c in table.columns
-                ]
-                assert _columns(conn, name) == declared, name
-            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert _columns(engine, name)[: len(declared)] == declared, name
         assert migrate(engine) == []
     finally:
         engine.dispose()
 
 
-def _add_file(conn: sa.Connection, file_id: str, org_id: str) -> None:
-    conn.execute(
-        schema.files.insert().values(
-            id=file_id,
-            org_id=org_id,
-            workspace_id="default",
-            user_id="u",
-            filename="f.txt",
-            bytes=3,
-            created_at=1,
-            expires_at=None,
-            purpose="user_data",
-            status="uploaded",
-            status_details="",
-            metadata={},
-            content_type="text/plain",
-            sha256="x",
-            blob=f"1/{file_id}",
+@pytest.mark.sqlite_only
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
+    engine = open_database(tmp_path / "blank.db")
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        engine.dispose()
+
+
+_MIGRATE_IN_A_PROCESS = """
+import sys
+from chatspace.service.store.db import open_database
+sys.stdin.readline()  # every process waits for the word to start
+open_database(sys.argv[1]).dispose()
+"""
+
+
+def _start_at_once(url: str, count: int) -> None:
+    """``count`` processes open the database ``url`` at the same moment; all must start."""
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", _MIGRATE_IN_A_PROCESS, url],
+            stdin=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-    )
+        for _ in range(count)
+    ]
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    for process in processes:
+        _, errors = process.communicate(timeout=120)
+        assert process.returncode == 0, errors
+
+
+@pytest.mark.postgres_only
+def test_replicas_starting_at_once_migrate_once(database_url: str) -> None:
+    """Six processes open one PostgreSQL database at the same moment, blank and then as the
+    release before left it (its last migration not applied): the advisory lock lets the
+    first migrate; the others wait, find it done, and start."""
+    _start_at_once(database_url, 6)
+    older = sa.create_engine(database_url)
+    try:
+        with older.begin() as conn:
+            conn.exec_driver_sql("DROP SCHEMA public CASCADE")
+            conn.exec_driver_sql("CREATE SCHEMA public")
+        assert migrate(older, MIGRATIONS[:-1]) == [m.__name__ for m in MIGRATIONS[:-1]]
+        _start_at_once(database_url, 6)
+        with older.connect() as conn:
+            names = [r[0] for r in conn.exec_driver_sql("SELECT name FROM _migrations")]
+        assert sorted(names) == sorted(m.__name__ for m in MIGRATIONS)
+    finally:
+        older.dispose()
 
 
 def _hits(conn: sa.Connection, org_id: str, term: str) -> int:
@@ -84,12 +122,13 @@ def _hits(conn: sa.Connection, org_id: str, term: str) -> int:
     )
 
 
+@pytest.mark.sqlite_only
 def test_each_workspace_index_follows_its_passages(tmp_path: Path) -> None:
     engine = open_database(tmp_path / "fts.db")
     try:
         with engine.begin() as conn:
             for org in ("o1", "o2"):
-                _add_file(conn, f"file-{org}", org)
+                add_file_row(conn, file_id=f"file-{org}", org_id=org)
                 add_passages(
                     conn,
                     org_id=org,
@@ -112,6 +151,7 @@ def test_each_workspace_index_follows_its_passages(tmp_path: Path) -> None:
         engine.dispose()
 
 
+@pytest.mark.sqlite_only
 def test_m002_moves_indexed_passages_to_per_workspace_indexes(tmp_path: Path) -> None:
     """A database made by m001 alone keeps its search after the upgrade."""
     engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.db'}")
@@ -122,7 +162,7 @@ def test_m002_moves_indexed_passages_to_per_workspace_indexes(tmp_path: Path) ->
             )
             MIGRATIONS[0](conn)
             conn.exec_driver_sql("INSERT INTO _migrations VALUES ('m001_initial', 0)")
-            _add_file(conn, "file-1", "o")
+            add_file_row(conn, file_id="file-1", org_id="o")
             conn.execute(
                 schema.passages.insert().values(
                     file_id="file-1", org_id="o", workspace_id="default", ord=0, start=0,

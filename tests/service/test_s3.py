@@ -9,19 +9,16 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-import sqlite3
 import subprocess
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from s3_server import ACCESS_KEY, SECRET_KEY, S3Server, running_seaweedfs
 
 # The file tests of the data dir, run here against the service on S3 (the module's own
 # ``service`` fixture below replaces the session's for them).
@@ -49,7 +46,8 @@ from test_uploads import (  # noqa: F401
     test_uploads_to_a_workspace_the_caller_cannot_write,
 )
 
-from support.platform import incoming_files, multipart, stored, upload, wait_until
+from support.platform import incoming_files, multipart, rows, stored, upload, wait_until
+from support.s3_server import ACCESS_KEY, SECRET_KEY, S3Server, running_seaweedfs
 from support.service import Service, running_service, start_service
 
 pytestmark = pytest.mark.s3
@@ -66,15 +64,9 @@ def seaweedfs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
         yield server
 
 
-def _new_bucket(server: S3Server) -> str:
-    name = f"chatspace-{uuid.uuid4().hex[:12]}"
-    server.client().create_bucket(Bucket=name)
-    return name
-
-
 @pytest.fixture(scope="module")
 def bucket(seaweedfs: S3Server) -> str:
-    return _new_bucket(seaweedfs)
+    return seaweedfs.new_bucket()
 
 
 @pytest.fixture(scope="module")
@@ -105,9 +97,9 @@ def _open_uploads(server: S3Server, bucket: str) -> list[str]:
 
 
 def _blob_of(service: Service, org: str, file_id: str) -> str:
-    with closing(sqlite3.connect(service.data_dir / "chatspace.db")) as db:
-        (blob,) = db.execute("SELECT blob FROM files WHERE org_id = ? AND id = ?", (org, file_id))
-    return str(blob[0])
+    query = "SELECT blob FROM files WHERE org_id = :o AND id = :f"
+    ((blob,),) = rows(service, query, o=org, f=file_id)
+    return str(blob)
 
 
 def test_bytes_live_in_the_bucket_and_deleting_removes_them(
@@ -230,7 +222,7 @@ LARGE = 160 * MIB
 def test_memory_stays_flat_for_a_large_upload(
     tmp_path: Path, seaweedfs: S3Server, org: str
 ) -> None:
-    bucket = _new_bucket(seaweedfs)
+    bucket = seaweedfs.new_bucket()
     with (
         running_service(
             tmp_path / "data", "--blob-store", f"s3://{bucket}", env=seaweedfs.env
@@ -266,7 +258,7 @@ def test_both_stores_keep_one_contract(
 
     for name, value in seaweedfs.env.items():
         monkeypatch.setenv(name, value)
-    url = f"s3://{_new_bucket(seaweedfs)}/c" if kind == "s3" else None
+    url = f"s3://{seaweedfs.new_bucket()}/c" if kind == "s3" else None
     store = open_blob_store(url, data_dir=tmp_path)
     data = os.urandom(6 * MIB)
     temp = store.new_temp()
@@ -304,7 +296,7 @@ def test_the_sweep_removes_stray_objects_and_stale_uploads(
 
     for name, value in seaweedfs.env.items():
         monkeypatch.setenv(name, value)
-    bucket = _new_bucket(seaweedfs)
+    bucket = seaweedfs.new_bucket()
     store = S3BlobStore.from_url(f"s3://{bucket}/p", spool=LocalBlobStore(tmp_path / "blobs"))
     s3 = seaweedfs.client()
     for name in ("aa/kept", "bb/stray"):

@@ -15,7 +15,15 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from support.platform import blob_files, incoming_files, multipart, stored, upload, wait_until
+from support.platform import (
+    blob_files,
+    blob_of,
+    incoming_files,
+    multipart,
+    stored,
+    upload,
+    wait_until,
+)
 from support.service import Service, running_service
 
 
@@ -62,10 +70,13 @@ def test_hostile_filenames_keep_only_the_last_component(
     (f,) = response.json()
     assert f["filename"] == kept
     assert alice.get(f"/files/{f['id']}/content").content == b"payload"
-    # The name is never a path: the blob is named by the id, nothing lands outside blobs/.
-    assert f"{f['id'][-2:]}/{f['id']}" in blob_files(service)
+    # The name is never a path: the blob is named by the service, nothing lands outside
+    # the blob store and the database.
+    assert kept not in blob_of(service, f["id"])
+    assert blob_of(service, f["id"]) in blob_files(service)
+    database = ["chatspace.db", "chatspace.db-shm", "chatspace.db-wal"]
     assert sorted(p.name for p in service.data_dir.iterdir()) == sorted(
-        ["blobs", "chatspace.db", "chatspace.db-shm", "chatspace.db-wal", "service.json"]
+        ["blobs", "service.json", *(database if service.database_url.startswith("sqlite") else [])]
     )
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 import httpx
 import pytest
 
-from support.platform import blob_files, stored, upload
+from support.platform import blob_files, blob_of, stored, upload
 from support.service import Service
 
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
@@ -164,6 +164,15 @@ def test_user_management_rules(
     assert (
         ann.post("/workspaces/crew/user", json={"user": "", "access": "reader"}).status_code == 422
     )
+    # A user no token could name (a token's sub is printable, without spaces) is refused.
+    held = stored(service, org)
+    for unnameable in ("nul\x00", "bidi\u202e", "ann\u200b"):
+        for method in ("POST", "PUT"):
+            body = {"user": unnameable, "access": "reader"}
+            refused = ann.request(method, "/workspaces/crew/user", json=body)
+            assert refused.status_code == 422, (method, unnameable)
+            assert [i["loc"] for i in refused.json()["detail"]] == [["body", "user"]]
+    assert stored(service, org) == held
 
     # The last admin can neither leave nor step down.
     before = stored(service, org)
@@ -240,6 +249,7 @@ def test_deleting_a_workspace_deletes_what_it_holds(
     assert held["passages"]
     assert held["completions"]
     blobs_before = set(blob_files(service))
+    doomed_blobs = {blob_of(service, f["id"]) for f in files}
 
     assert alice.delete("/workspaces/doomed").status_code == 200
 
@@ -250,7 +260,7 @@ def test_deleting_a_workspace_deletes_what_it_holds(
     assert all(r[3] == "default" for r in after["passages"])
     assert after["completions"] == []
     gone = blobs_before - set(blob_files(service))
-    assert {name.split("/")[1] for name in gone} == {f["id"] for f in files}
+    assert gone == doomed_blobs
     assert alice.get("/workspaces/doomed").status_code == 404
     assert (
         alice.get(

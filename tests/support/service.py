@@ -21,6 +21,8 @@ from pathlib import Path
 from chatspace.local_auth import mint_token
 from chatspace.serving import READY_LINE, start_serve
 
+from . import engines
+
 TEST_SECRET = "test-secret-that-is-long-enough-for-hs256-0123456789"
 READY_PREFIX = READY_LINE + " "
 
@@ -32,6 +34,12 @@ class Service:
     url: str
     data_dir: Path
     process: subprocess.Popen[str]
+    database_url: str = ""
+    """Where its rows are (SQLAlchemy URL): ``chatspace.db`` of the data dir by default."""
+    blob_store: str | None = None
+    """``s3://bucket/prefix`` when its file bytes are in a bucket, else None (the data dir)."""
+    s3_env: dict[str, str] = field(default_factory=dict)
+    """The ``AWS_*`` variables it reaches its bucket with."""
     secret: str = TEST_SECRET
     log: list[str] = field(default_factory=list)
     log_changed: threading.Condition = field(default_factory=threading.Condition)
@@ -54,6 +62,8 @@ class Service:
         return {"Authorization": f"Bearer {self.token(user, org)}"}
 
     def stop(self) -> None:
+        if self in running:
+            running.remove(self)
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -67,16 +77,52 @@ class Service:
             self.process.stdout.close()
 
 
-def start_service(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> Service:
-    """Start ``chatspace serve`` on a free port and return once it listens."""
+def start_service(
+    data_dir: Path, *args: str, env: dict[str, str] | None = None, port: int = 0
+) -> Service:
+    """Start ``chatspace serve`` on ``port`` (0: a free one) and return once it listens (on
+    the engines of this run: :mod:`.engines`)."""
     full_env = dict(os.environ, CHATSPACE_JWT_SECRET=TEST_SECRET, PYTHONUNBUFFERED="1")
+    if engines.current is not None:
+        full_env.update(engines.current.service_env(data_dir.resolve()))
     full_env.update(env or {})
-    started = start_serve(data_dir, *args, env=full_env)
+    started = start_serve(data_dir, *args, env=full_env, port=port)
     service = Service(
-        url=started.url, data_dir=data_dir, process=started.process, log=started.output
+        url=started.url,
+        data_dir=data_dir,
+        process=started.process,
+        database_url=_option(args, "--database-url")
+        or full_env.get("CHATSPACE_DATABASE_URL", f"sqlite:///{data_dir / 'chatspace.db'}"),
+        blob_store=_option(args, "--blob-store") or full_env.get("CHATSPACE_BLOB_STORE"),
+        s3_env={k: v for k, v in full_env.items() if k.startswith("AWS_")},
+        log=started.output,
     )
     _drain(started.process, service)
+    running.append(service)
+    started_in_test.append(service)
     return service
+
+
+running: list[Service] = []
+"""The services started and not stopped yet."""
+started_in_test: list[Service] = []
+"""The services the current test started (``tests/conftest.py`` empties it per test and
+shows their output when the test fails)."""
+
+
+def output_of(services: list[Service], lines: int = 60) -> str:
+    """The last ``lines`` of each service's output, for a failed test's report."""
+    return "\n".join(
+        f"--- {svc.url} ({svc.data_dir.name}):\n" + "".join(svc.log[-lines:]) for svc in services
+    )
+
+
+def _option(args: tuple[str, ...], name: str) -> str | None:
+    """The value of ``name`` among a command line's ``args``, if given."""
+    for i, arg in enumerate(args[:-1]):
+        if arg == name:
+            return args[i + 1]
+    return None
 
 
 def _drain(process: subprocess.Popen[str], service: Service) -> None:

@@ -122,13 +122,15 @@ class UnexpectedErrors:
             await JSONResponse(error_body(500, detail), status_code=500)(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The service as an ASGI app; its state opens when the app starts."""
+def create_app(settings: Settings | None = None, *, state: AppState | None = None) -> FastAPI:
+    """The service as an ASGI app over ``state``, or over a state opened when the app
+    starts (``chatspace serve`` opens it first, to say in one line why it cannot)."""
     settings = settings or Settings()
+    opened = state
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        state = AppState.open(settings)
+        state = opened or AppState.open(settings)
         app.state.chatspace = state
         endpoints = discovery.endpoints_from_env(os.environ) if settings.autodetect else []
         try:

@@ -119,6 +119,13 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", type=Path, help="default: the platform's user data dir")
     serve.add_argument("--max-upload-mb", type=_positive, help="largest file (default 512)")
     serve.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="postgresql://USER@HOST:PORT/DB for a team's service (its password from "
+        "PGPASSWORD or ~/.pgpass: a password in the URL shows in the process list); "
+        "default: SQLite in the data dir",
+    )
+    serve.add_argument(
         "--blob-store",
         metavar="s3://BUCKET/PREFIX",
         help="keep file bytes in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, "
@@ -231,6 +238,7 @@ def _settings(args: argparse.Namespace) -> Any:
     given = {
         "data_dir": data_dir(args.data_dir) if args.data_dir else None,
         "max_upload_mb": args.max_upload_mb,
+        "database_url": args.database_url,
         "blob_store": args.blob_store,
         "max_json_mb": args.max_json_mb,
         "header_timeout": args.header_timeout,
@@ -357,9 +365,16 @@ def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     sock = _bind(args.host, args.port)  # before the heavy imports: a taken port fails fast
     from chatspace.service.app import create_app
+    from chatspace.service.state import AppState
+    from chatspace.service.store import StoreUnavailable
     from chatspace.service.timeouts import h11_protocol
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        state = AppState.open(settings)
+    except StoreUnavailable as exc:
+        sock.close()
+        raise CannotStart(str(exc)) from None
     url = _url(sock)
     runtime = settings.runtime_file
 
@@ -372,7 +387,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
 
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, state=state),
         log_config=_log_config(args.log_level),
         log_level=args.log_level,
         timeout_graceful_shutdown=10,

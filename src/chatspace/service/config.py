@@ -37,7 +37,8 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default_factory=default_data_dir)
     database_url: str | None = None
-    """A SQLAlchemy URL; by default ``chatspace.db`` (SQLite) in the data dir."""
+    """``postgresql://...`` (through psycopg 3) or a ``sqlite:///`` URL; by default
+    ``chatspace.db`` (SQLite) in the data dir."""
     blob_store: str | None = None
     """Where file bytes live: ``s3://bucket/prefix`` (endpoint and credentials from the
     standard ``AWS_*`` variables), or by default the ``blobs`` folder of the data dir."""
@@ -54,6 +55,9 @@ class Settings(BaseSettings):
     """Longest a token may still be valid for (its ``exp`` from now); beyond it, 401."""
     retention_days: int | None = Field(default=None, ge=1)
     """When set, files get ``expires_at`` this many days after upload."""
+    housekeeping_interval: float = Field(default=600.0, gt=0)
+    """Seconds between housekeeping runs (expiry, purges), on one replica at a time;
+    ``CHATSPACE_HOUSEKEEPING_INTERVAL`` (a short one lets tests see a takeover)."""
     jwt_public_key: Path | None = None
     """A PEM public key: tokens are then verified with RS256 instead of the HS256 secret."""
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
@@ -71,6 +75,20 @@ class Settings(BaseSettings):
     instructions_model: str = DEFAULT_MODEL
     """The model that runs file ``instructions``: ``service-l0`` (a deterministic extractor)
     or a name an upstream serves (the model then returns the metadata as a JSON object)."""
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        scheme, sep, rest = value.partition("://")
+        if not sep:
+            raise ValueError("expected a URL like postgresql://user@host:5432/chatspace")
+        if scheme in {"postgres", "postgresql", "postgresql+psycopg"}:
+            return f"postgresql+psycopg://{rest}"
+        if scheme == "sqlite":
+            return value
+        raise ValueError(f"unsupported database {scheme!r}: use postgresql:// or sqlite://")
 
     @field_validator("blob_store")
     @classmethod

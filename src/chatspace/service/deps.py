@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Annotated, Literal, TypeGuard
+from typing import Annotated, Literal
 
 import jwt
 import sqlalchemy as sa
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from chatspace.types.workspaces import MAX_USER_ID, is_user_id
 
 from .problems import Forbidden, NotFound, Unauthenticated, quoted
 from .state import AppState
@@ -45,20 +47,6 @@ def get_state(request: Request) -> AppState:
 StateDep = Annotated[AppState, Depends(get_state)]
 
 
-MAX_IDENTIFIER = 256
-
-
-def _identifier(value: object) -> TypeGuard[str]:
-    """Whether a claim can name a user or an org in rows, logs and answers: printable
-    (no NUL, no bidirectional overrides, no lone surrogates) and without spaces."""
-    return (
-        isinstance(value, str)
-        and 0 < len(value) <= MAX_IDENTIFIER
-        and value.isprintable()
-        and not any(ch.isspace() for ch in value)
-    )
-
-
 def current_caller(
     state: StateDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
@@ -83,10 +71,10 @@ def current_caller(
             "get one that expires sooner."
         )
     user, org = claims.get("sub"), claims.get("org_id")
-    if not (_identifier(user) and _identifier(org)):
+    if not (is_user_id(user) and is_user_id(org)):
         raise Unauthenticated(
             f"The token's sub and org_id claims must be printable identifiers: 1 to "
-            f"{MAX_IDENTIFIER} characters, no spaces, control or formatting characters."
+            f"{MAX_USER_ID} characters, no spaces, control or formatting characters."
         )
     state.rate_limiter.check(org, user)
     return Caller(user_id=user, org_id=org)

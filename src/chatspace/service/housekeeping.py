@@ -1,17 +1,27 @@
-"""Cleaning up after crashes and expiring files, while the service runs.
+"""Cleaning up after crashes and expiring files, on one replica at a time.
 
-At start: files past their ``expires_at`` are deleted, old idempotency keys forgotten,
-and the blob store swept of what a crash left (uploads in progress of dead processes,
-blobs whose row never committed). Then every :data:`EXPIRY_INTERVAL` seconds, old
-idempotency keys are forgotten and, with ``--retention-days``, expired files deleted.
-Passages stored without a vector of the service's embedding model (before vectors
-existed, or under another model) get one in the background, :data:`EMBED_BATCH` at a
-time, each batch its own short transaction.
+The replicas of a team deployment share one database and one blob store, so what cleans
+those up runs on one replica at a time: the one holding the ``housekeeping`` lease
+(:mod:`.store.leases`). Every ``housekeeping_interval`` seconds (600) each replica asks for
+it; the holder renews it for :data:`LEASE_INTERVALS` intervals, and once a holder that
+died has let it run out, the next replica to ask takes it over. A holder is named by its
+host and data dir (one per replica), so a replica restarted after a crash holds it again.
+
+A replica that takes the lease (at start, before it answers, or from one that died)
+sweeps: files past their ``expires_at`` deleted, old idempotency keys and rate counts
+forgotten, and the blob store rid of what a crash left (uploads in progress of dead
+processes, blobs whose row never committed). While it holds the lease, every interval,
+old keys and counts are forgotten and, with ``--retention-days``, expired files deleted.
+Every other replica only removes, at start, the uploads in progress that a dead process
+left in its own data dir. Passages stored without a vector of the service's embedding
+model (before vectors existed, or under another model) get one in the background,
+:data:`EMBED_BATCH` at a time, each batch its own short transaction.
 """
 
 from __future__ import annotations
 
 import logging
+import socket
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,26 +29,36 @@ from contextlib import asynccontextmanager
 import anyio
 from starlette.concurrency import run_in_threadpool
 
+from .ratelimit import WINDOW_SECONDS
 from .retrieval.embeddings import to_blobs
 from .state import AppState
 from .store import files as file_store
 from .store import idempotency as idempotency_store
+from .store import leases as lease_store
 from .store import passages as passage_store
+from .store import rate_counters
+from .store.blobs import LocalBlobStore
 from .store.transactions import write_transaction
 
 __all__ = [
     "EMBED_BATCH",
-    "EXPIRY_INTERVAL",
+    "LEASE",
+    "LEASE_INTERVALS",
     "embed_missing",
     "expire_files",
+    "forget_old_counts",
     "forget_old_keys",
     "running",
     "sweep",
+    "sweep_own_uploads",
 ]
 
 log = logging.getLogger("chatspace.service")
 
-EXPIRY_INTERVAL = 600.0
+LEASE = "housekeeping"
+LEASE_INTERVALS = 3
+"""How many intervals a lease lasts: its holder may miss two renewals (a slow sweep, a
+busy database) before another replica takes over."""
 EMBED_BATCH = 256
 
 
@@ -56,14 +76,23 @@ def forget_old_keys(state: AppState) -> int:
         return idempotency_store.purge(conn, now=time.time())
 
 
+def forget_old_counts(state: AppState) -> int:
+    """Purge the rate limit's counts older than its window; how many rows."""
+    with state.db.begin() as conn:
+        return rate_counters.purge(conn, before=int(time.time()) - WINDOW_SECONDS)
+
+
 def embed_missing(state: AppState) -> int:
     """Give one batch of passages without a vector of the service's model theirs; how
     many (0 when every passage has one, or without a model)."""
-    if state.dense is None:
+    dense = state.index.dense
+    if dense is None:
         return 0
-    embedder = state.dense.embedder
+    embedder = dense.embedder
     with state.db.connect() as conn:
-        todo = passage_store.passages_without_vectors(conn, model=embedder.name, limit=EMBED_BATCH)
+        todo = passage_store.passages_without_vectors(
+            conn, model=embedder.name, limit=EMBED_BATCH, embedding=dense.vector_column
+        )
     if not todo:
         return 0
     blobs = to_blobs(embedder.embed([text for _, text in todo]))
@@ -72,6 +101,7 @@ def embed_missing(state: AppState) -> int:
             conn,
             model=embedder.name,
             rows=[(pid, b) for (pid, _), b in zip(todo, blobs, strict=True)],
+            embeddings=dense.columns(blobs),
         )
     return len(todo)
 
@@ -88,39 +118,79 @@ async def _embed_all(state: AppState) -> None:
 
 
 def sweep(state: AppState) -> None:
-    """What a service does once before it answers: expire, forget, remove debris."""
+    """What the replica that takes the lease does first: expire, forget, remove debris."""
     expired = expire_files(state)
     forget_old_keys(state)
+    forget_old_counts(state)
     with state.db.connect() as conn:
         referenced = file_store.referenced_blobs(conn)
     removed = state.blobs.sweep(referenced=referenced)
     if expired or removed:
-        log.info(
-            "start-up sweep: %d expired file(s), %d stray blob(s) removed", expired, len(removed)
-        )
+        log.info("sweep: %d expired file(s), %d stray blob(s) removed", expired, len(removed))
+
+
+def sweep_own_uploads(state: AppState) -> list[str]:
+    """Remove the uploads in progress that dead processes left in this replica's data dir
+    (each replica has its own); the names removed."""
+    spool = LocalBlobStore(state.settings.blob_dir)
+    # Blobs in place count as referenced: which are debris is for the lease holder to say.
+    return spool.sweep(referenced=set(spool.stored_names()))
 
 
 def _tidy(state: AppState) -> None:
     forget_old_keys(state)
+    forget_old_counts(state)
     if state.settings.retention_days and (count := expire_files(state)):
         log.info("%d expired file(s) deleted", count)
 
 
-async def _tidy_forever(state: AppState) -> None:
+def _turn(state: AppState, holder: str, held: bool) -> bool:
+    """Take or renew the lease, then sweep (just taken) or tidy (held already); whether
+    this replica holds it."""
+    seconds = LEASE_INTERVALS * state.settings.housekeeping_interval
+    with state.db.begin() as conn:
+        if not lease_store.acquire(
+            conn, name=LEASE, holder=holder, now=time.time(), seconds=seconds
+        ):
+            return False
+    if held:
+        _tidy(state)
+    else:
+        log.info("this replica (%s) runs the housekeeping now", holder)
+        sweep(state)
+    return True
+
+
+def _release(state: AppState, holder: str) -> None:
+    with state.db.begin() as conn:
+        lease_store.release(conn, name=LEASE, holder=holder)
+
+
+async def _tidy_forever(state: AppState, holder: str, held: bool) -> None:
     while True:
-        await anyio.sleep(EXPIRY_INTERVAL)
+        await anyio.sleep(state.settings.housekeeping_interval)
         try:
-            await run_in_threadpool(_tidy, state)
+            held = await run_in_threadpool(_turn, state, holder, held)
         except Exception:
             log.exception("housekeeping failed; trying again later")
 
 
 @asynccontextmanager
 async def running(state: AppState) -> AsyncIterator[None]:
-    """Sweep, then keep tidying up every :data:`EXPIRY_INTERVAL` seconds until exit."""
-    await run_in_threadpool(sweep, state)
+    """Sweep (or, when another replica holds the lease, remove this data dir's debris),
+    then take a turn every interval until exit, and give the lease up."""
+    # A replica is its data dir: started again after a crash, it takes its lease back at
+    # once instead of waiting for it to run out.
+    holder = f"{socket.gethostname()}:{state.settings.data_dir.resolve()}"
+    held = await run_in_threadpool(_turn, state, holder, False)
+    if not held and (removed := await run_in_threadpool(sweep_own_uploads, state)):
+        log.info("%d upload(s) in progress of dead processes removed", len(removed))
     async with anyio.create_task_group() as tasks:
-        tasks.start_soon(_tidy_forever, state)
+        tasks.start_soon(_tidy_forever, state, holder, held)
         tasks.start_soon(_embed_all, state)
         yield
         tasks.cancel_scope.cancel()
+    try:
+        await run_in_threadpool(_release, state, holder)
+    except Exception:  # it runs out by itself
+        log.warning("giving up the housekeeping lease failed; it expires by itself")

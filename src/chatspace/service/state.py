@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import logging
+import os
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from chatspace.local_auth import load_or_create_secret
+from chatspace.local_auth import SECRET_ENV, load_or_create_secret
 
 from .config import Settings
 from .engines.registry import ModelRegistry
 from .ratelimit import RateLimiter
-from .retrieval.dense import DenseIndex
 from .retrieval.embeddings import WordLlamaEmbedder
+from .retrieval.index import PassageIndex, open_index
 from .store.blobs import BlobStore, open_blob_store
 from .store.db import open_database
+from .store.dialects import is_postgres
+
+log = logging.getLogger("chatspace.service")
 
 
 @dataclass
@@ -26,8 +31,9 @@ class AppState:
     rate_limiter: RateLimiter
     verification_key: str
     jwt_algorithm: str
-    dense: DenseIndex | None
-    """Dense similarity for hybrid retrieval; None when ``embeddings`` is ``off``."""
+    index: PassageIndex
+    """Retrieval's side of the database engine (its ``dense`` is None when ``embeddings``
+    is ``off``)."""
 
     @classmethod
     def open(cls, settings: Settings) -> AppState:
@@ -36,15 +42,25 @@ class AppState:
             key, algorithm = settings.jwt_public_key.read_text(), "RS256"
         else:
             key, algorithm = load_or_create_secret(settings.data_dir), "HS256"
+        db = open_database(settings.resolved_database_url)
+        if is_postgres(db) and algorithm == "HS256" and SECRET_ENV not in os.environ:
+            log.warning(
+                "tokens are verified with the secret of this data dir: every replica on "
+                "this database must get the same %s (or --jwt-public-key); "
+                "see docs/deploy.md",
+                SECRET_ENV,
+            )
         return cls(
             settings=settings,
-            db=open_database(settings.resolved_database_url),
+            db=db,
             blobs=open_blob_store(settings.blob_store, data_dir=settings.data_dir),
             models=ModelRegistry.from_settings(settings),
-            rate_limiter=RateLimiter(settings.rate_limit_per_minute),
+            rate_limiter=RateLimiter(settings.rate_limit_per_minute, db),
             verification_key=key,
             jwt_algorithm=algorithm,
-            dense=DenseIndex(WordLlamaEmbedder()) if settings.embeddings == "wordllama" else None,
+            index=open_index(
+                db, WordLlamaEmbedder() if settings.embeddings == "wordllama" else None
+            ),
         )
 
     async def aclose(self) -> None:

@@ -87,7 +87,7 @@ def _prepare(
             workspace_id=body.workspace,
             messages=body.messages,
             relevance=state.settings.relevance_threshold,
-            dense=state.dense,
+            index=state.index,
         )
     return engine, Job(body, found), None
 

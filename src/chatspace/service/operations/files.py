@@ -168,8 +168,7 @@ async def create_files(
     for name, temp in parts:
         content_type = _content_type(name)
         extracted = await _extract(temp.path, name, content_type)
-        embedder = state.dense.embedder if state.dense else None
-        vectors = await anyio.to_thread.run_sync(embed_passages, extracted, embedder)
+        vectors = await anyio.to_thread.run_sync(embed_passages, extracted, state.index.dense)
         metadata, details = dict(given), ""
         if fields.instructions is not None:
             derived, details = await _derive(

@@ -8,13 +8,18 @@ it searched last (:data:`MAX_WORKSPACES`), checks with one indexed ``count``/``m
 (:func:`~chatspace.service.store.passages.vector_stamp`) that nothing was added or removed
 since, and reloads otherwise. Several processes on one database each keep their own copy;
 none can serve a stale one.
+
+This is the dense side of SQLite's index, and of PostgreSQL's where the database has no
+pgvector (:mod:`.index`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -24,10 +29,23 @@ from chatspace.service.store.passages import vector_stamp, workspace_vectors
 
 from .embeddings import Embedder, Vectors, from_blobs
 
-__all__ = ["MAX_WORKSPACES", "DenseIndex", "Similarities"]
+if TYPE_CHECKING:
+    from .index import Workspace
+    from .scope import Scope
+
+__all__ = ["MAX_WORKSPACES", "DenseIndex", "Nearest", "Similarities"]
 
 MAX_WORKSPACES = 32
 """Workspaces whose vectors a process keeps in memory (least recently searched go first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Nearest:
+    """The passages most similar to a question (ids, most similar first) and the cosine
+    similarity of every passage asked about that has a vector."""
+
+    best: list[int]
+    cosine: dict[int, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +88,33 @@ class DenseIndex:
     """The passage vectors of recently searched workspaces, and the questions' similarity
     to them."""
 
+    vector_column = False
+
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self._matrices: OrderedDict[tuple[str, str], _Matrix] = OrderedDict()
         self._lock = threading.Lock()
+
+    def nearest(
+        self,
+        conn: sa.Connection,
+        *,
+        where: Workspace,
+        question: str,
+        scope: Scope,
+        limit: int,
+        also: Sequence[int],
+    ) -> Nearest:
+        """The ``limit`` passages of ``scope`` most similar to ``question``, and the
+        similarity of those and of the passages ``also``."""
+        sims = self.similarities(conn, org_id=where[0], workspace_id=where[1], question=question)
+        best = sims.best(limit, file_ids=scope.file_ids)
+        cosine = {pid: c for pid in (*best, *also) if (c := sims.of(pid)) is not None}
+        return Nearest(best, cosine)
+
+    def columns(self, blobs: Sequence[bytes]) -> list[str] | None:
+        """None: the vectors live in the ``vector`` column only."""
+        return None
 
     def similarities(
         self, conn: sa.Connection, *, org_id: str, workspace_id: str, question: str

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import re
 import zipfile
 from collections.abc import Callable, Generator, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from .tables import Piece, Table, records_piece
+from .tables import CONTROL, Piece, Table, records_piece
 
 __all__ = [
     "MAX_DOCUMENT_BYTES",
@@ -76,7 +75,6 @@ _BY_TYPE = {
     "application/vnd.apache.parquet": "parquet",
     "application/json": "json",
 }
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ZIPPED = {"docx", "xlsx", "pptx", "odt"}
 _DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head")
 _BLOCK_TAGS = [
@@ -136,7 +134,7 @@ def decode(path: Path) -> str | None:
 def clean(text: str) -> str:
     """Text with ``\n`` line ends and no control characters (``\x02``/``\x03`` are
     also the search's highlight markers)."""
-    return _CONTROL.sub(" ", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return CONTROL.sub(" ", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _mostly_printable(text: str, sample: int = 4096) -> bool:

@@ -5,10 +5,11 @@ cut at a paragraph, line, sentence or word boundary where one is near, and overl
 previous passage by about :data:`OVERLAP_CHARS` so that a sentence that straddles a cut
 is still found whole in one passage (tables are cut by rows instead: :mod:`.tables`).
 ``start`` records where a passage begins in the extracted text. Passages and their
-workspace's FTS5 index are written together (:mod:`chatspace.service.store.passages`),
-so a rolled-back upload leaves no index entry. Extraction and embedding, the slow parts,
-run before the transaction (:func:`.extract.extract`, :func:`embed_passages`); only the
-writing runs inside it.
+index entries are written together (:mod:`chatspace.service.store.passages`: the
+workspace's FTS5 table on SQLite; on PostgreSQL the ``tsvector`` and pgvector columns of
+the same rows), so a rolled-back upload leaves no index entry. Extraction and embedding,
+the slow parts, run before the transaction (:func:`.extract.extract`,
+:func:`embed_passages`); only the writing runs inside it.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import sqlalchemy as sa
 
 from chatspace.service.store.passages import add_passages
 
-from .embeddings import Embedder, to_blobs
+from .embeddings import to_blobs
 
 if TYPE_CHECKING:
     from .extract import Extracted
+    from .index import Dense
 
 __all__ = [
     "OVERLAP_CHARS",
@@ -76,18 +78,20 @@ def split_passages(
 
 @dataclass(frozen=True, slots=True)
 class PassageVectors:
-    """The stored vectors of a file's passages, in order, and the model that made them."""
+    """The stored vectors of a file's passages, in order, the model that made them, and
+    the same vectors as the engine's vector column takes them (None: no such column)."""
 
     model: str
     blobs: tuple[bytes, ...]
+    columns: list[str] | None = None
 
 
-def embed_passages(extracted: Extracted | None, embedder: Embedder | None) -> PassageVectors | None:
+def embed_passages(extracted: Extracted | None, dense: Dense | None) -> PassageVectors | None:
     """The vectors of the file's passages (None without passages or without a model)."""
-    if extracted is None or embedder is None or not extracted.passages:
+    if extracted is None or dense is None or not extracted.passages:
         return None
-    vectors = embedder.embed([text for _, text in extracted.passages])
-    return PassageVectors(embedder.name, tuple(to_blobs(vectors)))
+    blobs = to_blobs(dense.embedder.embed([text for _, text in extracted.passages]))
+    return PassageVectors(dense.embedder.name, tuple(blobs), dense.columns(blobs))
 
 
 def index_file(
@@ -114,4 +118,5 @@ def index_file(
         passages=extracted.passages,
         vectors=vectors.blobs if vectors else None,
         vector_model=vectors.model if vectors else None,
+        embeddings=vectors.columns if vectors else None,
     )

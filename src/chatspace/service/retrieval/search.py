@@ -3,16 +3,17 @@
 The question is the text of the last user message that has text. A follow-up ("And in
 Nice?", "Who owns it?") is searched with the conversation it continues: the content words
 of the previous user turns join the query at :data:`CONTEXT_WEIGHT`. The words, less
-common English stop words, are each quoted (so FTS5 syntax in user text, like ``NEAR(``
-or ``col:``, is plain words) and ranked in two steps:
+common English stop words, are searched through the database engine's index
+(:mod:`.index`: FTS5 on SQLite, ``tsvector`` and pgvector on PostgreSQL) and ranked here,
+the same way on every engine, in two steps:
 
-1. **Candidates**: FTS5's bm25 over the terms joined by ``OR``, the :data:`POOL` best
-   passages (:func:`_pool`; without context and relevance this is the whole ranking of
-   earlier versions, the benchmark's "today" column), and, with vectors
-   (:mod:`.dense`), the :data:`POOL` passages most similar to the question.
+1. **Candidates**: the :data:`POOL` best passages matching any of the terms (without
+   context and relevance this is the whole ranking of earlier versions, the benchmark's
+   "today" column), and, with vectors, the :data:`POOL` passages most similar to the
+   question.
 2. **Relevance** (:func:`_lexical`, :func:`relevance_of`): which query terms each
-   candidate matches (the tokens FTS5 marked in it, stemmed as the index stems them),
-   and each term's inverse document frequency in the workspace. A passage's *coverage*
+   candidate matches (the tokens the index marked in it, stemmed as the index stems
+   them), and each term's inverse document frequency in the workspace. A passage's *coverage*
    is the share of the question's weight (term weight x idf) that it matches, in its
    text or its file's name; its
    relevance is :data:`LEXICAL_SHARE` of its coverage plus the rest of its cosine
@@ -31,22 +32,22 @@ local engine uses to pick the sentences it quotes.
 
 from __future__ import annotations
 
-import json
 import math
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
-from chatspace.service.store.passages import index_exists, index_table
+from chatspace.service.store import schema
 from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage
 
-from .dense import DenseIndex
 from .scope import Scope, resolve_scope
-from .stems import stems_of
+
+if TYPE_CHECKING:
+    from .index import FullText, Hit, PassageIndex, Workspace
 
 __all__ = [
     "CONTEXT_WEIGHT",
@@ -55,7 +56,6 @@ __all__ = [
     "Passage",
     "Query",
     "Retrieval",
-    "build_query",
     "is_follow_up",
     "names_in",
     "query_of",
@@ -84,7 +84,6 @@ DEFAULT_RELEVANCE = 0.35
 """The relevance a passage needs to be cited (calibrated on the dev split of
 ``benchmarks/data/retrieval``; 0 cites the best ``top_k`` whatever they say)."""
 _WORD = re.compile(r"\w+")
-_MARK_OPEN, _MARK_CLOSE = "\x02", "\x03"
 _STOP_TEXT = """a about above after again all also am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
     from further had has have having he her here hers him his how i if in into is it its
@@ -231,108 +230,6 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
     return Query(tuple(terms), tuple(terms.values()), follow_up, text, names_in(question))
 
 
-def build_query(terms: Sequence[str]) -> str:
-    """An FTS5 MATCH expression: each term a quoted string, any of them may match."""
-    return " OR ".join(_phrase(t) for t in terms)
-
-
-def _phrase(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
-def _hits(marked: str) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """The text of ``highlight()``'s output without its markers, and the marked spans."""
-    text: list[str] = []
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    opened = 0
-    for piece in re.split(f"([{_MARK_OPEN}{_MARK_CLOSE}])", marked):
-        if piece == _MARK_OPEN:
-            opened = pos
-        elif piece == _MARK_CLOSE:
-            spans.append((opened, pos))
-        else:
-            text.append(piece)
-            pos += len(piece)
-    return "".join(text), tuple(spans)
-
-
-# {index} is the workspace's own index table (hex name from ``index_table``).
-_SEARCH = """
-SELECT p.id, p.file_id, f.filename, p.ord, p.start, bm25({index}) AS score,
-       highlight({index}, 0, char(2), char(3)) AS marked
-FROM {index}
-JOIN passages AS p ON p.id = {index}.rowid
-JOIN files AS f ON f.id = p.file_id
-WHERE {index} MATCH :query
-  AND (f.expires_at IS NULL OR f.expires_at > :now)
-  {only_files}
-ORDER BY score, p.file_id, p.ord
-LIMIT :top_k
-"""
-_TERM_COUNT = 'SELECT count(*) FROM "{index}" WHERE "{index}" MATCH :term'
-_PASSAGE_COUNT = 'SELECT count(*) FROM "{index}_docsize"'
-
-_BY_ID = """
-SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text
-FROM passages AS p JOIN files AS f ON f.id = p.file_id
-WHERE p.id IN (SELECT value FROM json_each(:ids))
-  AND (f.expires_at IS NULL OR f.expires_at > :now)
-"""
-_HIGHLIGHT = (
-    'SELECT rowid, highlight("{index}", 0, char(2), char(3)) FROM "{index}" '
-    'WHERE "{index}" MATCH :query AND rowid IN (SELECT value FROM json_each(:ids))'
-)
-
-_NAMED_FILE = sa.text(
-    "SELECT 1 FROM files WHERE org_id = :o AND workspace_id = :w "
-    "AND instr(lower(filename), :term) > 0 LIMIT 1"
-)
-
-_Row = tuple[int, Passage]
-
-
-def _pool(
-    conn: sa.Connection, index: str, terms: Sequence[str], scope: Scope, limit: int
-) -> list[_Row]:
-    """The ``limit`` best passages for ``terms`` joined by OR, by FTS5's bm25."""
-    params: dict[str, object] = {"query": build_query(terms), "now": int(time.time())}
-    params["top_k"] = limit
-    only_files = ""
-    if scope.file_ids is not None:
-        # one JSON array parameter, however many files a filter part leaves
-        only_files = "AND p.file_id IN (SELECT value FROM json_each(:file_ids))"
-        params["file_ids"] = json.dumps(sorted(scope.file_ids))
-    statement = sa.text(_SEARCH.format(index=index, only_files=only_files))
-    rows = []
-    for pid, file_id, filename, ord_, start, score, marked in conn.execute(statement, params):
-        text, hits = _hits(marked)
-        rows.append((pid, Passage(file_id, filename, ord_, start, text, float(score), hits)))
-    return rows
-
-
-def _by_id(conn: sa.Connection, index: str, terms: Sequence[str], ids: Sequence[int]) -> list[_Row]:
-    """The passages ``ids`` (in that order) of files not expired, with their matched
-    spans when they match any of ``terms``."""
-    if not ids:
-        return []
-    params = {"ids": json.dumps(list(ids)), "now": int(time.time())}
-    found = {row[0]: row for row in conn.execute(sa.text(_BY_ID), params)}
-    marked: dict[int, str] = {}
-    if terms:
-        query = {"query": build_query(terms), "ids": params["ids"]}
-        marked = dict(conn.execute(sa.text(_HIGHLIGHT.format(index=index)), query).tuples().all())
-    rows = []
-    for pid in ids:
-        if pid in found:
-            _, file_id, filename, ord_, start, text = found[pid]
-            hits: tuple[tuple[int, int], ...] = ()
-            if pid in marked:
-                text, hits = _hits(marked[pid])
-            rows.append((pid, Passage(file_id, filename, ord_, start, text, 0.0, hits)))
-    return rows
-
-
 def _idf(n: int, df: int) -> float:
     """bm25's inverse document frequency (never below a small positive floor), as if the
     workspace had at least :data:`MIN_PASSAGES` passages: in a workspace of three files
@@ -343,6 +240,21 @@ def _idf(n: int, df: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class _Weights:
+    """Each query term's share of the question (its weight x idf in the workspace) and
+    how many passages of the workspace match it."""
+
+    shares: list[float]
+    counts: list[int]
+
+
+def _weights(conn: sa.Connection, text: FullText, where: Workspace, query: Query) -> _Weights:
+    n, counts = text.counts(conn, where=where, terms=query.terms)
+    shares = [w * _idf(n, df) for w, df in zip(query.weights, counts, strict=True)]
+    return _Weights(shares, counts)
+
+
+@dataclass(frozen=True, slots=True)
 class _Lexical:
     coverage: dict[int, float]
     unknown_names: bool
@@ -350,41 +262,44 @@ class _Lexical:
 
 
 def _lexical(
-    conn: sa.Connection, index: str, query: Query, rows: Sequence[_Row], where: tuple[str, str]
+    conn: sa.Connection,
+    text: FullText,
+    query: Query,
+    weights: _Weights,
+    rows: Sequence[Hit],
+    where: Workspace,
 ) -> _Lexical:
-    """Each candidate's coverage: the weight of the query terms among the tokens FTS5
-    matched in it (its ``hits``, stemmed as the index stems them: :mod:`.stems`) or in the
-    name of its file ("stock in Genoa" and ``stock-genoa.csv``)."""
+    """Each candidate's coverage: the weight of the query terms among the tokens the index
+    matched in it (its ``hits``, stemmed as the index stems them) or in the name of its
+    file ("stock in Genoa" and ``stock-genoa.csv``). A term the index drops altogether
+    (one of PostgreSQL's English stop words that is not one of ours) weighs nothing."""
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
-    stems = stems_of(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
+    stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
     named = {pid: frozenset(_WORD.findall(p.filename.lower())) for pid, p in rows}
-    n = int(conn.exec_driver_sql(_PASSAGE_COUNT.format(index=index)).scalar_one())
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     total = 0.0
     unknown = False
-    for term, weight in zip(query.terms, query.weights, strict=True):
-        df = int(
-            conn.execute(
-                sa.text(_TERM_COUNT.format(index=index)), {"term": _phrase(term)}
-            ).scalar_one()
-        )
+    for term, share, df in zip(query.terms, weights.shares, weights.counts, strict=True):
+        term_stems = set(stems[term])
+        if not term_stems:
+            continue
         if df == 0 and term in query.names:
             unknown |= _no_file_named(conn, where, term)
-        share = weight * _idf(n, df)
         total += share
-        term_stems = set(stems[term])
         for pid in covered:
-            if (term_stems and term_stems <= matched[pid]) or term in named[pid]:
+            if term_stems <= matched[pid] or term in named[pid]:
                 covered[pid] += share
     coverage = {pid: c / total if total else 0.0 for pid, c in covered.items()}
     return _Lexical(coverage, unknown)
 
 
-def _no_file_named(conn: sa.Connection, where: tuple[str, str], term: str) -> bool:
+def _no_file_named(conn: sa.Connection, where: Workspace, term: str) -> bool:
     """Whether no file of the workspace ``where`` has ``term`` in its name."""
-    params = {"o": where[0], "w": where[1], "term": term}
-    return conn.execute(_NAMED_FILE, params).first() is None
+    files = schema.files
+    named = sa.func.lower(files.c.filename).contains(term, autoescape=True)
+    found = sa.select(1).where(files.c.org_id == where[0], files.c.workspace_id == where[1])
+    return conn.execute(found.where(named).limit(1)).first() is None
 
 
 def relevance_of(coverage: float, cosine: float | None) -> float:
@@ -403,42 +318,50 @@ def search(
     workspace_id: str,
     query: Query,
     scope: Scope,
+    index: PassageIndex,
     relevance: float = 0.0,
-    dense: DenseIndex | None = None,
 ) -> tuple[Passage, ...]:
     """The ``scope.top_k`` most relevant passages for ``query`` whose relevance reaches
-    ``relevance``, best first: by full text alone, or with ``dense`` similarity."""
+    ``relevance``, best first: by full text alone, or with the dense similarity of
+    ``index``."""
     if scope.file_ids is not None and not scope.file_ids:
         return ()
-    index = index_table(org_id, workspace_id)
-    terms = query.terms if index_exists(conn, index) else ()  # never indexed: no terms
+    where = (org_id, workspace_id)
+    text, dense, terms = index.text, index.dense, query.terms
     if dense is None and relevance <= 0 and set(query.weights) <= {1.0}:
-        return tuple(p for _, p in _pool(conn, index, terms, scope, scope.top_k)) if terms else ()
-    pool = max(POOL, 4 * scope.top_k)
-    rows = _pool(conn, index, terms, scope, pool) if terms else []
-    sims = None
-    if dense is not None and query.text.strip():
-        sims = dense.similarities(
-            conn, org_id=org_id, workspace_id=workspace_id, question=query.text
+        found = text.candidates(
+            conn, where=where, terms=terms, weights=None, scope=scope, limit=scope.top_k
         )
-        seen = {pid for pid, _ in rows}
-        extra = [pid for pid in sims.best(pool, file_ids=scope.file_ids) if pid not in seen]
-        rows += _by_id(conn, index, terms, extra)
+        return tuple(p for _, p in found)
+    pool = max(POOL, 4 * scope.top_k)
+    weights = _weights(conn, text, where, query) if terms else _Weights([], [])
+    rows = text.candidates(
+        conn, where=where, terms=terms, weights=weights.shares, scope=scope, limit=pool
+    )
+    cosine = None
+    if dense is not None and query.text.strip():
+        seen = [pid for pid, _ in rows]
+        near = dense.nearest(
+            conn, where=where, question=query.text, scope=scope, limit=pool, also=seen
+        )
+        cosine = near.cosine
+        extra = [pid for pid in near.best if pid not in set(seen)]
+        rows += text.by_id(conn, where=where, terms=terms, ids=extra)
     if not rows:
         return ()
-    where = (org_id, workspace_id)
-    lexical = _lexical(conn, index, query, rows, where) if terms else _Lexical({}, False)
+    lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
     if relevance > 0 and lexical.unknown_names:
         return ()
     ranked = []
     for pid, p in rows:
-        rel = relevance_of(lexical.coverage.get(pid, 0.0), sims.of(pid) if sims else None)
+        similarity = None if cosine is None else cosine.get(pid)
+        rel = relevance_of(lexical.coverage.get(pid, 0.0), similarity)
         if rel >= relevance:
             ranked.append((-rel, p.score, pid, p, rel))
     ranked.sort(key=lambda r: r[:3])
     return tuple(
-        Passage(p.file_id, p.filename, p.ord, p.start, p.text, bm25, p.hits, rel)
-        for _, bm25, _, p, rel in ranked[: scope.top_k]
+        Passage(p.file_id, p.filename, p.ord, p.start, p.text, score, p.hits, rel)
+        for _, score, _, p, rel in ranked[: scope.top_k]
     )
 
 
@@ -448,8 +371,8 @@ def retrieve(
     org_id: str,
     workspace_id: str,
     messages: Sequence[ChatMessage],
+    index: PassageIndex,
     relevance: float = DEFAULT_RELEVANCE,
-    dense: DenseIndex | None = None,
 ) -> Retrieval:
     """Check the request's filter parts, then find the relevant passages for its question
     (a filter part's ``relevance`` wins over the service's ``relevance``)."""
@@ -461,7 +384,7 @@ def retrieve(
         workspace_id=workspace_id,
         query=query,
         scope=scope,
+        index=index,
         relevance=scope.relevance if scope.relevance is not None else relevance,
-        dense=dense,
     )
     return Retrieval(question=question_of(messages), terms=query.terms, passages=passages)

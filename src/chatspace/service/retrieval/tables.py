@@ -18,10 +18,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MAX_CELLS", "MAX_CELL_CHARS", "MAX_COLUMNS", "MAX_ROWS", "Piece", "Table"]
+__all__ = ["CONTROL", "MAX_CELLS", "MAX_CELL_CHARS", "MAX_COLUMNS", "MAX_ROWS", "Piece", "Table"]
+
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Control characters, which extracted text never keeps (each becomes a space): NUL in
+particular, which PostgreSQL's ``text`` cannot hold."""
 
 MAX_ROWS = 100_000
 """Rows read of one table (a sheet, a CSV, a Parquet file); the rest has no text."""
@@ -109,7 +114,7 @@ def _cell(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = " ".join(str(value).split()) if isinstance(value, str) else str(value)
-    return text[:MAX_CELL_CHARS]
+    return CONTROL.sub(" ", text[:MAX_CELL_CHARS])
 
 
 def records_piece(text: str, *, size: int) -> Piece | None:

@@ -44,6 +44,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from . import StoreUnavailable
 from .blobs import BlobStat, LocalBlobStore, LocalTempBlob, TempBlob
 
 __all__ = ["PART_SIZE", "BlobStoreUnavailable", "S3BlobStore", "S3TempBlob", "parse_url"]
@@ -63,7 +64,7 @@ _DELETE_BATCH = 1000
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
 
 
-class BlobStoreUnavailable(RuntimeError):
+class BlobStoreUnavailable(StoreUnavailable):
     """The bucket cannot be used (unreachable, missing, or the credentials refused)."""
 
 

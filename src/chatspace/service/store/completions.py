@@ -26,6 +26,7 @@ from chatspace.types import (
     ChatMessage,
 )
 
+from .dialects import is_postgres
 from .schema import completion_messages as messages_t
 from .schema import completions as completions_t
 
@@ -135,6 +136,23 @@ def _after(
     return sa.or_(column_created < created, sa.and_(column_created == created, column_id < id_))
 
 
+def _metadata_is(conn: sa.Connection, key: str, value: str) -> sa.ColumnElement[bool]:
+    """Whether a completion's metadata maps ``key`` to the string ``value``."""
+    c = completions_t.c
+    if is_postgres(conn):
+        found = sa.func.json_extract_path(c.metadata, key)
+        return sa.and_(
+            sa.func.json_typeof(found) == "string",
+            sa.func.json_extract_path_text(c.metadata, key) == value,
+        )
+    entry = sa.func.json_each(c.metadata).table_valued("key", "value", "type")
+    return (
+        sa.exists()
+        .select_from(entry)
+        .where(entry.c.key == key, entry.c.type == "text", entry.c.value == value)
+    )
+
+
 def list_completions(
     conn: sa.Connection,
     *,
@@ -152,12 +170,7 @@ def list_completions(
     if model is not None:
         query = query.where(c.model == model)
     for key, value in (metadata or {}).items():
-        entry = sa.func.json_each(c.metadata).table_valued("key", "value", "type")
-        query = query.where(
-            sa.exists()
-            .select_from(entry)
-            .where(entry.c.key == key, entry.c.type == "text", entry.c.value == value)
-        )
+        query = query.where(_metadata_is(conn, key, value))
     if after is not None:
         cursor = conn.execute(
             sa.select(c.created, c.id).where(*_scope(org_id, workspace_id), c.id == after)

@@ -1,4 +1,5 @@
-"""The database engine: SQLite in WAL mode, migrated on open."""
+"""The database engine, migrated on open: SQLite in WAL mode (the embedded default) or
+PostgreSQL through psycopg 3 (a team's service, its replicas sharing one database)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from . import StoreUnavailable
 from .migrations import migrate
+
+__all__ = ["DatabaseUnavailable", "open_database"]
+
+
+class DatabaseUnavailable(StoreUnavailable):
+    """The database cannot be reached or used at start."""
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -24,8 +32,18 @@ def open_database(url_or_path: str | Path) -> sa.Engine:
     url = str(url_or_path)
     if "://" not in url:
         url = f"sqlite:///{url}"
-    engine = sa.create_engine(url, pool_pre_ping=False)
-    if engine.dialect.name == "sqlite":
+    if url.startswith("postgresql"):
+        # a connection per request thread in flight (AnyIO's pool has 40); a server
+        # restarted under a running service costs one failed ping, not one failed request
+        engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=30)
+    else:
+        engine = sa.create_engine(url)
         sa.event.listen(engine, "connect", _sqlite_pragmas)
-    migrate(engine)
+    try:
+        migrate(engine)
+    except sa.exc.OperationalError as exc:
+        engine.dispose()
+        where = engine.url.render_as_string(hide_password=True)
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
+        raise DatabaseUnavailable(f"The database {where} cannot be used: {reason}") from None
     return engine

@@ -18,6 +18,7 @@ from chatspace.service.json_values import metadata_matches
 from chatspace.service.problems import NotFound, quoted
 from chatspace.types.files import File, FileList
 
+from .dialects import in_json_array
 from .passages import delete_file_passages
 from .schema import files as table
 
@@ -199,19 +200,16 @@ def list_files(
     )
 
 
-# One JSON array parameter, not one parameter per id: a list of any length stays one query.
-_KNOWN = sa.text(
-    "SELECT id FROM files WHERE org_id = :o AND workspace_id = :w "
-    "AND id IN (SELECT value FROM json_each(:ids))"
-)
-
-
 def known_file_ids(
     conn: sa.Connection, *, org_id: str, workspace_id: str, file_ids: Sequence[str]
 ) -> set[str]:
     """Those of ``file_ids`` that name files of the workspace (expired ones too)."""
     wanted = json.dumps(list(dict.fromkeys(file_ids)))
-    return set(conn.scalars(_KNOWN, {"o": org_id, "w": workspace_id, "ids": wanted}))
+    known = sa.text(
+        "SELECT id FROM files WHERE org_id = :o AND workspace_id = :w "  # noqa: S608
+        f"AND id {in_json_array(conn, 'ids')}"
+    )
+    return set(conn.scalars(known, {"o": org_id, "w": workspace_id, "ids": wanted}))
 
 
 def file_ids_matching(

@@ -1,15 +1,20 @@
-"""Passages of files and their full-text index: one FTS5 table per workspace.
+"""Passages of files and their full-text index.
 
-bm25 weighs a term by how rare it is among the indexed passages. With one index for the
-whole service, one organization's uploads would change another's rankings, and so the
-built-in model's answers; one index per workspace keeps every workspace's answers a
-function of its own files only. The index tables are external-content FTS5 tables over
-``passages``, named from a hash of (org, workspace), and written in the same transaction
-as the passages they index.
+On SQLite, one FTS5 table per workspace. bm25 weighs a term by how rare it is among the
+indexed passages. With one index for the whole service, one organization's uploads would
+change another's rankings, and so the built-in model's answers; one index per workspace
+keeps every workspace's answers a function of its own files only. The index tables are
+external-content FTS5 tables over ``passages``, named from a hash of (org, workspace),
+and written in the same transaction as the passages they index. On PostgreSQL the index
+is part of the rows themselves (a generated ``tsvector`` column under a GIN index:
+migration ``m006_postgres_search``), so writing or deleting a passage is all it takes;
+there, retrieval counts term statistics per workspace instead.
 
 A passage may also carry a dense vector and the name of the model that made it
 (:mod:`chatspace.service.retrieval.embeddings`); this module stores and reads them as
-bytes and knows nothing of what they mean.
+bytes and knows nothing of what they mean. Where PostgreSQL has pgvector, the same vector
+is also written to the ``embedding`` column, in the form retrieval gives
+(``embeddings``: ``halfvec`` literals), in the same statement.
 """
 
 from __future__ import annotations
@@ -43,10 +48,33 @@ _CREATE = (
 )
 
 
+class _HalfVec(sa.types.UserDefinedType[str]):
+    """pgvector's ``halfvec``, written as its text literal."""
+
+    cache_ok = True
+
+    def get_col_spec(self, **kw: object) -> str:
+        return "halfvec"
+
+
+# ``passages`` with the column only PostgreSQL with pgvector has (not in :mod:`.schema`)
+_WITH_EMBEDDING = sa.table(
+    "passages",
+    *(sa.column(c.name, c.type) for c in schema.passages.columns),
+    sa.column("embedding", _HalfVec()),
+)
+_EMBEDDING = sa.cast(sa.bindparam("embedding_literal"), _HalfVec())
+
+
 def index_table(org_id: str, workspace_id: str) -> str:
     """The name of a workspace's index table (hex only: safe to put into SQL)."""
     digest = hashlib.sha256(f"{org_id}\x00{workspace_id}".encode()).hexdigest()[:24]
     return f"fts_{digest}"
+
+
+def _fts5(conn: sa.Connection) -> bool:
+    """Whether the full-text index is FTS5 tables to keep in step (SQLite)."""
+    return conn.dialect.name == "sqlite"
 
 
 def index_exists(conn: sa.Connection, name: str) -> bool:
@@ -65,29 +93,35 @@ def add_passages(
     passages: Sequence[tuple[int, str]],
     vectors: Sequence[bytes] | None = None,
     vector_model: str | None = None,
+    embeddings: Sequence[str] | None = None,
 ) -> int:
     """Store a file's passages (``(start offset, text)``, with their ``vectors`` made by
-    ``vector_model`` when given) and index them; how many."""
+    ``vector_model`` when given, and their pgvector ``embeddings`` where the database has
+    that column) and index them; how many."""
     if not passages:
         return 0
     stored = vectors if vectors is not None else [None] * len(passages)
-    conn.execute(
-        sa.insert(schema.passages),
-        [
-            {
-                "file_id": file_id,
-                "org_id": org_id,
-                "workspace_id": workspace_id,
-                "ord": i,
-                "start": start,
-                "text": text,
-                "vector": vector,
-                "vector_model": vector_model if vector is not None else None,
-            }
-            for i, ((start, text), vector) in enumerate(zip(passages, stored, strict=True))
-        ],
-    )
-    _index(conn, index_table(org_id, workspace_id), "file_id = ?", (file_id,))
+    rows = [
+        {
+            "file_id": file_id,
+            "org_id": org_id,
+            "workspace_id": workspace_id,
+            "ord": i,
+            "start": start,
+            "text": text,
+            "vector": vector,
+            "vector_model": vector_model if vector is not None else None,
+        }
+        for i, ((start, text), vector) in enumerate(zip(passages, stored, strict=True))
+    ]
+    insert = sa.insert(schema.passages)
+    if embeddings is not None:
+        for row, embedding in zip(rows, embeddings, strict=True):
+            row["embedding_literal"] = embedding
+        insert = sa.insert(_WITH_EMBEDDING).values(embedding=_EMBEDDING)
+    conn.execute(insert, rows)
+    if _fts5(conn):
+        _index(conn, index_table(org_id, workspace_id), "file_id = ?", (file_id,))
     return len(passages)
 
 
@@ -107,24 +141,25 @@ def delete_file_passages(conn: sa.Connection, file_ids: Iterable[str]) -> None:
         return
     p = schema.passages
     where = p.c.file_id.in_(ids)
-    for org_id, workspace_id in conn.execute(
-        sa.select(p.c.org_id, p.c.workspace_id).where(where).distinct()
-    ):
-        name = index_table(org_id, workspace_id)
-        # FTS5's 'delete' command needs the indexed text, which passages still holds.
-        conn.execute(
-            sa.text(
-                f'INSERT INTO "{name}" ("{name}", rowid, text) '  # noqa: S608 - hex name
-                "SELECT 'delete', id, text FROM passages WHERE file_id IN :ids"
-            ).bindparams(sa.bindparam("ids", expanding=True)),
-            {"ids": ids},
-        )
+    if _fts5(conn):  # FTS5 tables are kept in step; PostgreSQL's index is the rows'
+        pairs = sa.select(p.c.org_id, p.c.workspace_id).where(where).distinct()
+        for org_id, workspace_id in conn.execute(pairs):
+            name = index_table(org_id, workspace_id)
+            # FTS5's 'delete' command needs the indexed text, which passages still holds.
+            conn.execute(
+                sa.text(
+                    f'INSERT INTO "{name}" ("{name}", rowid, text) '  # noqa: S608 - hex name
+                    "SELECT 'delete', id, text FROM passages WHERE file_id IN :ids"
+                ).bindparams(sa.bindparam("ids", expanding=True)),
+                {"ids": ids},
+            )
     conn.execute(p.delete().where(where))
 
 
 def drop_workspace_index(conn: sa.Connection, *, org_id: str, workspace_id: str) -> None:
     """Remove a workspace's index and passages (the workspace is being deleted)."""
-    conn.exec_driver_sql(f'DROP TABLE IF EXISTS "{index_table(org_id, workspace_id)}"')
+    if _fts5(conn):
+        conn.exec_driver_sql(f'DROP TABLE IF EXISTS "{index_table(org_id, workspace_id)}"')
     p = schema.passages
     conn.execute(p.delete().where(p.c.org_id == org_id, p.c.workspace_id == workspace_id))
 
@@ -168,23 +203,35 @@ def workspace_vectors(
 
 
 def passages_without_vectors(
-    conn: sa.Connection, *, model: str, limit: int
+    conn: sa.Connection, *, model: str, limit: int, embedding: bool = False
 ) -> list[tuple[int, str]]:
-    """Up to ``limit`` passages ``(id, text)`` whose vector is missing or of another model."""
+    """Up to ``limit`` passages ``(id, text)`` whose vector is missing or of another model
+    (or, with ``embedding``, missing from pgvector's column: the extension came later)."""
     p = schema.passages
     missing = sa.or_(p.c.vector_model.is_(None), p.c.vector_model != model)
+    if embedding:
+        missing = sa.or_(missing, sa.column("embedding").is_(None))
     rows = conn.execute(sa.select(p.c.id, p.c.text).where(missing).order_by(p.c.id).limit(limit))
     return [(int(pid), text) for pid, text in rows]
 
 
-def set_vectors(conn: sa.Connection, *, model: str, rows: Sequence[tuple[int, bytes]]) -> None:
-    """Store the vectors of existing passages (a passage deleted meanwhile is skipped)."""
+def set_vectors(
+    conn: sa.Connection,
+    *,
+    model: str,
+    rows: Sequence[tuple[int, bytes]],
+    embeddings: Sequence[str] | None = None,
+) -> None:
+    """Store the vectors of existing passages, and their pgvector ``embeddings`` where the
+    database has that column (a passage deleted meanwhile is skipped)."""
     if not rows:
         return
-    p = schema.passages
-    conn.execute(
-        p.update()
-        .where(p.c.id == sa.bindparam("pid"))
-        .values(vector=sa.bindparam("vec"), vector_model=model),
-        [{"pid": pid, "vec": vector} for pid, vector in rows],
-    )
+    p = schema.passages if embeddings is None else _WITH_EMBEDDING
+    update = p.update().where(p.c.id == sa.bindparam("pid"))
+    update = update.values(vector=sa.bindparam("vec"), vector_model=model)
+    values: list[dict[str, object]] = [{"pid": pid, "vec": vector} for pid, vector in rows]
+    if embeddings is not None:
+        update = update.values(embedding=_EMBEDDING)
+        for value, embedding in zip(values, embeddings, strict=True):
+            value["embedding_literal"] = embedding
+    conn.execute(update, values)

@@ -1,21 +1,51 @@
 """The tables as the store's queries see them (created by :mod:`.migrations`).
 
 JSON columns are declared ``sa.JSON`` so that ``table.c.metadata["key"]`` compiles to the
-dialect's JSON path operator; on SQLite they are stored as TEXT.
+dialect's JSON path operator; on SQLite they are stored as TEXT, on PostgreSQL as ``json``
+(kept as written). Text a user wrote that may hold NUL is :class:`UserText`.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
+
+
+class UserText(sa.TypeDecorator[str]):
+    """Text as the user sent it, NUL included (valid Unicode, which the service keeps).
+
+    PostgreSQL's ``text`` cannot hold NUL, so there a value that contains one (or that
+    starts with :attr:`MARK`, a Unicode noncharacter) is kept as :attr:`MARK` and its JSON
+    string, which escapes NUL; every other value is stored as it is, on both engines.
+    """
+
+    impl = sa.Text
+    cache_ok = True
+    MARK = "\ufdd0"
+
+    def process_bind_param(self, value: str | None, dialect: sa.Dialect) -> str | None:
+        if value is None or dialect.name != "postgresql":
+            return value
+        if "\x00" in value or value.startswith(self.MARK):
+            return self.MARK + json.dumps(value)
+        return value
+
+    def process_result_value(self, value: Any, dialect: sa.Dialect) -> str | None:
+        if isinstance(value, str) and dialect.name == "postgresql" and value.startswith(self.MARK):
+            return str(json.loads(value[len(self.MARK) :]))
+        return value
+
 
 workspaces = sa.Table(
     "workspaces",
     metadata,
     sa.Column("org_id", sa.Text, primary_key=True),
     sa.Column("id", sa.Text, primary_key=True),
-    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("name", UserText, nullable=False),
     sa.Column("creator_user_id", sa.Text, nullable=False),
     sa.Column("created_at", sa.Double, nullable=False),
 )
@@ -49,11 +79,11 @@ completion_messages = sa.Table(
     sa.Column("completion_id", sa.Text, primary_key=True),
     sa.Column("idx", sa.Integer, primary_key=True),
     sa.Column("role", sa.Text, nullable=False),
-    sa.Column("content", sa.Text),
-    sa.Column("name", sa.Text),
+    sa.Column("content", UserText),
+    sa.Column("name", UserText),
     sa.Column("content_parts", sa.JSON),
     sa.Column("tool_calls", sa.JSON),
-    sa.Column("tool_call_id", sa.Text),
+    sa.Column("tool_call_id", UserText),
     sa.Column("function_call", sa.JSON),
 )
 
@@ -70,7 +100,7 @@ files = sa.Table(
     sa.Column("expires_at", sa.BigInteger),
     sa.Column("purpose", sa.Text, nullable=False),
     sa.Column("status", sa.Text, nullable=False),
-    sa.Column("status_details", sa.Text, nullable=False),
+    sa.Column("status_details", UserText, nullable=False),
     sa.Column("metadata", sa.JSON, nullable=False),
     sa.Column("content_type", sa.Text, nullable=False),
     sa.Column("sha256", sa.Text, nullable=False),
@@ -102,4 +132,21 @@ idempotency_keys = sa.Table(
     sa.Column("media_type", sa.Text, nullable=False),
     sa.Column("body", sa.Text, nullable=False),
     sa.Column("created_at", sa.Double, nullable=False),
+)
+
+rate_counters = sa.Table(
+    "rate_counters",
+    metadata,
+    sa.Column("org_id", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.Text, primary_key=True),
+    sa.Column("epoch_second", sa.BigInteger, primary_key=True),
+    sa.Column("hits", sa.Integer, nullable=False),
+)
+
+leases = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("holder", sa.Text, nullable=False),
+    sa.Column("expires_at", sa.Double, nullable=False),
 )

@@ -14,11 +14,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 
 from chatspace.service.problems import Conflict, NotFound, quoted
 from chatspace.types import Workspace, WorkspaceUser
 
 from . import schema
+from .dialects import is_postgres
 from .passages import drop_workspace_index
 from .schema import workspace_users as members
 from .schema import workspaces as table
@@ -77,8 +79,10 @@ def _ensure_default(conn: sa.Connection, *, org_id: str) -> None:
         sa.select(table.c.id).where(table.c.org_id == org_id, table.c.id == DEFAULT_WORKSPACE)
     ).first()
     if exists is None:
+        # another request may create it first, outside a write transaction
+        insert = postgresql.insert if is_postgres(conn) else sqlite.insert
         conn.execute(
-            table.insert()
+            insert(table)
             .values(
                 org_id=org_id,
                 id=DEFAULT_WORKSPACE,
@@ -86,7 +90,7 @@ def _ensure_default(conn: sa.Connection, *, org_id: str) -> None:
                 creator_user_id=DEFAULT_CREATOR,
                 created_at=time.time(),
             )
-            .prefix_with("OR IGNORE", dialect="sqlite")
+            .on_conflict_do_nothing()
         )
 
 

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -56,8 +57,14 @@ class S3Server:
             ),
         )
 
+    def new_bucket(self) -> str:
+        """A new empty bucket; its name."""
+        name = f"chatspace-{uuid.uuid4().hex[:12]}"
+        self.client().create_bucket(Bucket=name)
+        return name
 
-def _free_ports(count: int) -> list[int]:
+
+def free_ports(count: int) -> list[int]:
     with ExitStack() as stack:
         socks = [stack.enter_context(socket.socket()) for _ in range(count)]
         for sock in socks:
@@ -91,7 +98,7 @@ def _wait_until_writable(server: S3Server, process: subprocess.Popen[bytes], log
 @contextmanager
 def running_seaweedfs(base: Path) -> Iterator[S3Server]:
     """``weed server`` with S3 on free ports, its data under ``base``, until the block ends."""
-    s3, s3_grpc, master, master_grpc, volume, volume_grpc, filer, filer_grpc = _free_ports(8)
+    s3, s3_grpc, master, master_grpc, volume, volume_grpc, filer, filer_grpc = free_ports(8)
     (base / "data").mkdir(parents=True)
     (base / "logs").mkdir()
     weed = Path(sys.executable).with_name("weed")

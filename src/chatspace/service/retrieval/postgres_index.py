@@ -1,0 +1,261 @@
+"""Retrieval on PostgreSQL: a ``tsvector`` column with a GIN index, and pgvector's HNSW.
+
+**Full text** (:class:`PostgresText`). Migration ``m006_postgres_search`` gives
+``passages`` a generated column, ``search_vector = to_tsvector('english',
+chatspace_fold(text))``, and a GIN index on it. ``chatspace_fold`` (a SQL function of the
+same migration; PostgreSQL has no ``unaccent`` here) drops the combining marks of the
+decomposed text and makes ASCII punctuation a space, so that, as with SQLite's
+``unicode61 remove_diacritics 2``, "café" is found by "cafe" and "8:30" is the words "8"
+and "30". Each term is a ``phraseto_tsquery`` (a phrase, as FTS5's quoted strings) and
+the terms are ORed. One index serves every workspace, so the idf of each term is counted
+among the passages of the workspace alone (:meth:`PostgresText.counts`), and candidates
+are ranked by the weight x idf of the terms they match (the coverage :mod:`.search`
+computes), then ``ts_rank_cd`` over the passage's length (:data:`_RANK`): the passages
+matching the question's rare words come first, as with bm25. A passage's ``hits`` are
+its words (runs of letters and digits) whose stems, from ``to_tsvector`` and remembered,
+include a term's.
+
+**Dense** (:class:`PgVectors`). Where ``CREATE EXTENSION vector`` succeeded, passages
+also have ``embedding halfvec(256)`` (the stored float16 vectors, at the same precision)
+with an HNSW index for cosine distance. The nearest passages come from one query whose
+filter (workspace, model, files not expired, the filter parts' files) is part of it; with
+``hnsw.iterative_scan = relaxed_order`` the index keeps scanning until the filter has
+left ``limit`` rows, so a filter part that leaves few files still gets its ``top_k``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import sqlalchemy as sa
+
+from .dense import Nearest
+from .embeddings import Embedder, from_blobs
+from .search import Passage
+from .stems import StemCache, Stems
+
+if TYPE_CHECKING:
+    from .index import Hit, Workspace
+    from .scope import Scope
+
+__all__ = ["PgVectors", "PostgresText", "has_vector_column"]
+
+_PASSAGE = """
+SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text{rank}
+FROM passages AS p JOIN files AS f ON f.id = p.file_id
+WHERE {which}
+  AND (f.expires_at IS NULL OR f.expires_at > :now)
+"""
+_STEMS = sa.text("""
+SELECT u.word, coalesce((
+    SELECT array_agg(v.lexeme ORDER BY v.positions[1], v.lexeme)
+    FROM unnest(to_tsvector('english', chatspace_fold(u.word))) AS v
+), '{}')
+FROM unnest(CAST(:words AS text[])) AS u(word)
+""")
+_IN_WORKSPACE = "p.org_id = :o AND p.workspace_id = :w"
+_TOKEN = re.compile(r"[^\W_]+")
+"""A word as FTS5's unicode61 cuts it: letters and digits (an underscore separates)."""
+_RANK = "ts_rank_cd(p.search_vector, {either}, 2)"
+"""How well a passage matches beyond the terms' weights (higher is better): cover density
+divided by the passage's length, as bm25 weighs long passages down (on the dev split of
+``benchmarks/data/retrieval``, full text only: nDCG@10 0.974 against 0.965 without the
+division, SQLite's 0.974)."""
+
+
+def _term_queries(terms: Sequence[str]) -> tuple[list[str], str, dict[str, Any]]:
+    """Each term as a tsquery (an expression of constants, folded once by the planner, so
+    that the GIN index serves it), all of them ORed, and their parameters."""
+    each = [f"phraseto_tsquery('english', chatspace_fold(:t{i}))" for i in range(len(terms))]
+    either = "(" + " || ".join(each) + ")"
+    return each, either, {f"t{i}": term for i, term in enumerate(terms)}
+
+
+class PostgresText:
+    """The full-text side on PostgreSQL (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._stems = StemCache(_lookup_stems)
+
+    def _passages(
+        self,
+        conn: sa.Connection,
+        *,
+        terms: Sequence[str],
+        which: str,
+        order: str = "",
+        params: dict[str, Any],
+    ) -> list[Hit]:
+        """The passages ``which`` selects, their ``hits`` marked and (with ``order``)
+        their score ``-ts_rank_cd``."""
+        rank, extra = "", dict[str, Any]()
+        if terms:
+            _, either, extra = _term_queries(terms)
+            which = which.format(either=either)
+            order = order.format(either=either)
+            rank = ", " + _RANK.format(either=either) if order else ""
+        statement = _PASSAGE.format(rank=rank, which=which) + order
+        found = conn.execute(sa.text(statement), {**params, **extra, "now": int(time.time())})
+        rows = [tuple(row) for row in found]
+        rows_hits = zip(rows, self._hits(conn, terms, [row[5] for row in rows]), strict=True)
+        passages: list[Hit] = []
+        for (pid, file_id, filename, ord_, start, text, *rank_cd), hits in rows_hits:
+            score = -float(rank_cd[0]) if rank_cd else 0.0
+            passages.append((int(pid), Passage(file_id, filename, ord_, start, text, score, hits)))
+        return passages
+
+    def _hits(
+        self, conn: sa.Connection, terms: Sequence[str], texts: Sequence[str]
+    ) -> list[tuple[tuple[int, int], ...]]:
+        """Where each text has a word whose stems (as the index stems them) include one of
+        the terms': its words are cut as FTS5 cuts them (runs of letters and digits) and each
+        stemmed by ``to_tsvector``, once per process (``ts_headline`` would fold every
+        passage again on each search)."""
+        if not terms:
+            return [() for _ in texts]
+        words = [[(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(t)] for t in texts]
+        stems = self._stems(conn, [*terms, *{w for found in words for _, _, w in found}])
+        wanted = {stem for term in terms for stem in stems[term]}
+        return [
+            tuple((a, b) for a, b, w in found if wanted.intersection(stems[w])) for found in words
+        ]
+
+    def candidates(
+        self,
+        conn: sa.Connection,
+        *,
+        where: Workspace,
+        terms: Sequence[str],
+        weights: Sequence[float] | None,
+        scope: Scope,
+        limit: int,
+    ) -> list[Hit]:
+        """The ``limit`` passages matching the most of ``weights`` (each term's weight x
+        idf in the workspace), ties (and without weights, all) by ``ts_rank_cd``."""
+        if not terms:
+            return []
+        params: dict[str, Any] = {"o": where[0], "w": where[1], "limit": limit}
+        which = _IN_WORKSPACE + " AND p.search_vector @@ {either}"
+        if scope.file_ids is not None:
+            which += " AND p.file_id = ANY(CAST(:file_ids AS text[]))"
+            params["file_ids"] = sorted(scope.file_ids)
+        order = "ORDER BY "
+        if weights is not None:
+            each, _, _ = _term_queries(terms)
+            cover = " + ".join(
+                f"CASE WHEN p.search_vector @@ {q} THEN CAST(:c{i} AS float8) ELSE 0 END"
+                for i, q in enumerate(each)
+            )
+            order += f"({cover}) DESC, "
+            params.update({f"c{i}": float(c) for i, c in enumerate(weights)})
+        order += _RANK + " DESC, p.file_id, p.ord LIMIT :limit"
+        return self._passages(conn, terms=terms, which=which, order=order, params=params)
+
+    def by_id(
+        self, conn: sa.Connection, *, where: Workspace, terms: Sequence[str], ids: Sequence[int]
+    ) -> list[Hit]:
+        if not ids:
+            return []
+        which = "p.id = ANY(CAST(:ids AS bigint[]))"
+        found = dict(self._passages(conn, terms=terms, which=which, params={"ids": list(ids)}))
+        return [(pid, found[pid]) for pid in ids if pid in found]
+
+    def counts(
+        self, conn: sa.Connection, *, where: Workspace, terms: Sequence[str]
+    ) -> tuple[int, list[int]]:
+        """The workspace's passages, and those matching each term: one query whose
+        subqueries each use the GIN index and the workspace's own index together."""
+        each, _, params = _term_queries(terms)
+        count = "SELECT count(*) FROM passages AS p WHERE " + _IN_WORKSPACE  # noqa: S608
+        queries = [count, *(f"{count} AND p.search_vector @@ {q}" for q in each)]
+        statement = "SELECT " + ", ".join(f"({q})" for q in queries)
+        n, *dfs = conn.execute(sa.text(statement), {**params, "o": where[0], "w": where[1]}).one()
+        return int(n), [int(df) for df in dfs]
+
+    def stems(self, conn: sa.Connection, words: Sequence[str]) -> Stems:
+        return self._stems(conn, words)
+
+
+def _lookup_stems(conn: sa.Connection, words: list[str]) -> Stems:
+    found = conn.execute(_STEMS, {"words": words})
+    return {word: tuple(lexemes) for word, lexemes in found}
+
+
+_NEAREST = """
+SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) AS cosine
+FROM passages AS p JOIN files AS f ON f.id = p.file_id
+WHERE p.org_id = :o AND p.workspace_id = :w AND p.vector_model = :m
+  AND p.embedding IS NOT NULL
+  AND (f.expires_at IS NULL OR f.expires_at > :now){only_files}
+ORDER BY p.embedding <=> CAST(:q AS halfvec)
+LIMIT :limit
+"""
+_COSINE = sa.text(
+    "SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) FROM passages AS p "
+    "WHERE p.id = ANY(CAST(:ids AS bigint[])) AND p.vector_model = :m "
+    "AND p.embedding IS NOT NULL"
+)
+_SCAN = sa.text(
+    "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+    "set_config('hnsw.ef_search', :ef, true)"
+)
+
+
+def _literal(vector: np.ndarray[Any, Any]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+class PgVectors:
+    """The dense side on PostgreSQL with pgvector (see the module's docstring)."""
+
+    vector_column = True
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+
+    def nearest(
+        self,
+        conn: sa.Connection,
+        *,
+        where: Workspace,
+        question: str,
+        scope: Scope,
+        limit: int,
+        also: Sequence[int],
+    ) -> Nearest:
+        q = _literal(self.embedder.embed([question])[0])
+        params: dict[str, Any] = {"o": where[0], "w": where[1], "m": self.embedder.name}
+        params.update(q=q, limit=limit, now=int(time.time()))
+        only_files = ""
+        if scope.file_ids is not None:
+            only_files = "\n  AND p.file_id = ANY(CAST(:file_ids AS text[]))"
+            params["file_ids"] = sorted(scope.file_ids)
+        # for this transaction: scan on until the filter has left `limit` rows
+        conn.execute(_SCAN, {"ef": str(max(limit, 40))})
+        found = conn.execute(sa.text(_NEAREST.format(only_files=only_files)), params)
+        cosine = {int(pid): float(c) for pid, c in found}
+        best = sorted(cosine, key=lambda pid: (-cosine[pid], pid))
+        missing = [pid for pid in also if pid not in cosine]
+        if missing:
+            more = conn.execute(_COSINE, {"q": q, "ids": missing, "m": self.embedder.name})
+            cosine.update((int(pid), float(c)) for pid, c in more)
+        return Nearest(best, cosine)
+
+    def columns(self, blobs: Sequence[bytes]) -> list[str]:
+        """The vectors as ``halfvec`` literals (from the float16 bytes: the same numbers)."""
+        return [_literal(row) for row in from_blobs(blobs, self.embedder.dim)]
+
+
+def has_vector_column(conn: sa.Connection) -> bool:
+    """Whether ``passages`` has pgvector's ``embedding`` column (the extension could be
+    created when the database was migrated)."""
+    found = conn.exec_driver_sql(
+        "SELECT 1 FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND table_name = 'passages' "
+        "AND column_name = 'embedding'"
+    )
+    return found.first() is not None

@@ -1,0 +1,25 @@
+"""What differs between the two database engines, said once: SQLite (the embedded
+default) and PostgreSQL (a team's service). Everything else in :mod:`chatspace.service.store`
+is the same SQL on both."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+__all__ = ["WRITE_LOCK", "in_json_array", "is_postgres"]
+
+WRITE_LOCK = 0x63_68_61_74  # "chat"
+"""The PostgreSQL advisory lock a write transaction holds (:mod:`.transactions`)."""
+
+
+def is_postgres(conn: sa.Connection | sa.Engine) -> bool:
+    return conn.dialect.name == "postgresql"
+
+
+def in_json_array(conn: sa.Connection, param: str) -> str:
+    """SQL for ``IN`` the values of the JSON array bound to ``:param`` (one parameter, so
+    that a list of any length stays one query under SQLite's limit on parameters)."""
+    # param is a name the store writes, never user text
+    if is_postgres(conn):
+        return f"IN (SELECT json_array_elements_text(CAST(:{param} AS json)))"
+    return f"IN (SELECT value FROM json_each(:{param}))"  # noqa: S608

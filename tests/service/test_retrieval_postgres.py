@@ -1,0 +1,257 @@
+"""Retrieval on PostgreSQL (docs/architecture.md, retrieval per engine): the ``tsvector``
+index with its per-workspace idf and folded accents, pgvector's HNSW index under a
+selective filter, the in-memory fallback where ``vector`` cannot be created, and deletes
+reaching both indexes.
+
+Against a real PostgreSQL server (the run's with ``--engine postgres``, else one started
+here), with the real embedding model.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import sqlalchemy as sa
+
+from chatspace.service.retrieval.dense import DenseIndex
+from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
+from chatspace.service.retrieval.extract import Extracted, extract
+from chatspace.service.retrieval.index import PassageIndex, open_index
+from chatspace.service.retrieval.indexing import embed_passages, index_file
+from chatspace.service.retrieval.postgres_index import PgVectors
+from chatspace.service.retrieval.scope import Scope
+from chatspace.service.retrieval.search import Passage, query_of, search
+from chatspace.service.store import files as file_store
+from chatspace.service.store import schema
+from chatspace.service.store.db import open_database
+from chatspace.service.store.transactions import write_transaction
+from chatspace.types import ChatMessage
+from support import engines
+from support.chat import ask, client_for, upload
+from support.pg_server import PgServer, running_postgres
+from support.rows import add_file_row
+from support.service import start_service
+
+EMBEDDER = WordLlamaEmbedder()
+ANIMALS = ("cats", "dogs", "rabbits", "parrots", "hamsters", "ferrets", "turtles", "horses")
+DOINGS = ("nap", "play", "eat", "sleep", "run", "hide", "climb", "rest", "purr", "bark")
+PLACES = ("sofa", "garden", "kitchen", "porch", "barn", "meadow", "window", "attic", "yard")
+TIMES = ("at dawn", "every afternoon", "after lunch", "at night", "on Sundays")
+PETS = [
+    f"Our {a} {d} in the {p} {t}."
+    for a, d, p, t in itertools.product(ANIMALS, DOINGS, PLACES, TIMES)
+]  # 3,600 passages about pets
+FINANCE = [
+    f"Invoice {i} of the finance team is paid within {i + 20} days by bank transfer."
+    for i in range(8)
+]
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[PgServer]:
+    if engines.current is not None:
+        yield engines.current.pg
+        return
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture
+def db(pg: PgServer) -> Iterator[sa.Engine]:
+    engine = open_database(pg.new_database())
+    yield engine
+    engine.dispose()
+
+
+def _lines(passages: list[str]) -> Extracted:
+    """A file of ``passages``, one a line."""
+    starts = itertools.accumulate((len(p) + 1 for p in passages[:-1]), initial=0)
+    return Extracted("\n".join(passages), tuple(zip(starts, passages, strict=True)))
+
+
+def _add_file(
+    engine: sa.Engine,
+    index: PassageIndex,
+    *,
+    org: str,
+    file_id: str,
+    passages: list[str] | None = None,
+    extracted: Extracted | None = None,
+    workspace: str = "default",
+) -> None:
+    """A file of ``passages`` (one a line), or as ``extracted``, written as an upload
+    writes it."""
+    extracted = extracted or _lines(passages or [])
+    text = extracted.text
+    vectors = embed_passages(extracted, index.dense)
+    with write_transaction(engine) as conn:
+        add_file_row(conn, file_id=file_id, org_id=org, workspace_id=workspace, size=len(text))
+        index_file(
+            conn,
+            file_id=file_id,
+            org_id=org,
+            workspace_id=workspace,
+            extracted=extracted,
+            vectors=vectors,
+        )
+
+
+def _search(
+    engine: sa.Engine, index: PassageIndex, org: str, question: str, **scope: object
+) -> tuple[Passage, ...]:
+    query = query_of([ChatMessage(role="user", content=question)])
+    with engine.connect() as conn:
+        return search(
+            conn,
+            org_id=org,
+            workspace_id="default",
+            query=query,
+            scope=Scope(**scope),  # type: ignore[arg-type]
+            index=index,
+        )
+
+
+def test_a_selective_filter_still_gets_top_k_through_hnsw(db: sa.Engine) -> None:
+    """The HNSW index alone gives the ~40 nearest passages of the whole table, which a
+    filter part leaving one small file empties; iterative scan keeps going until the
+    filter has left ``top_k``."""
+    index = open_index(db, EMBEDDER)
+    assert isinstance(index.dense, PgVectors)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS)
+    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    question = "Where do the cats sleep in the afternoon?"
+    q = "[" + ",".join(map(str, EMBEDDER.embed([question])[0])) + "]"
+    with db.begin() as conn:
+        conn.exec_driver_sql("ANALYZE passages")
+        for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+            conn.exec_driver_sql(f"SET LOCAL {setting} = off")  # the plan a big table gets
+        scope = Scope(file_ids=frozenset({"finance"}), top_k=5)
+        plan = conn.exec_driver_sql(
+            "EXPLAIN SELECT id FROM passages WHERE file_id = 'finance' "
+            f"ORDER BY embedding <=> '{q}'::halfvec LIMIT 5"
+        )
+        assert "passages_embedding" in "\n".join(r[0] for r in plan)
+        without = conn.exec_driver_sql(
+            "SELECT id FROM passages WHERE file_id = 'finance' "
+            f"ORDER BY embedding <=> '{q}'::halfvec LIMIT 5"
+        ).all()
+        assert len(without) < 5, "without iterative scan, the filter empties the HNSW result"
+        near = index.dense.nearest(
+            conn, where=("o", "default"), question=question, scope=scope, limit=5, also=[]
+        )
+    finance = {pid for (pid,) in _ids(db, "finance")}
+    assert len(near.best) == 5
+    assert set(near.best) <= finance
+    assert near.best == sorted(near.best, key=lambda pid: -near.cosine[pid])
+
+
+def _ids(engine: sa.Engine, file_id: str) -> list[tuple[int]]:
+    with engine.connect() as conn:
+        query = sa.select(schema.passages.c.id).where(schema.passages.c.file_id == file_id)
+        return [(int(pid),) for pid in conn.scalars(query)]
+
+
+def test_idf_is_counted_in_the_workspace_alone(db: sa.Engine) -> None:
+    """Another org's uploads change neither the term counts nor the relevance of this
+    workspace's passages: one GIN index, but the statistics of each workspace."""
+    index = open_index(db, EMBEDDER)
+    _add_file(db, index, org="a", file_id="a1", passages=[*FINANCE[:4], "The cats nap."])
+    question = "Which invoice do the cats have?"
+    before = _search(db, index, "a", question, file_ids=None, top_k=5)
+    with db.connect() as conn:
+        counts = index.text.counts(conn, where=("a", "default"), terms=("cats", "invoice"))
+    assert counts == (5, [1, 4])
+    # with counts over the whole table, "cats" would now be the common word
+    _add_file(db, index, org="b", file_id="b1", passages=PETS[:300])
+    with db.connect() as conn:
+        assert index.text.counts(conn, where=("a", "default"), terms=("cats", "invoice")) == counts
+        assert index.text.counts(conn, where=("b", "default"), terms=("cats",)) == (300, [300])
+    after = _search(db, index, "a", question, file_ids=None, top_k=5)
+    assert [(p.file_id, p.ord, p.relevance) for p in after] == [
+        (p.file_id, p.ord, p.relevance) for p in before
+    ]
+    assert before[0].text == "The cats nap."  # "cats" is the rarer word in workspace a
+
+
+def test_accents_and_punctuation_fold_as_on_sqlite(db: sa.Engine) -> None:
+    """No ``unaccent`` here: ``chatspace_fold`` maps "é" to "e" and "8:30" to two words,
+    and the spans it marks are the passage's own characters."""
+    index = open_index(db, None)
+    _add_file(db, index, org="o", file_id="cafe", passages=["The Café opens at 8:30 in Nîmes."])
+    (found,) = _search(db, index, "o", "When does the cafe in nimes open? 8", file_ids=None)
+    assert [found.text[a:b] for a, b in found.hits] == ["Café", "opens", "8", "Nîmes"]
+
+
+def test_a_table_cell_holding_nul_is_indexed(db: sa.Engine, tmp_path: Path) -> None:
+    """PostgreSQL's ``text`` cannot hold NUL: a cell's (Parquet, sheets) becomes a space,
+    as in prose, instead of failing the upload."""
+    path = tmp_path / "cities.parquet"
+    pq.write_table(pa.table({"city": ["Lyon\x00x", "Nice"], "n": [1, 2]}), path)
+    extracted = extract(path, filename=path.name, content_type="application/octet-stream")
+    assert extracted is not None
+    index = open_index(db, None)
+    _add_file(db, index, org="o", file_id="cities", extracted=extracted)
+    (found,) = _search(db, index, "o", "lyon", file_ids=None)
+    assert found.text == "city,n\nLyon x,1\nNice,2"
+
+
+def test_a_deleted_file_is_gone_from_both_indexes(db: sa.Engine) -> None:
+    index = open_index(db, EMBEDDER)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[:40])
+    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    found = _search(db, index, "o", "bank invoice", file_ids=None)
+    assert [p.file_id for p in found] == ["finance"] * 5
+    with write_transaction(db) as conn:
+        file_store.delete_file(conn, org_id="o", workspace_id="default", file_id="finance", now=2)
+    found = _search(db, index, "o", "bank invoice", file_ids=None)
+    assert [p.file_id for p in found] == ["pets"] * 5  # by meaning alone, barely
+    assert all(p.hits == () and p.relevance < 0.2 for p in found)
+    with db.begin() as conn:
+        conn.exec_driver_sql("SET LOCAL enable_sort = off")  # through the HNSW index
+        assert index.dense is not None
+        near = index.dense.nearest(
+            conn,
+            where=("o", "default"),
+            question="money owed to suppliers",
+            scope=Scope(file_ids=None),
+            limit=50,
+            also=[],
+        )
+        assert len(near.best) == 40
+        left = conn.scalar(sa.text("SELECT count(*) FROM passages WHERE file_id = 'finance'"))
+    assert left == 0
+    assert set(near.best) == {pid for (pid,) in _ids(db, "pets")}
+
+
+def test_without_pgvector_the_service_compares_vectors_in_memory(
+    pg: PgServer, tmp_path: Path
+) -> None:
+    """A database owned by a role that may not ``CREATE EXTENSION vector``: the migration
+    leaves the column out, the service says so once at start-up and still finds passages
+    by meaning."""
+    url = pg.new_database(owner="plain")
+    engine = open_database(url)
+    try:
+        index = open_index(engine, EMBEDDER)
+        assert isinstance(index.dense, DenseIndex)
+    finally:
+        engine.dispose()
+    service = start_service(tmp_path / "data", env={"CHATSPACE_DATABASE_URL": url})
+    try:
+        line = service.wait_for_log("pgvector is not installed")
+        assert "compared in memory" in line
+        with client_for(service, "org-plain") as c:
+            upload(c, [("cats.md", "Our felines nap on the sofa every afternoon.\n")])
+            upload(c, [("bills.md", "Invoices are paid within thirty days.\n")])
+            loose = {"type": "filter", "relevance": 0}
+            answer = ask(c, [{"type": "text", "text": "Where do the cats sleep?"}, loose])
+            notes = answer["choices"][0]["message"]["annotations"]
+            assert notes[0]["file_citation"]["filename"] == "cats.md"
+        assert sum("pgvector is not installed" in line for line in service.log) == 1
+    finally:
+        service.stop()

@@ -3,7 +3,12 @@
 ``pytest --nbval ... notebooks`` loads this file before any kernel starts: the kernels
 inherit ``CHATSPACE_DATA_DIR`` pointing at a temporary directory (and no other
 ``CHATSPACE_*``, ``OPENAI_*`` or ``OLLAMA_*`` setting, so that the notebooks run with nothing
-configured, as a new user would, and no model server of the machine is discovered). The embedded service the first kernel starts there is stopped at the end.
+configured, as a new user would, and no model server of the machine is discovered). The
+embedded service the first kernel starts there is stopped at the end.
+
+With ``CHATSPACE_NBVAL_BASE_URL`` and ``CHATSPACE_NBVAL_TOKEN`` set, the kernels get them as
+``CHATSPACE_BASE_URL`` and ``CHATSPACE_TOKEN`` instead: the notebooks then run against a
+team deployment, as docs/deploy.md has a team run them (``tests/service/test_replicas.py``).
 """
 
 from __future__ import annotations
@@ -23,8 +28,14 @@ _SAVED = "_chatspace_saved_environ"
 def pytest_configure(config: pytest.Config) -> None:
     home = Path(tempfile.mkdtemp(prefix="chatspace-nbval-"))
     setattr(config, _SAVED, (dict(os.environ), home))
+    deployment = {
+        name: os.environ[f"CHATSPACE_NBVAL_{name}"]
+        for name in ("BASE_URL", "TOKEN")
+        if f"CHATSPACE_NBVAL_{name}" in os.environ
+    }
     for name in [n for n in os.environ if n.startswith(("CHATSPACE_", "OPENAI_", "OLLAMA_"))]:
         del os.environ[name]
+    os.environ.update({f"CHATSPACE_{name}": value for name, value in deployment.items()})
     os.environ.update(
         CHATSPACE_DATA_DIR=str(home / "data"),
         CHATSPACE_AUTODETECT="0",  # the outputs never depend on a model server of the machine

@@ -16,6 +16,8 @@ import contextlib
 import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -42,6 +44,7 @@ from support.upstream import FakeUpstream, closed_port
 
 pytestmark = pytest.mark.replicas
 
+REPOSITORY = Path(__file__).resolve().parents[2]
 RATE = 400
 """Requests per caller per minute, on every replica."""
 HOUSEKEEPING_SECONDS = 1.0
@@ -550,3 +553,36 @@ def test_housekeeping_moves_to_another_replica_when_its_holder_dies(
     assert _lease_holder(team) == 1 - holder
     with _client(team.url, team, org) as proxy:
         assert proxy.get("/models").status_code == 200
+
+
+@pytest.fixture(scope="module")
+def plain_team(
+    tmp_path_factory: pytest.TempPathFactory, shared_engines: engines.TeamEngines
+) -> Iterator[Deployment]:
+    """Two replicas as docs/deploy.md starts them: no upstream model, no rate limit."""
+    base = tmp_path_factory.mktemp("plain-team")
+    shared = shared_engines.service_env(base)
+    with running_deployment(base / "team", replicas=2, env=shared) as deployment:
+        yield deployment
+
+
+def test_the_notebooks_pass_against_the_deployment(plain_team: Deployment, org: str) -> None:
+    """The committed notebooks, run by nbval with ``CHATSPACE_BASE_URL`` at the proxy and
+    a token of a new org, give the outputs they give on the embedded service."""
+    env = dict(os.environ)
+    env.update(
+        CHATSPACE_NBVAL_BASE_URL=plain_team.url,
+        CHATSPACE_NBVAL_TOKEN=plain_team.token("ann", org),
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+         "--nbval-sanitize-with", "notebooks/sanitize.cfg", "--nbval-cell-timeout=120",
+         "-q", "notebooks"],
+        cwd=REPOSITORY, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout
+    assert "failed" not in done.stdout
+    # the cells reached the deployment: the workspace the quickstart makes is there
+    with _client(plain_team.url, plain_team, org, user="ann") as ann:
+        assert {w["id"] for w in _all(ann, "/workspaces")} >= {"default", "quickstart"}

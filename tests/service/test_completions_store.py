@@ -118,6 +118,18 @@ def test_metadata_filter_uses_exact_string_equality(db: sa.Engine) -> None:
     assert _ids(db, limit=10, model="other") == ([], False)
 
 
+def test_metadata_filter_works_beside_and_on_text_with_nul_or_quotes(db: sa.Engine) -> None:
+    """A NUL (which PostgreSQL's JSON functions cannot read) or a quoted pair inside a
+    value breaks neither the filter of the workspace nor its exactness."""
+    _insert(db, _completion("c-1", created=1, **{"k\x00": "v\x00", "team": "a"}))
+    _insert(db, _completion("c-2", created=2, note='"team": "a"', team="b"))
+    _insert(db, _completion("c-3", created=3, team="ab"))
+    assert _ids(db, limit=10, metadata={"team": "a"}) == (["c-1"], False)
+    assert _ids(db, limit=10, metadata={"k\x00": "v\x00"}) == (["c-1"], False)
+    assert _ids(db, limit=10, metadata={"note": '"team": "a"'}) == (["c-2"], False)
+    assert _ids(db, limit=10, metadata={"k": "v"}) == ([], False)
+
+
 def test_delete_removes_the_messages_too(db: sa.Engine) -> None:
     _insert(db, _completion("c-1", created=1))
     with db.begin() as conn:

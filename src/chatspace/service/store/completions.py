@@ -137,20 +137,17 @@ def _after(
 
 
 def _metadata_is(conn: sa.Connection, key: str, value: str) -> sa.ColumnElement[bool]:
-    """Whether a completion's metadata maps ``key`` to the string ``value``."""
-    c = completions_t.c
-    if is_postgres(conn):
-        found = sa.func.json_extract_path(c.metadata, key)
-        return sa.and_(
-            sa.func.json_typeof(found) == "string",
-            sa.func.json_extract_path_text(c.metadata, key) == value,
-        )
-    entry = sa.func.json_each(c.metadata).table_valued("key", "value", "type")
-    return (
-        sa.exists()
-        .select_from(entry)
-        .where(entry.c.key == key, entry.c.type == "text", entry.c.value == value)
-    )
+    """Whether a completion's metadata maps ``key`` to the string ``value``.
+
+    The stored JSON text is searched for the pair as the store wrote it (``json.dumps``:
+    ``"key": "value"``, escaped; a quote inside a string is always escaped, so the pair
+    cannot be found inside another string). The engines' JSON functions cannot be used:
+    PostgreSQL's refuse a document holding ``\u0000`` (one such completion would break
+    the filter for its workspace), SQLite's cut a key or value at a NUL."""
+    pair = f"{json.dumps(key)}: {json.dumps(value)}"
+    text = sa.cast(completions_t.c.metadata, sa.Text)
+    found = sa.func.strpos(text, pair) if is_postgres(conn) else sa.func.instr(text, pair)
+    return found > 0
 
 
 def list_completions(

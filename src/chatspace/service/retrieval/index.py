@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import sqlalchemy as sa
 
+from chatspace.service.store.dialects import is_postgres
+
 from .dense import DenseIndex, Nearest
 from .embeddings import Embedder
 from .postgres_index import PgVectors, PostgresText, has_vector_column
@@ -114,7 +116,7 @@ class PassageIndex:
 
 def open_index(engine: sa.Engine, embedder: Embedder | None) -> PassageIndex:
     """The implementations for ``engine``'s dialect (with ``embedder``: hybrid)."""
-    if engine.dialect.name != "postgresql":
+    if not is_postgres(engine):
         return PassageIndex(Fts5Text(), DenseIndex(embedder) if embedder else None)
     if embedder is None:
         return PassageIndex(PostgresText(), None)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 import sqlalchemy as sa
 
 from . import schema
+from .dialects import is_postgres
 
 __all__ = [
     "TOKENIZER",
@@ -74,7 +75,7 @@ def index_table(org_id: str, workspace_id: str) -> str:
 
 def _fts5(conn: sa.Connection) -> bool:
     """Whether the full-text index is FTS5 tables to keep in step (SQLite)."""
-    return conn.dialect.name == "sqlite"
+    return not is_postgres(conn)
 
 
 def index_exists(conn: sa.Connection, name: str) -> bool:

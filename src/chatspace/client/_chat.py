@@ -36,6 +36,11 @@ CHAT_DEFAULTS: dict[str, Any] = {
     "modalities": None,
     "service_tier": None,
     "reasoning_effort": None,
+    "tools": None,
+    "tool_choice": None,
+    "parallel_tool_calls": None,
+    "functions": None,
+    "function_call": None,
 }
 Messages = str | Sequence[Mapping[str, Any] | Any]
 
@@ -66,12 +71,20 @@ class ChatCreateParams(TypedDict, total=False):
     modalities: Sequence[str] | None
     service_tier: str | None
     reasoning_effort: NotRequired[Literal["low", "medium", "high"] | None]
+    tools: Sequence[Mapping[str, Any]] | None
+    tool_choice: str | Mapping[str, Any] | None
+    parallel_tool_calls: bool | None
+    functions: Sequence[Mapping[str, Any]] | None
+    function_call: str | Mapping[str, Any] | None
 
 
 def stream_params(params: ChatCreateParams) -> dict[str, Any]:
     """``chat.stream()``'s keywords with the defaults of ``chat.create`` filled in."""
     if "messages" not in params:
         raise TypeError("chat.stream() needs messages=")
+    unknown = sorted(set(params) - set(CHAT_DEFAULTS) - {"messages", "workspace", "model"})
+    if unknown:
+        raise TypeError(f"chat.stream() got unexpected keyword arguments: {', '.join(unknown)}")
     return {**CHAT_DEFAULTS, "workspace": None, "model": DEFAULT_MODEL, **params}
 
 

@@ -27,7 +27,9 @@ from chatspace.types import (
     ChatCompletionChoice,
     ChatCompletionChunk,
     ChatCompletionMessage,
+    ChunkChoice,
     CompletionUsage,
+    LogProbs,
 )
 
 from ._call import Call
@@ -37,13 +39,66 @@ __all__ = ["StreamState"]
 
 
 class _Choice:
-    __slots__ = ("annotations", "finish_reason", "parts", "role")
+    """One choice as its chunks arrive: text, annotations, tool calls and log probabilities."""
+
+    __slots__ = (
+        "annotations",
+        "calls",
+        "finish_reason",
+        "function_call",
+        "logprobs",
+        "parts",
+        "role",
+    )
 
     def __init__(self) -> None:
         self.role: Any = "assistant"
         self.parts: list[str] = []
         self.annotations: list[Any] = []
         self.finish_reason: str | None = None
+        self.calls: dict[int, dict[str, Any]] = {}
+        self.function_call: dict[str, str] | None = None
+        self.logprobs: list[dict[str, Any]] | None = None
+
+    def take(self, choice: ChunkChoice) -> None:
+        """Add one chunk's piece of this choice."""
+        delta = choice.delta
+        if delta.role:
+            self.role = delta.role
+        if delta.content:
+            self.parts.append(delta.content)
+        if delta.annotations:
+            self.annotations.extend(delta.annotations)
+        for piece in delta.tool_calls or []:
+            self._take_call(piece)
+        if delta.function_call:
+            legacy = self.function_call = self.function_call or {"name": "", "arguments": ""}
+            legacy["name"] += delta.function_call.get("name") or ""
+            legacy["arguments"] += delta.function_call.get("arguments") or ""
+        if choice.logprobs is not None and choice.logprobs.content:
+            self.logprobs = [*(self.logprobs or []), *choice.logprobs.content]
+        if choice.finish_reason:
+            self.finish_reason = choice.finish_reason
+
+    def _take_call(self, piece: dict[str, Any]) -> None:
+        """A piece of a tool call: the first names it (``id``, ``function.name``), every
+        piece adds to ``function.arguments`` (the OpenAI API's streamed tool calls)."""
+        empty = {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+        call = self.calls.setdefault(int(piece.get("index", len(self.calls))), empty)
+        call["id"] = piece.get("id") or call["id"]
+        call["type"] = piece.get("type") or call["type"]
+        function = piece.get("function") or {}
+        call["function"]["name"] += function.get("name") or ""
+        call["function"]["arguments"] += function.get("arguments") or ""
+
+    def message(self) -> ChatCompletionMessage:
+        return ChatCompletionMessage.folded(
+            self.parts,
+            annotations=self.annotations,
+            calls=self.calls,
+            function_call=self.function_call,
+            role=self.role,
+        )
 
 
 class StreamState:
@@ -56,6 +111,7 @@ class StreamState:
         self._first: ChatCompletionChunk | None = None
         self._data: list[str] = []
         self.usage: CompletionUsage | None = None
+        self.perception_usage: CompletionUsage | None = None
         self._final: ChatCompletion | None = None
         self.done = False
         self.closed = False
@@ -88,10 +144,9 @@ class StreamState:
         choices = [
             ChatCompletionChoice(
                 index=index,
-                message=ChatCompletionMessage(
-                    role=c.role, content="".join(c.parts), annotations=c.annotations
-                ),
+                message=c.message(),
                 finish_reason=c.finish_reason,
+                logprobs=None if c.logprobs is None else LogProbs(content=c.logprobs),
             )
             for index, c in sorted(self._choices.items())
         ]
@@ -103,6 +158,7 @@ class StreamState:
             system_fingerprint=first.system_fingerprint,
             choices=choices,
             usage=usage,
+            perception_usage=self.perception_usage,
         )
         if self.done:
             self._final = completion
@@ -147,19 +203,10 @@ class StreamState:
             self._first = chunk
         if chunk.usage is not None:
             self.usage = chunk.usage
+        if chunk.perception_usage is not None:
+            self.perception_usage = chunk.perception_usage
         for c in chunk.choices:
-            state = self._choices.get(c.index)
-            if state is None:
-                state = self._choices[c.index] = _Choice()
-            delta = c.delta
-            if delta.role:
-                state.role = delta.role
-            if delta.content:
-                state.parts.append(delta.content)
-            if delta.annotations:
-                state.annotations.extend(delta.annotations)
-            if c.finish_reason:
-                state.finish_reason = c.finish_reason
+            self._choices.setdefault(c.index, _Choice()).take(c)
 
     def _broken(self, exc: httpx.TransportError) -> Exception:
         assert self._response is not None

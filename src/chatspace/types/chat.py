@@ -375,6 +375,30 @@ class ChatCompletionMessage(WireModel):
     tool_calls: list[ToolCall] | None = None
     function_call: FunctionCall | None = None
 
+    @classmethod
+    def folded(
+        cls,
+        parts: list[str],
+        *,
+        annotations: list[Annotation] | tuple[Annotation, ...] = (),
+        calls: dict[int, dict[str, Any]] | None = None,
+        function_call: dict[str, Any] | None = None,
+        role: Role = "assistant",
+    ) -> ChatCompletionMessage:
+        """The message of a streamed choice from its pieces (the service's fold of an
+        engine's events and the client's fold of chunks); its content is null when it
+        only calls tools, as in a plain answer."""
+        tools = [ToolCall.model_validate(c) for _, c in sorted((calls or {}).items())]
+        legacy = FunctionCall.model_validate(function_call) if function_call else None
+        text_only = not tools and legacy is None
+        return cls(
+            role=role,
+            content="".join(parts) if parts or text_only else None,
+            annotations=list(annotations),
+            tool_calls=tools or None,
+            function_call=legacy,
+        )
+
 
 class LogProbs(WireModel):
     """Token log probabilities as the model reported them (upstream models only)."""
@@ -458,6 +482,8 @@ class ChatCompletionChunk(WireModel):
     system_fingerprint: str | None = None
     choices: list[ChunkChoice] = Field(default_factory=list)
     usage: CompletionUsage | None = None
+    perception_usage: CompletionUsage | None = None
+    """With ``usage``, on the last chunk: the tokens of the passages the model was given."""
 
 
 class ChatCompletionList(WireModel):

@@ -28,9 +28,7 @@ from chatspace.types import (
     ChatCompletionMessage,
     ChatCompletionRequest,
     CompletionUsage,
-    FunctionCall,
     LogProbs,
-    ToolCall,
 )
 
 from .base import ChoiceDone, ContentDelta, Engine, Event, ToolCallDelta, UsageReport
@@ -67,16 +65,11 @@ class _Choice:
     function_call: dict[str, Any] | None = None
 
     def message(self) -> ChatCompletionMessage:
-        """The assistant message so far; its content is null when it only calls tools."""
-        calls = [ToolCall.model_validate(c) for _, c in sorted(self.tool_calls.items())]
-        legacy = FunctionCall.model_validate(self.function_call) if self.function_call else None
-        text_only = not calls and legacy is None
-        return ChatCompletionMessage(
-            role="assistant",
-            content="".join(self.parts) if self.parts or text_only else None,
-            annotations=list(self.annotations),
-            tool_calls=calls or None,
-            function_call=legacy,
+        return ChatCompletionMessage.folded(
+            self.parts,
+            annotations=self.annotations,
+            calls=self.tool_calls,
+            function_call=self.function_call,
         )
 
 
@@ -202,7 +195,10 @@ class CompletionBuilder:
         completion = self.completion()
         options = self.request.stream_options
         if options is not None and options.include_usage:
-            out.append(self._chunk([], usage=completion.usage.model_dump(mode="json")))
+            usage = {"usage": completion.usage.model_dump(mode="json")}
+            if completion.perception_usage is not None:
+                usage["perception_usage"] = completion.perception_usage.model_dump(mode="json")
+            out.append(self._chunk([], **usage))
         return out, completion
 
     def completion(self) -> ChatCompletion:

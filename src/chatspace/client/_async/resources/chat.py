@@ -75,13 +75,19 @@ class AsyncChat(Resource):
         modalities: Sequence[str] | None = None,
         service_tier: str | None = None,
         reasoning_effort: Literal["low", "medium", "high"] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        tool_choice: str | Mapping[str, Any] | None = None,
+        parallel_tool_calls: bool | None = None,
+        functions: Sequence[Mapping[str, Any]] | None = None,
+        function_call: str | Mapping[str, Any] | None = None,
     ) -> ChatCompletion | AsyncChatStream:
         """Create a chat completion; with ``stream=True``, a stream of chunks.
 
         ``messages`` are dicts (``{"role": "user", "content": "..."}``), models of
         :mod:`chatspace.types`, or one string for a single user message; see
         :func:`~chatspace.client.user_message` for filter parts. ``store=True`` keeps
-        the completion in the workspace, for ``list``/``get`` later.
+        the completion in the workspace, for ``list``/``get`` later. ``tools`` (and the
+        legacy ``functions``) are OpenAI's; the calls come back in ``message.tool_calls``.
 
         >>> answer = await client.chat.create(messages="What do my notes say about Lyon?")
         >>> answer.text, answer.choices[0].message.annotations

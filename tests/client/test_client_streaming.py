@@ -53,6 +53,13 @@ async def test_streamed_text_equals_the_stored_completion(client: AnyClient) -> 
     assert streamed.text[first.start_index : first.end_index] == first.text
 
 
+async def test_stream_refuses_a_keyword_it_does_not_know(client: AnyClient) -> None:
+    """``chat.stream(**params)`` took any keyword and dropped those it did not know (a
+    misspelt ``tool`` was never sent); it now names them, as ``create`` does."""
+    with pytest.raises(TypeError, match="unexpected keyword arguments: temprature, tool"):
+        client.chat.stream(messages="Hi", tool=[], temprature=0)  # type: ignore[call-arg]
+
+
 async def test_create_with_stream_true_returns_an_opened_stream(client: AnyClient) -> None:
     stream = await run(client.chat.create(messages="Hello", stream=True, n=2))
     assert isinstance(stream, (ChatStream, AsyncChatStream))

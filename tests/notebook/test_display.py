@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 from IPython.utils.capture import capture_output
 
-from chatspace.notebook.display import ChatResult, Citation, LiveView, Message, fenced
+from chatspace.notebook.display import (
+    UNSUPPORTED,
+    UNSUPPORTED_NOTE,
+    ChatResult,
+    Citation,
+    LiveView,
+    Message,
+    evidence,
+    fenced,
+)
 from chatspace.notebook.markup import markdown_literal, one_line, safe_markdown
 from chatspace.types import Annotation, CompletionUsage, FileCitation
 from support.magics import render_markdown
@@ -257,3 +266,37 @@ def test_markdown_literal_and_one_line() -> None:
     html = render_markdown(markdown_literal(name))
     assert html == "<p>[x](javascript:alert(1)) *b* &lt;i&gt; next</p>\n"
     assert one_line("a\n b\tc", 4) == "a b…"
+
+
+def test_an_attributed_answer_shows_a_number_per_source_and_marks_what_nothing_supports() -> None:
+    """A sentence attributed without a marker gets its source's number, a marker with no
+    source is left out (the model's ``[3]`` named a passage that does not support it),
+    and, since the answer has sources, the sentence none supports carries the mark."""
+    text = "The fee is EUR 184,000. Everyone <b>loves</b> this deal a lot [3]. Churn fell [1]."
+    fee = Annotation(
+        type="file_citation",
+        text="The fee is EUR 184,000.",
+        start_index=0,
+        end_index=23,
+        file_citation=FileCitation(file_id="f-1", filename="contract.docx", quote="The fee."),
+    )
+    churn = annotation("[1]", text.index("[1]"), "q3.md", "Churn fell.")
+    shown, citations = evidence(text, [churn, fee])
+    assert [(c.marker, c.filename) for c in citations] == [
+        ("[1]", "contract.docx"),
+        ("[2]", "q3.md"),
+    ]
+    assert shown == (
+        "The fee is EUR 184,000. [1] Everyone <b>loves</b> this deal a lot."
+        f"{UNSUPPORTED} Churn fell [2]."
+    )
+    chat = result(text=text, citations=citations, shown=shown)
+    markdown = chat.markdown()
+    assert "<b>" not in markdown, "the answer stays escaped"
+    assert UNSUPPORTED_NOTE in chat.plain()
+    assert "[3]" not in render_markdown(markdown)
+
+
+def test_an_answer_without_sources_marks_nothing() -> None:
+    text = "Canberra is the capital of Australia. It was founded in 1913."
+    assert evidence(text, []) == (text, [])

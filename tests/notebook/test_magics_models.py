@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from chatspace.embedded import stop_service
+from chatspace.notebook.display import UNSUPPORTED
 from support.magics import run
-from support.upstream import REPLY, FakeUpstream
+from support.upstream import PIECES, REPLY, FakeUpstream
 
 KEY = "sk-notebook-key-0123456789abcdefghij"
 
@@ -115,3 +116,24 @@ def test_a_remote_service_says_where_its_models_are_configured(ip: Any, nb_sessi
     assert run(ip, "%chat models").value["id"].tolist() == ["service-l0"]
     line = run(ip, "%chat models add x --url http://127.0.0.1:9/v1").error_line()
     assert "is not the local one: its models are configured on its host" in line
+
+
+def test_an_answer_without_markers_shows_which_file_backs_each_sentence(
+    ip: Any, embedded: Path, upstream: FakeUpstream, tmp_path: Path
+) -> None:
+    """A model that writes no ``[n]`` (most local ones): the cell numbers the sentence its
+    file supports, lists that file, and marks the sentence nothing supports."""
+    report = tmp_path / "q3-report.md"
+    report.write_text("# Q3\n\nThe churn rate in Q3 was 3.1 percent, down from 4.7 percent.\n")
+    run(ip, f"%chat models add local --url {upstream.url} --model echo")
+    run(ip, f"%files upload {report}")
+    upstream.pieces = ["The churn rate in Q3 was 3.1 percent. ", "Customers love the new app."]
+    try:
+        answer = run(ip, "%%chat -m local --no-store\nWhat was the churn rate in Q3?")
+    finally:
+        upstream.pieces = PIECES
+    shown = answer.markdown()
+    assert f"in Q3 was 3.1 percent. [1] Customers love the new app.{UNSUPPORTED}" in shown
+    assert "\\[1\\] **q3\\-report\\.md**" in shown
+    said = "The churn rate in Q3 was 3.1 percent. Customers love the new app."
+    assert answer.value.text == said, "the value is what the model wrote"

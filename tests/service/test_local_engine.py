@@ -6,7 +6,8 @@ import httpx
 import pytest
 
 from chatspace.service.engines.base import word_chunks as chunks
-from chatspace.service.engines.local import LEADS, NO_MATCH, best_quote
+from chatspace.service.engines.local import LEADS, NO_MATCH
+from chatspace.service.retrieval.quotes import best_quote
 from chatspace.service.retrieval.search import Passage
 from chatspace.service.tokenizer import count_tokens, truncate
 from support.chat import ask, assemble, client_for, stream, upload

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 
+from chatspace.client import Client
 from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
 from chatspace.service.tokenizer import count_tokens
 from support.chat import ask, assemble, client_for, read_events, stream, upload
@@ -21,6 +23,7 @@ from support.upstream import (
     ARGUMENTS,
     CALL,
     LOGPROBS,
+    PIECES,
     REPLY,
     USAGE,
     FakeUpstream,
@@ -175,7 +178,7 @@ def test_request_forwarded_with_context_key_and_mapped_name(
     assert answer["perception_usage"]["prompt_tokens"] == count_tokens(DESERTS)
     message = answer["choices"][0]["message"]
     assert message["content"] == REPLY
-    [note] = message["annotations"]  # [1] names the passage; [7] names nothing
+    [note] = message["annotations"]  # [1] names the passage that supports; [7] nothing
     assert note["text"] == "[1]"
     assert REPLY[note["start_index"] : note["end_index"]] == "[1]"
     assert note["file_citation"] == {
@@ -237,7 +240,7 @@ def test_a_failure_mid_stream_is_an_error_event_then_done(client: httpx.Client) 
     content = "".join(
         c["choices"][0]["delta"].get("content", "") for c in events[:-2] if c.get("choices")
     )
-    assert content == "Noted [1] and "[: len(content)]
+    assert content == "".join(PIECES[:2])[: len(content)]
     assert client.get("/chat/completions").json()["data"] == [], "a failed stream is not stored"
 
 
@@ -348,6 +351,46 @@ def test_tool_calls_stream_as_deltas(client: httpx.Client) -> None:
     stored = client.get(f"/chat/completions/{events[0]['id']}").json()
     assert stored["choices"][0]["message"]["tool_calls"] == [CALL]
     assert stored["choices"][0]["message"]["content"] is None
+
+
+@pytest.mark.parametrize("model", ["tools", "legacy", "logprobs"])
+def test_a_streams_completion_is_the_stored_completion(
+    relay: Service, org: str, model: str
+) -> None:
+    """``stream.completion`` of chatspace's client folds every part of the chunks: tool
+    calls, the legacy function call, log probabilities and ``perception_usage`` (the fold
+    kept only text and annotations, so a streamed tool call had no call)."""
+    with client_for(relay, org) as raw:
+        upload(raw, [("weather.md", "Rain is likely in Paris on Sunday.")])
+    params: dict[str, Any] = {"model": model, "messages": [ASK_WEATHER], "store": True}
+    if model == "legacy":
+        params.update(model="tools", functions=[WEATHER_TOOL["function"]])
+    elif model == "tools":
+        params["tools"] = [WEATHER_TOOL]
+    else:
+        params["logprobs"] = True
+    with Client(relay.url, token=relay.token("alice", org)) as c:
+        with c.chat.stream(**params) as s:
+            for _ in s:
+                pass
+        folded = s.completion
+        assert folded is not None
+        stored = c.chat.get(folded.id)
+    assert folded.choices == stored.choices
+    assert folded.perception_usage == stored.perception_usage
+    message = folded.choices[0].message
+    if model == "tools":
+        assert message.tool_calls is not None
+        assert message.tool_calls[0].model_dump(mode="json", exclude_none=True) == CALL
+        assert message.content is None
+    elif model == "legacy":
+        assert message.function_call is not None
+        assert message.function_call.model_dump(mode="json") == CALL["function"]
+    else:
+        assert folded.choices[0].logprobs is not None
+        assert folded.choices[0].logprobs.content == LOGPROBS
+        assert folded.perception_usage is not None
+        assert folded.perception_usage.prompt_tokens > 0
 
 
 @pytest.mark.parametrize("streamed", [False, True])

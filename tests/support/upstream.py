@@ -52,7 +52,7 @@ __all__ = [
     "closed_port",
 ]
 
-PIECES = ["Noted ", "[1] and ", "[7]."]
+PIECES = ["Noted: the Sahara is ", "the largest hot desert [1] ", "and [7]."]
 REPLY = "".join(PIECES)
 USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
 META = {"summary": "A file about deserts.", "pages": 1}
@@ -88,8 +88,15 @@ def _chunk(
 class FakeUpstream:
     """The server; ``requests`` holds ``{"headers", "body"}`` of each request received."""
 
-    def __init__(self, models: list[str] | None = None, key: str | None = None) -> None:
+    def __init__(
+        self,
+        models: list[str] | None = None,
+        key: str | None = None,
+        pieces: list[str] | None = None,
+    ) -> None:
         self.models = models or ["echo"]
+        self.pieces = pieces or PIECES
+        """What the plain answer says (joined) and the stream sends (``PIECES``)."""
         """What ``GET /v1/models`` lists (the discovery tests)."""
         self.key = key
         """When set, ``GET /v1/models`` answers 401 to any other bearer token."""
@@ -169,7 +176,7 @@ class FakeUpstream:
             return StreamingResponse(self._stream(body), media_type="text/event-stream")
         if model == "logprobs":
             return JSONResponse(self._completion(REPLY, logprobs={"content": LOGPROBS}))
-        return JSONResponse(self._completion(REPLY))
+        return JSONResponse(self._completion("".join(self.pieces)))
 
     @staticmethod
     def _completion(content: str | None, finish: str = "stop", **more: Any) -> dict[str, Any]:
@@ -216,7 +223,7 @@ class FakeUpstream:
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
         yield _event(_chunk({"role": "assistant", "content": ""}))
-        pieces = PIECES[:2] if body["model"] in ("midstream", "stall") else PIECES
+        pieces = self.pieces[:2] if body["model"] in ("midstream", "stall") else self.pieces
         for i, piece in enumerate(pieces):
             logprobs = {"content": [LOGPROBS[i]]} if body["model"] == "logprobs" else None
             yield _event(_chunk({"content": piece}, logprobs=logprobs))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .conversations import estimate_tokens
-from .display import ChatResult, Citation
+from .display import ChatResult, evidence_of
 from .formats import FORMAT_HINTS, take_value
 from .grammar import InputError, parse_filter
 from .interpolate import interpolate
@@ -259,13 +259,14 @@ def _streamed(
 
 def _result(completion: ChatCompletion, request: Request, *, interrupted: bool) -> ChatResult:
     choice = completion.choices[0] if completion.choices else None
-    annotations = choice.message.annotations if choice else []
+    shown, citations = evidence_of(completion)
     result = ChatResult(
         text=completion.text,
         model=completion.model,
         id=completion.id,
         completion=None if interrupted else completion,
-        citations=Citation.from_annotations(annotations),
+        citations=citations,
+        shown=shown,
         usage=None if interrupted else completion.usage,
         finish_reason=choice.finish_reason if choice else None,
     )

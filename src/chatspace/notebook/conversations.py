@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from chatspace._shared import TOKEN_PATTERN
 from chatspace.errors import ChatspaceError
 
-from .display import Citation
+from .display import Citation, evidence_of
 
 if TYPE_CHECKING:
     from chatspace.client import Client
@@ -49,10 +49,17 @@ class Turn:
     completion_id: str | None = None
     tokens: int = 0
     citations: list[Citation] = field(default_factory=list)
+    shown: str | None = None
+    """The answer as the notebook shows it (:func:`~.display.evidence`); ``answer`` is
+    what the model wrote, and what later requests send again."""
 
     def __post_init__(self) -> None:
         if not self.tokens:
             self.tokens = estimate_tokens(self.question) + estimate_tokens(self.answer)
+
+    @property
+    def shown_answer(self) -> str:
+        return self.answer if self.shown is None else self.shown
 
     def messages(self) -> list[dict[str, str]]:
         return [
@@ -109,7 +116,7 @@ class Thread:
         """Keep a finished turn; the answer costs the service's count when it sent one."""
         answer_tokens = result.usage.completion_tokens if result.usage else 0
         tokens = estimate_tokens(question) + (answer_tokens or estimate_tokens(result.text))
-        turn = Turn(question, result.text, result.id, tokens, list(result.citations))
+        turn = Turn(question, result.text, result.id, tokens, list(result.citations), result.shown)
         self.turns.append(turn)
         return turn
 
@@ -185,9 +192,8 @@ class ThreadBook:
             for completion in kept:
                 question = question_of(client, completion, workspace)
                 tokens = estimate_tokens(question) + completion.usage.completion_tokens
-                choice = completion.choices[0] if completion.choices else None
-                cited = Citation.from_annotations(choice.message.annotations if choice else [])
-                turn = Turn(question, completion.text, completion.id, tokens or 1, cited)
+                shown, cited = evidence_of(completion)
+                turn = Turn(question, completion.text, completion.id, tokens or 1, cited, shown)
                 thread.turns.append(turn)
         self.threads[name] = thread
         if select:

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
+from chatspace._shared import DEFAULT_MODEL
+
 from .markup import markdown_literal, one_line, safe_markdown
 
 if TYPE_CHECKING:
@@ -27,6 +29,8 @@ __all__ = [
     "Citation",
     "LiveView",
     "Message",
+    "evidence",
+    "evidence_of",
     "fenced",
     "publish",
     "show_failure",
@@ -63,18 +67,82 @@ class Citation:
     @classmethod
     def from_annotations(cls, annotations: Iterable[Any]) -> list[Citation]:
         """The file citations of an answer, one per marker, in order of appearance."""
-        found: dict[str, Citation] = {}
-        for a in sorted(annotations, key=lambda a: a.start_index):
-            cited = a.file_citation
-            if a.type != "file_citation" or cited is None or a.text in found:
-                continue
-            found[a.text] = cls(a.text, cited.file_id, cited.filename, cited.quote)
-        return list(found.values())
+        return evidence("", annotations)[1]
 
     def quoted_in(self, text: str) -> bool:
         """Whether ``text`` already shows the quote (``service-l0`` quotes in its answer):
         then the source is listed by its file alone, not printed twice."""
         return " ".join(self.quote.split()) in " ".join(text.split())
+
+
+_MARKER = re.compile(r"\[\d{1,3}\]")
+_SENTENCE = re.compile(r"[^\n.!?]*[^\W\d_][^\n.!?]*(?:[.!?]+(?=\s|$)|$)", re.M)
+_FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+UNSUPPORTED = "†"
+"""Follows a sentence of an answer that no file supports, where other sentences are."""
+UNSUPPORTED_NOTE = f"{UNSUPPORTED} nothing in your files supports this sentence: check it."
+
+
+def evidence(
+    text: str, annotations: Iterable[Any], *, generated: bool = True
+) -> tuple[str, list[Citation]]:
+    """The answer as the notebook shows it, and its sources, numbered as shown.
+
+    A source is a file and its quote; each gets one ``[n]``, in order of appearance. A
+    marker the model wrote shows its source's number, a sentence attributed without a
+    marker gets one after it, a marker with no source (the model cited a passage that does
+    not support it) is left out, and in a ``generated`` answer (a model's, not the quotes
+    of ``service-l0``) where any sentence has a source, a sentence without one is followed
+    by :data:`UNSUPPORTED` (outside code blocks, and not for a heading or a list's lead-in
+    line).
+    """
+    sources: dict[tuple[str, str], Citation] = {}
+    edits: list[tuple[int, int, str]] = []
+    covered: list[tuple[int, int]] = []
+    for a in sorted(annotations, key=lambda a: a.start_index):
+        cited = a.file_citation
+        if a.type != "file_citation" or cited is None:
+            continue
+        key = (cited.file_id, " ".join(cited.quote.split()))
+        if key not in sources:
+            marker = f"[{len(sources) + 1}]"
+            sources[key] = Citation(marker, cited.file_id, cited.filename, cited.quote)
+        marker = sources[key].marker
+        if _MARKER.fullmatch(a.text):
+            edits.append((a.start_index, a.end_index, marker))
+        else:
+            edits.append((a.end_index, a.end_index, f" {marker}"))
+        covered.append((a.start_index, a.end_index))
+    if not text:
+        return text, list(sources.values())
+    taken = {(a, b) for a, b, _ in edits if a != b}
+    edits += [
+        (m.start() - (m.start() > 0 and text[m.start() - 1] == " "), m.end(), "")
+        for m in _MARKER.finditer(text)
+        if m.span() not in taken
+    ]
+    if sources and generated:
+        fenced = [m.span() for m in _FENCE.finditer(text)]
+        for m in _SENTENCE.finditer(text):
+            a, b = m.start(), m.end()
+            line = m.group().strip()
+            inside = any(x <= a < y for x, y in fenced)
+            backed = any(x < b and a < y for x, y in covered)
+            lead = line.startswith("#") or line.endswith(":") or len(line.split()) < 4
+            if not (inside or backed or lead):
+                edits.append((b, b, UNSUPPORTED))
+    shown = text
+    for a, b, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        shown = shown[:a] + new + shown[b:]
+    return shown, list(sources.values())
+
+
+def evidence_of(completion: ChatCompletion) -> tuple[str, list[Citation]]:
+    """:func:`evidence` of a completion's first choice (a generated answer unless the
+    built-in ``service-l0``, which quotes, wrote it)."""
+    choice = completion.choices[0] if completion.choices else None
+    annotations = choice.message.annotations if choice else []
+    return evidence(completion.text, annotations, generated=completion.model != DEFAULT_MODEL)
 
 
 @dataclass(eq=False)
@@ -91,6 +159,8 @@ class ChatResult:
     id: str | None = None
     completion: ChatCompletion | None = None
     citations: list[Citation] = field(default_factory=list)
+    shown: str | None = None
+    """The answer as displayed (:func:`evidence`): markers numbered as the sources are."""
     usage: CompletionUsage | None = None
     usage_estimated: bool = False
     """True when ``usage`` is counted here (a stopped answer gets no count from the service)."""
@@ -159,7 +229,8 @@ class ChatResult:
 
     def plain(self) -> str:
         """The answer, its sources and its footer as plain text."""
-        return "\n\n".join([self.text.rstrip() or "(empty answer)", self.plain_tail()])
+        shown = self.text if self.shown is None else self.shown
+        return "\n\n".join([shown.rstrip() or "(empty answer)", self.plain_tail()])
 
     def plain_tail(self) -> str:
         """The sources and the footer as plain text (what follows an answer printed live)."""
@@ -170,6 +241,8 @@ class ChatResult:
                 + ("" if c.quoted_in(self.text) else f": {_quote(c.quote)}")
                 for c in self.citations
             ]
+            if UNSUPPORTED in (self.shown or ""):
+                lines.append(f"  {UNSUPPORTED_NOTE}")
             parts.append("Sources:\n" + "\n".join(lines))
         parts.append("— " + " · ".join(self.footer_items()))
         return "\n\n".join(parts)
@@ -183,6 +256,8 @@ class ChatResult:
                 + ("" if c.quoted_in(self.text) else f": {markdown_literal(_quote(c.quote))}")
                 for c in self.citations
             ]
+            if UNSUPPORTED in (self.shown or ""):
+                items.append(f"- {markdown_literal(UNSUPPORTED_NOTE)}")
             parts.append("**Sources**\n\n" + "\n".join(items))
         parts.append("*" + " · ".join(markdown_literal(i) for i in self.footer_items()) + "*")
         return "\n\n".join(parts)
@@ -193,7 +268,8 @@ class ChatResult:
             return safe_markdown(f"```json\n{shown}\n```")
         if self.format == "code" and self.value is not None:
             return safe_markdown(fenced(self.value))
-        return safe_markdown(self.text.rstrip()) or "*(empty answer)*"
+        shown = self.text if self.shown is None else self.shown
+        return safe_markdown(shown.rstrip()) or "*(empty answer)*"
 
     def footer_items(self) -> list[str]:
         """Model, tokens, time, then whatever the reader should know about this answer."""

@@ -38,7 +38,7 @@ def _cells(turn: Turn) -> tuple[str, str]:
     """The question and the answer of a turn as Markdown (model text made inert)."""
     question = f"**You**\n\n{markdown_literal(turn.question)}"
     answer = "\n\n".join(
-        p for p in (f"**Assistant**\n\n{safe_markdown(turn.answer)}", _sources(turn)) if p
+        p for p in (f"**Assistant**\n\n{safe_markdown(turn.shown_answer)}", _sources(turn)) if p
     )
     return question, answer
 

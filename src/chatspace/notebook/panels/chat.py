@@ -297,7 +297,7 @@ class ChatPanel(Panel):
                 {"role": "user", "content": turn.question},
                 {
                     "role": "assistant",
-                    "content": turn.answer,
+                    "content": turn.shown_answer,
                     "id": turn.completion_id,
                     "citations": [dataclasses.asdict(c) for c in turn.citations],
                 },
@@ -332,7 +332,7 @@ class ChatPanel(Panel):
             raise
         done = {
             **turn,
-            "content": result.text,
+            "content": result.text if result.shown is None else result.shown,
             "id": result.id,
             "citations": [dataclasses.asdict(c) for c in result.citations],
             "stopped": result.interrupted,

@@ -7,9 +7,12 @@ gives the same answer. An answer is a lead line and one bullet per retrieved pas
 
     - "Paris is the capital of France." (notes.md) [1]
 
-Each quote is the passage's sentence (or line, for code) that holds the most distinct
-query terms, or for a table the row that answers, shown with its column names; each
-``[n]`` marker is a ``file_citation`` annotation whose quote is the exact text of the file.
+Each quote is the passage's span that answers (:func:`~chatspace.service.retrieval.
+quotes.best_quote`: whole sentences, the one whose words of the question weigh most), or
+for a table the rows that answer, shown with their column names, or a value computed over
+its rows ("highest", "total", "how many") with a marker per row it came from
+(:mod:`.table_rows`); each ``[n]`` marker is a ``file_citation`` annotation whose quote is
+the exact text of the file.
 Without relevant passages the answer is :data:`NO_MATCH` (for the request's workspace).
 
 ``n`` choices differ in their lead line; ``seed`` picks where the leads start, so that
@@ -22,13 +25,13 @@ answer is streamed a few words per chunk.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 from chatspace._shared import DEFAULT_MODEL
 from chatspace._version import __version__
+from chatspace.service.retrieval.quotes import best_quote
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import truncate
 from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
@@ -36,7 +39,7 @@ from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
 from .base import ChoiceDone, ContentDelta, Event, Job, word_chunks
 from .extractor import derive_locally
 from .structured import shaped
-from .table_rows import answering_row
+from .table_rows import Cite, answer_tables, answering_row
 
 __all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quote_of"]
 
@@ -51,10 +54,6 @@ NO_MATCH = (
     "Nothing in the files of workspace '{workspace}' answers this question, and no "
     "generative model is configured to answer beyond them."
 )
-MAX_QUOTE_CHARS = 300
-# A sentence ends at . ! or ? before whitespace (so "2.5" does not end one) or at
-# a line end (so a CSV row or a line of code is quoted on its own).
-_SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+(?:[.!?]+[\"')\]]*)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,92 +63,52 @@ class Choice:
     annotations: tuple[Annotation, ...]
 
 
-def _sentences(passage: Passage) -> list[tuple[int, int, frozenset[str]]]:
-    """``(start, end, matched words)`` of each sentence of the passage, blanks trimmed."""
-    text, found = passage.text, []
-    for m in _SENTENCE.finditer(text):
-        start = m.start() + len(m.group()) - len(m.group().lstrip())
-        end = m.start() + len(m.group().rstrip())
-        if end > start:
-            words = frozenset(text[a:b].lower() for a, b in passage.hits if start <= a and b <= end)
-            found.append((start, end, words))
-    return found
-
-
-def best_quote(passage: Passage) -> str:
-    """The exact text of the passage that best answers: its sentence with the most distinct
-    matched terms (the first such), joined with neighbouring sentences of the same paragraph
-    that add matched terms of their own, within :data:`MAX_QUOTE_CHARS`."""
-    text, sentences = passage.text, _sentences(passage)
-    if not sentences:
-        return text.strip()[:MAX_QUOTE_CHARS]
-    best = min(range(len(sentences)), key=lambda i: (-len(sentences[i][2]), i))
-    lo = hi = best
-    quoted = set(sentences[best][2])
-
-    def joins(i: int, j: int) -> bool:
-        """Sentence ``j`` adds matched terms, and ``i``..``j`` fit in one paragraph's quote."""
-        a, b = sorted((i, j))
-        span = text[sentences[a][0] : sentences[b][1]]
-        new = not sentences[j][2] <= quoted
-        return new and "\n\n" not in span and len(span) <= MAX_QUOTE_CHARS
-
-    while True:
-        if hi + 1 < len(sentences) and joins(lo, hi + 1):
-            hi += 1
-            quoted |= sentences[hi][2]
-        elif lo > 0 and joins(hi, lo - 1):
-            lo -= 1
-            quoted |= sentences[lo][2]
-        else:
-            break
-    start, end = sentences[lo][0], sentences[hi][1]
-    if end - start > MAX_QUOTE_CHARS:
-        # Keep a window around the first hit, cut at word boundaries.
-        first = next((a for a, _ in passage.hits if start <= a < end), start)
-        lo_c = max(start, first - MAX_QUOTE_CHARS // 3)
-        hi_c = min(end, lo_c + MAX_QUOTE_CHARS)
-        if lo_c > start and (space := text.find(" ", lo_c, hi_c)) != -1:
-            lo_c = space + 1
-        if hi_c < end and (space := text.rfind(" ", lo_c, hi_c)) > lo_c:
-            hi_c = space
-        start, end = lo_c, hi_c
-    return text[start:end].strip()
-
-
 def quote_of(passage: Passage, retrieval: Retrieval) -> tuple[str, str]:
     """The exact text quoted from ``passage`` and how the answer shows it: a table's
     answering row with its column names (:mod:`.table_rows`), else :func:`best_quote`."""
-    row = answering_row(passage.text, retrieval.question, retrieval.terms)
+    row = answering_row(passage.text, retrieval.question, retrieval.terms, passage.filename)
     if row is not None:
         return passage.text[row.start : row.end], row.shown
-    quote = best_quote(passage)
+    quote = best_quote(passage, retrieval.term_weights, retrieval.question)
     return quote, " ".join(quote.split())
 
 
 def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ...]]:
+    """The lead, then a bullet per quote; a table's bullets (rows, or a value computed
+    over them, with a marker per row cited) come from :func:`.table_rows.answer_tables`."""
     content = lead + "\n"
     annotations: list[Annotation] = []
     seen: set[str] = set()
-    for passage in retrieval.passages:
-        quote, shown = quote_of(passage, retrieval)
-        if not shown or shown in seen:
-            continue
-        seen.add(shown)
-        marker = f"[{len(annotations) + 1}]"
-        content += f'\n- "{shown}" ({passage.filename}) '
-        annotations.append(
-            Annotation(
-                type="file_citation",
-                text=marker,
-                start_index=len(content),
-                end_index=len(content) + len(marker),
-                file_citation=FileCitation(
-                    file_id=passage.file_id, filename=passage.filename, quote=quote
-                ),
-            )
-        )
-        content += marker
+    passages = retrieval.passages
+    tables = answer_tables(passages, retrieval.question, retrieval.terms)
+    for index, passage in enumerate(passages):
+        bullets = tables.get(index)
+        if bullets is None:
+            quote, shown = quote_of(passage, retrieval)
+            if not shown or shown in seen:
+                continue
+            seen.add(shown)
+            bullets = [(f'"{shown}" ({passage.filename}) ', Cite(index, quote))]
+        for bullet in bullets:
+            content += "\n- "
+            for part in bullet:
+                if isinstance(part, str):
+                    content += part
+                    continue
+                cited = passages[part.passage]
+                marker = f"[{len(annotations) + 1}]"
+                annotations.append(
+                    Annotation(
+                        type="file_citation",
+                        text=marker,
+                        start_index=len(content),
+                        end_index=len(content) + len(marker),
+                        file_citation=FileCitation(
+                            file_id=cited.file_id, filename=cited.filename, quote=part.quote
+                        ),
+                    )
+                )
+                content += marker
     return content, tuple(annotations)
 
 

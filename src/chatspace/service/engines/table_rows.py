@@ -1,28 +1,83 @@
-"""The row of a table passage that answers a question, read with its header.
+"""Table passages read as tables: the rows that answer a question, and what they add up to.
 
-Tables are stored as blocks that start with their header line
-(:mod:`chatspace.service.retrieval.tables`). Quoted like prose, such a block gives its
-header ("region,budget_eur,owner"), the line that shares the most words with "Which region
-has the largest budget?", and never the row that answers. Here the row is chosen instead:
-with a superlative ("largest", "lowest", "most"...) and a numeric column the question names,
-the row with the extreme value; otherwise the first row that matches the most question
-terms.
-The quote stays the row's exact text; what the answer shows pairs each cell with its
-column name, so the row reads on its own.
+Tables are stored as blocks that start with their header line (the first block of a sheet
+after the sheet's name; :mod:`chatspace.service.retrieval.tables`). Quoted like prose, such
+a block gives its header ("Region,Month,Revenue (EUR),Units") and never the row that
+answers. Here the question is read against the table, computed with pandas:
+
+- **filters**: a question word that is a word of cells in a column ("South", "March",
+  "open") keeps the rows whose cell there has one of the words found in that column;
+  columns combine with AND. Words that name a column, that ask for a computation, and
+  numbers are no filters. A word found in several columns filters the one where it is a
+  whole cell, else the leftmost.
+- **the column asked about**: the numeric column (every non-empty cell a number such as
+  ``58,300``, ``12%``, ``EUR 1,200``) whose name shares the most words with the question
+  ("return rate" names ``return_rate`` more than ``units_returned``), filters left aside;
+  without one, the only numeric column left, if every question word is a column's, a
+  filter's or the file name's ("What is the total for North?", but no "total revenue" of
+  a sheet of targets).
+- **what is asked**: an average ("average", "mean"); a sum ("total", "sum", "how much",
+  or "how many" / "number of" with a numeric column named: "How many units did North
+  sell?"); a count of rows ("How many tickets are open?", when every filtered column
+  repeats its values: "How many inhabitants does Paris have?" looks Paris up); a
+  superlative ("highest", "lowest", "most", ...: the rows with the extreme value). Else the
+  rows the filters keep (at most :data:`MAX_SHOWN_ROWS`), or without filters (or when they
+  keep none) the first row with the most question words.
+
+Rows whose text cell says "Total" (or "Subtotal", ...) take no part in computations. A
+table whose blocks were retrieved as several passages (same file, same header) is one
+table: the rows of the passages retrieved, in file order, and the answer says how many.
+
+Every quote is a row's exact text in its passage; the answer shows it with its column
+names. A computed answer cites the rows it comes from (the first :data:`MAX_CITED_ROWS`),
+a marker each::
+
+    - "Region: South, Month: March, Revenue (EUR): 58300, Units: 547" (sales.xlsx) [1]
+    - Total Revenue (EUR) for Region North: 412,000 (sum of 3 rows of sales.xlsx) [1][2][3]
+    - Rows with status open: 5 of 14 (tickets.csv) [1][2][3][4][5]
+    - Highest return_rate: 0.14 (max of 8 rows): "product: Rain jacket, ..." (returns.csv) [1]
 """
 
 from __future__ import annotations
 
 import csv
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
+from typing import TYPE_CHECKING
 
-__all__ = ["TableRow", "answering_row"]
+from chatspace.service.retrieval.tables import number
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from chatspace.service.retrieval.search import Passage
+
+__all__ = [
+    "MAX_CITED_ROWS",
+    "MAX_SHOWN_ROWS",
+    "Bullet",
+    "Cite",
+    "TableRow",
+    "answer_tables",
+    "answering_row",
+]
+
+MAX_SHOWN_ROWS = 5
+"""Rows shown, one bullet each, when the question looks rows up."""
+MAX_CITED_ROWS = 10
+"""Rows cited by a computed answer."""
 
 _HIGHEST = frozenset({"largest", "biggest", "highest", "most", "max", "maximum", "greatest", "top"})
 _LOWEST = frozenset({"smallest", "lowest", "least", "min", "minimum", "fewest", "cheapest"})
-_WORD = re.compile(r"[a-z0-9]+")
+_SUM = frozenset({"total", "sum", "overall", "combined", "altogether"})
+_MEAN = frozenset({"average", "mean", "avg"})
+_COUNT = frozenset({"count", "number"})
+_ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _COUNT
+_SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
+_WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
 
 
@@ -36,57 +91,361 @@ class TableRow:
     """``column: value`` pairs, e.g. ``region: South, budget_eur: 340000``."""
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+@dataclass(frozen=True, slots=True)
+class Cite:
+    """A row cited: its passage (an index into the passages given) and its exact text."""
+
+    passage: int
+    quote: str
 
 
-def _matches(column: str, terms: set[str]) -> bool:
-    """Whether a column name holds a question term (``budget_eur`` for "budget")."""
-    return any(
-        w in terms or any(w.startswith(t) for t in terms if len(t) > 3) for w in _words(column)
+Bullet = tuple[str | Cite, ...]
+"""One line of an answer: its text, with a ``[n]`` marker where each :class:`Cite` is."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """Rows of one table, from one passage or several: each row's cells and its cite."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    cites: tuple[Cite, ...]
+    spans: tuple[tuple[int, int], ...]
+    passages: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    kind: str  # "rows", "sum", "mean", "count", "max" or "min"
+    rows: tuple[int, ...]
+    """The rows shown or cited, in table order."""
+    column: int = -1
+    value: str = ""
+    scope: str = ""
+    """The filters as words: ``Region North, Month March``."""
+    of: int = 0
+    """Rows computed over (a count: rows counted among)."""
+
+
+def answer_tables(
+    passages: Sequence[Passage], question: str, terms: Sequence[str]
+) -> dict[int, list[Bullet]]:
+    """The bullets answering ``question`` from the table passages among ``passages``.
+
+    Keyed by the index of each table's first passage; a table's other passages map to no
+    bullets. Passages that are not header-led tables, or whose table answers nothing,
+    are left out.
+    """
+    groups: dict[tuple[str, tuple[str, ...]], list[tuple[int, _Table]]] = {}
+    for index, passage in enumerate(passages):
+        block = _read(passage.text, index)
+        if block is not None:
+            groups.setdefault((passage.file_id, block.header), []).append((index, block))
+    found: dict[int, list[Bullet]] = {}
+    for members in groups.values():
+        table = _merge([block for _, block in sorted(members, key=lambda m: passages[m[0]].start)])
+        answer = _answer(table, question, terms, passages[members[0][0]].filename)
+        if answer is not None:
+            first = min(index for index, _ in members)
+            found |= {index: [] for index, _ in members}
+            found[first] = _bullets(answer, table, passages[first].filename)
+    return found
+
+
+def answering_row(
+    text: str, question: str, terms: Sequence[str], filename: str = ""
+) -> TableRow | None:
+    """The first row that the answer from ``text`` alone (a header-led table block of file
+    ``filename``) shows or cites; None when ``text`` is not such a block or nothing in it
+    answers."""
+    table = _read(text, 0)
+    answer = None if table is None else _answer(table, question, terms, filename)
+    if table is None or answer is None or not answer.rows:
+        return None
+    row = answer.rows[0]
+    start, end = table.spans[row]
+    return TableRow(start, end, _shown(table.header, table.rows[row]))
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _read(text: str, passage: int) -> _Table | None:
+    """A header-led block (after a sheet's title line, if any) as a table."""
+    lines = text.split("\n")
+    for skip in (0, 1):
+        if len(lines) - skip < _MIN_COLUMNS:
+            return None
+        delimiter = "\t" if "\t" in lines[skip] else ","
+        try:
+            parsed = list(csv.reader(lines[skip:], delimiter=delimiter))
+        except csv.Error:
+            return None
+        header, rows = parsed[0], parsed[1:]
+        if len(header) >= _MIN_COLUMNS and all(len(r) == len(header) for r in rows):
+            at = sum(len(line) + 1 for line in lines[: skip + 1])
+            spans = []
+            for line in lines[skip + 1 :]:
+                spans.append((at, at + len(line)))
+                at += len(line) + 1
+            cites = tuple(Cite(passage, text[a:b]) for a, b in spans)
+            return _Table(tuple(header), tuple(map(tuple, rows)), cites, tuple(spans))
+    return None
+
+
+def _merge(blocks: list[_Table]) -> _Table:
+    if len(blocks) == 1:
+        return blocks[0]
+    return _Table(
+        blocks[0].header,
+        tuple(row for b in blocks for row in b.rows),
+        tuple(cite for b in blocks for cite in b.cites),
+        tuple(span for b in blocks for span in b.spans),
+        passages=len(blocks),
     )
 
 
-def _number(cell: str) -> float | None:
-    try:
-        return float(cell.replace(",", "").replace("_", "").strip().rstrip("%"))
-    except ValueError:
-        return None
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def answering_row(text: str, question: str, terms: Sequence[str]) -> TableRow | None:
-    """The row of ``text`` (a header-led table block) that answers ``question``; None
-    when ``text`` is not such a block or no row matches."""
-    lines = text.split("\n")
-    if len(lines) < _MIN_COLUMNS:
+def _words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower())}
+
+
+def _names(column: str, terms: frozenset[str]) -> int:
+    """How many of ``terms`` a column's name holds (``return_rate``: "return", "rate")."""
+    words = _words(column)
+    return sum(1 for t in terms if any(w == t or (len(t) > 3 and w.startswith(t)) for w in words))
+
+
+# ---------------------------------------------------------------- understanding
+
+
+@dataclass(frozen=True, slots=True)
+class _Question:
+    said: frozenset[str]
+    """The question's words, lowercased."""
+    phrases: frozenset[str]
+    """Its pairs of words ("how many")."""
+    wanted: frozenset[str]
+    """The search terms' words, stemmed, less those that ask for a computation."""
+
+    @classmethod
+    def of(cls, question: str, terms: Sequence[str]) -> _Question:
+        said = [w.lower() for w in _WORD.findall(question)]
+        wanted = set().union(*(_words(t) for t in terms)) - _ASKING
+        phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
+        return cls(frozenset(said), frozenset(phrases), frozenset(wanted))
+
+    @property
+    def direction(self) -> int:
+        return 1 if self.said & _HIGHEST else -1 if self.said & _LOWEST else 0
+
+    @property
+    def counting(self) -> bool:
+        return bool(self.phrases & {"how many", "number of"} or "count" in self.said)
+
+    @property
+    def summing(self) -> bool:
+        return bool(self.said & _SUM or "how much" in self.phrases)
+
+
+def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -> _Answer | None:
+    """What ``question`` asks of ``table`` (see the module's docstring for the rules)."""
+    if not table.rows:
         return None
-    delimiter = "\t" if "\t" in lines[0] else ","
-    try:
-        parsed = list(csv.reader(lines, delimiter=delimiter))
-    except csv.Error:
-        return None
-    header, rows = parsed[0], parsed[1:]
-    if len(header) < _MIN_COLUMNS or any(len(r) != len(header) for r in rows) or not rows:
-        return None
-    offsets, at = [], 0
-    for line in lines:
-        offsets.append((at, at + len(line)))
-        at += len(line) + 1
-    wanted = set(terms)
-    asked = _words(question)
-    chosen = None
-    direction = 1 if asked & _HIGHEST else -1 if asked & _LOWEST else 0
-    if direction:
-        for column, name in enumerate(header):
-            values = [_number(r[column]) for r in rows]
-            if _matches(name, wanted) and all(v is not None for v in values):
-                chosen = max(range(len(rows)), key=lambda i: direction * (values[i] or 0.0))
-                break
-    if chosen is None:
-        scores = [len(_words(" ".join(r)) & wanted) for r in rows]
-        if max(scores) == 0:
+    asked = _Question.of(question, terms)
+    view = _View.of(table, asked, filename)
+    if view is None:
+        return _best_row(table, asked.wanted)
+    column, filters = view.column, view.filters
+    if column is not None and asked.said & _MEAN:
+        return view.compute("mean", column)
+    if column is not None and (asked.summing or (asked.counting and view.target is not None)):
+        return view.compute("sum", column)
+    repeated = all(view.frame[c].nunique() < len(view.frame) for c in filters)
+    if asked.counting and (filters or view.explained) and repeated:
+        rows = view.rows(view.keep & view.counted)
+        if rows:
+            return _Answer("count", rows, value=f"{len(rows):,}", scope=view.scope, of=view.total)
+    if column is not None and asked.direction:
+        return view.compute("max" if asked.direction > 0 else "min", column)
+    if filters:
+        return _Answer("rows", view.rows(view.keep), scope=view.scope)
+    return _best_row(table, asked.wanted)
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """A table as a question reads it, in pandas: its filters, the rows they keep, its
+    numeric columns, and the one the question asks about."""
+
+    frame: pd.DataFrame
+    names: list[str]
+    filters: dict[int, frozenset[str]]
+    keep: pd.Series
+    counted: pd.Series
+    """Rows that take part in computations: not a "Total" row."""
+    numeric: dict[int, tuple[pd.Series, int]]
+    target: int | None
+    """The numeric column the question names."""
+    column: int | None
+    """The column computed over: ``target``, else the only numeric column."""
+    explained: bool
+    """Whether every question word is a column's, a filter's or the file name's."""
+
+    @classmethod
+    def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
+        """None when the question's filters keep no row."""
+        import pandas as pd
+
+        frame = pd.DataFrame(list(table.rows), dtype=object)
+        names = _column_names(table.header)
+        naming = _words(" ".join(names))
+        filters = _filters(frame, {t for t in asked.wanted - naming if not t.isdigit()})
+        keep = pd.Series(True, index=frame.index)
+        for c, words in filters.items():
+            keep &= frame[c].map(lambda cell, words=words: bool(_words(str(cell)) & words))
+        if filters and not keep.any():
             return None
-        chosen = scores.index(max(scores))  # the first of equals, as a reader would
-    start, end = offsets[chosen + 1]
-    shown = ", ".join(f"{name}: {cell}" for name, cell in zip(header, rows[chosen], strict=True))
-    return TableRow(start, end, shown)
+        counted = ~frame.apply(lambda row: bool(_SUMMARY_CELLS & {str(c).lower() for c in row}), 1)
+        numeric = {c: v for c in frame.columns if c not in filters and (v := _numeric(frame[c]))}
+        named = {c: _names(names[c], asked.wanted) for c in numeric}
+        target = min(
+            (c for c in named if named[c]),
+            key=lambda c: (-named[c], len(_words(names[c])) - named[c], c),
+            default=None,
+        )
+        # The only numeric column, when the question says nothing the table does not hold:
+        # "What is the total for North?" (and not "total revenue" of a sheet of targets).
+        found = {w for words in filters.values() for w in words}
+        explained = asked.wanted <= naming | found | _words(PurePath(filename).stem)
+        only = len(numeric) == 1 and explained
+        column = next(iter(numeric)) if target is None and only else target
+        return cls(frame, names, filters, keep, counted, numeric, target, column, explained)
+
+    @property
+    def scope(self) -> str:
+        """The filters as words: ``Region North, Month March``."""
+        kept = self.frame[self.keep]
+        return ", ".join(f"{self.names[c]} {' or '.join(kept[c].unique())}" for c in self.filters)
+
+    @property
+    def total(self) -> int:
+        return int(self.counted.sum())
+
+    def rows(self, mask: pd.Series) -> tuple[int, ...]:
+        return tuple(int(i) for i in self.frame.index[mask])
+
+    def compute(self, kind: str, column: int) -> _Answer | None:
+        """``kind`` ("sum", "mean", "max" or "min") of ``column`` over the rows kept."""
+        values, places = self.numeric[column]
+        values = values[(self.keep & self.counted)[values.index]]
+        if values.empty:
+            return None
+        if kind in {"max", "min"}:
+            best = values.max() if kind == "max" else values.min()
+            rows = values.index[values == best]
+            shown = str(self.frame[column][rows[0]])
+        else:
+            rows = values.index
+            shown = _format(values.mean() if kind == "mean" else values.sum(), places, kind)
+        cited = tuple(int(i) for i in rows)
+        return _Answer(kind, cited, column, shown, self.scope, len(values))
+
+
+def _column_names(header: Sequence[str]) -> list[str]:
+    return [h.strip() or f"column {i + 1}" for i, h in enumerate(header)]
+
+
+def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
+    """The question words found in each column's cells (a word in one column only: where
+    it is a whole cell, else the leftmost)."""
+    cells = {c: [_words(str(cell)) for cell in frame[c]] for c in frame.columns}
+    found: dict[int, set[str]] = {}
+    for word in sorted(words):
+        whole = [c for c, col in cells.items() if any(ws == {word} for ws in col)]
+        partial = [c for c, col in cells.items() if any(word in ws for ws in col)]
+        if whole or partial:
+            found.setdefault(int((whole or partial)[0]), set()).add(word)
+    return {c: frozenset(found[c]) for c in sorted(found)}
+
+
+def _numeric(column: pd.Series) -> tuple[pd.Series, int] | None:
+    """A column of numbers as floats (indexed by row, empty cells left out) and the most
+    decimal places they are written with; None when a cell is no number."""
+    filled = column[column.map(lambda cell: bool(str(cell).strip()))]
+    parsed = filled.map(lambda cell: number(str(cell)))
+    if filled.empty or parsed.isna().any():
+        return None
+    return parsed.map(lambda p: p[0]).astype(float), int(parsed.map(lambda p: p[1]).max())
+
+
+def _format(value: float, places: int, kind: str) -> str:
+    """``412,000``; an average with two more places than its numbers."""
+    return f"{value:,.{places + 2 if kind == 'mean' else places}f}"
+
+
+def _best_row(table: _Table, wanted: frozenset[str]) -> _Answer | None:
+    """The first row with the most question words; None when no row has one."""
+    scores = [len(_words(" ".join(row)) & wanted) for row in table.rows]
+    if max(scores) == 0:
+        return None
+    return _Answer("rows", (scores.index(max(scores)),))
+
+
+# ---------------------------------------------------------------- showing
+
+
+def _shown(header: Sequence[str], row: Sequence[str]) -> str:
+    """A row with its column names: ``region: South, budget_eur: 340000``."""
+    pairs = zip(_column_names(header), row, strict=True)
+    return ", ".join(f"{name}: {cell}" for name, cell in pairs)
+
+
+def _rows(n: int) -> str:
+    return f"{n:,} row" if n == 1 else f"{n:,} rows"
+
+
+def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
+    """How the answer shows: a quoted row per bullet, or the computed value and its rows."""
+    source = filename if table.passages == 1 else f"{table.passages} passages of {filename}"
+    if answer.kind == "rows" or (answer.kind in {"max", "min"} and answer.of == 1):
+        bullets: list[Bullet] = [
+            (f'"{_shown(table.header, table.rows[i])}" ({filename}) ', table.cites[i])
+            for i in answer.rows[:MAX_SHOWN_ROWS]
+        ]
+        if len(answer.rows) > MAX_SHOWN_ROWS:
+            more = _rows(len(answer.rows) - MAX_SHOWN_ROWS).replace(" row", " more row")
+            bullets.append((f"and {more} with {answer.scope} ({source})",))
+        return bullets
+    cited = answer.rows[:MAX_CITED_ROWS]
+    some = f"; the first {len(cited)} cited" if len(cited) < len(answer.rows) else ""
+    scope = f" for {answer.scope}" if answer.scope else ""
+    column = _column_names(table.header)[answer.column] if answer.column >= 0 else ""
+    if answer.kind in {"max", "min"}:
+        label = "Highest" if answer.kind == "max" else "Lowest"
+        spread = f" in {table.passages} passages" if table.passages > 1 else ""
+        parts: list[str | Cite] = [
+            f"{label} {column}{scope}: {answer.value} "
+            f"({answer.kind} of {_rows(answer.of)}{spread}{some}): "
+        ]
+        for k, i in enumerate(cited):
+            shown = _shown(table.header, table.rows[i])
+            parts += [("; " if k else "") + f'"{shown}" ({filename}) ', table.cites[i]]
+        return [tuple(parts)]
+    if len(answer.rows) == 1 and answer.kind in {"sum", "mean"}:
+        (row,) = answer.rows
+        value = table.rows[row][answer.column]
+        return [(f"{column}{scope}: {value} ({source}) ", table.cites[row])]
+    if answer.kind == "count":
+        which = f" with {answer.scope}" if answer.scope else ""
+        text = f"Rows{which}: {answer.value} of {answer.of:,} ({source}{some}) "
+    else:
+        label = "Total" if answer.kind == "sum" else "Average"
+        text = (
+            f"{label} {column}{scope}: {answer.value} "
+            f"({answer.kind} of {_rows(len(answer.rows))} of {source}{some}) "
+        )
+    return [(text, *(table.cites[i] for i in cited))]

@@ -1,8 +1,9 @@
 """Forwarding generation to an OpenAI-compatible server (llama.cpp, vLLM, Ollama, hosted).
 
 The retrieved passages go first, as a system message that numbers them ``[1]``, ``[2]``,
-... and asks the model to cite them by those markers; every marker of the answer that
-names a passage becomes a ``file_citation`` annotation. ``developer`` messages are sent as
+... and asks the model to cite them by those markers (or says that none was found); the
+answer's citations are then made by :mod:`.attribution`, from what each sentence says and
+the markers the model wrote. ``developer`` messages are sent as
 ``system`` (not every server knows the newer role), filter parts are dropped, and every
 request field the caller set is forwarded as given (tools, ``response_format``,
 ``logprobs``, ...), except those that belong to this service
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -29,22 +29,15 @@ import httpx
 from chatspace.service.config import Upstream
 from chatspace.service.problems import UpstreamFailed, UpstreamTimeout
 from chatspace.service.retrieval.search import Passage, Retrieval
-from chatspace.types import (
-    Annotation,
-    ChatCompletionRequest,
-    ChatMessage,
-    CompletionUsage,
-    FileCitation,
-)
+from chatspace.types import ChatCompletionRequest, ChatMessage, CompletionUsage
 
+from .attribution import attribute
 from .base import ChoiceDone, ContentDelta, Event, Job, ToolCallDelta, UsageReport, word_chunks
 from .instructions import derive_with_model
-from .local import quote_of
 
-__all__ = ["UpstreamEngine", "cite_markers", "context_message", "new_client"]
+__all__ = ["NO_CONTEXT", "UpstreamEngine", "context_message", "new_client"]
 
 log = logging.getLogger("chatspace.service")
-_MARKER = re.compile(r"\[(\d{1,3})\]")
 _NOT_FORWARDED = ChatCompletionRequest.SERVICE_FIELDS | {"max_tokens", "max_completion_tokens"}
 _MESSAGE_FIELDS = {"name", "tool_calls", "tool_call_id", "function_call"}
 _MAX_REASON = 300
@@ -64,32 +57,20 @@ def new_client(upstream: Upstream) -> httpx.AsyncClient:
     )
 
 
+NO_CONTEXT = (
+    "No passage of the user's files is relevant to this question: if the answer depends on "
+    "their files, say that they do not cover it, and cite no passage."
+)
+
+
 def context_message(passages: Sequence[Passage]) -> dict[str, str]:
-    """The system message that gives the model the retrieved passages."""
+    """The system message that gives the model the retrieved passages, or says that none
+    of the files searched is relevant (:data:`NO_CONTEXT`), so that a model never cites
+    passages it was not sent."""
+    if not passages:
+        return {"role": "system", "content": NO_CONTEXT}
     blocks = [f"[{i}] {p.filename}\n{p.text}" for i, p in enumerate(passages, 1)]
     return {"role": "system", "content": "\n\n".join([CONTEXT_PREAMBLE, *blocks])}
-
-
-def cite_markers(content: str, retrieval: Retrieval) -> tuple[Annotation, ...]:
-    """An annotation for every ``[n]`` in ``content`` that names one of the passages."""
-    found = []
-    passages = retrieval.passages
-    for m in _MARKER.finditer(content):
-        k = int(m.group(1))
-        if 1 <= k <= len(passages):
-            p = passages[k - 1]
-            quote = quote_of(p, retrieval)[0]
-            citation = FileCitation(file_id=p.file_id, filename=p.filename, quote=quote)
-            found.append(
-                Annotation(
-                    type="file_citation",
-                    text=m.group(),
-                    start_index=m.start(),
-                    end_index=m.end(),
-                    file_citation=citation,
-                )
-            )
-    return tuple(found)
 
 
 def _message(m: ChatMessage) -> dict[str, Any]:
@@ -179,7 +160,8 @@ class UpstreamEngine:
     def body(self, job: Job, *, stream: bool) -> dict[str, Any]:
         """The upstream request for ``job``."""
         r = job.request
-        messages = [context_message(job.retrieval.passages)] if job.retrieval.passages else []
+        found = job.retrieval
+        messages = [context_message(found.passages)] if found.searched else []
         messages += [_message(m) for m in r.messages]
         body: dict[str, Any] = {"model": self.remote, "messages": messages, "stream": stream}
         for key in sorted(r.model_fields_set - _NOT_FORWARDED):
@@ -248,7 +230,7 @@ class UpstreamEngine:
                     raise TypeError("content is not a string")
                 events.append(ContentDelta(index, content, _logprobs(choice)))
                 events += _call_events(index, message)
-                notes = cite_markers(content, retrieval)
+                notes = attribute(content, retrieval)
                 events.append(ChoiceDone(index, choice.get("finish_reason") or "stop", notes))
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._failed("its answer is not a chat completion") from None
@@ -346,7 +328,7 @@ class UpstreamEngine:
                 events += _call_events(index, delta)
                 if choice.get("finish_reason"):
                     full = "".join(contents.get(index, []))
-                    notes = cite_markers(full, retrieval)
+                    notes = attribute(full, retrieval)
                     events.append(ChoiceDone(index, str(choice["finish_reason"]), notes))
         except (TypeError, ValueError, AttributeError):
             raise self._failed("it streamed a chunk that is not a chat completion chunk") from None

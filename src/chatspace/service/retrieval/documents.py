@@ -30,7 +30,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from .tables import CONTROL, Piece, Table, records_piece
+from .tables import CONTROL, Piece, Table, key_value_text, records_piece
 
 __all__ = [
     "MAX_DOCUMENT_BYTES",
@@ -234,15 +234,39 @@ def _pdf(path: Path) -> Iterator[Block]:
 
 
 def _docx(path: Path) -> Iterator[Block]:
-    """Paragraphs and tables in the body's order (headers, footers and notes left out)."""
+    """Paragraphs and tables in the body's order (headers, footers and notes left out); a
+    two-column table of facts as ``key: value`` lines."""
     import docx
     from docx.table import Table as DocxTable
 
     for item in docx.Document(str(path)).iter_inner_content():
         if isinstance(item, DocxTable):
-            yield Table([cell.text for cell in row.cells] for row in item.rows)
+            rows = [[cell.text for cell in row.cells] for row in item.rows]
+            yield key_value_text(rows, header=_docx_header(item)) or Table(rows)
         else:
             yield item.text
+
+
+def _docx_header(table: Any) -> bool | None:
+    """True when the first row of a Word table is marked a header: repeated on each page,
+    or bold throughout over rows that are not; None when nothing says."""
+    from docx.oxml.ns import qn
+
+    rows = list(table.rows)
+    if not rows:
+        return None
+    properties = rows[0]._tr.trPr
+    if properties is not None and properties.find(qn("w:tblHeader")) is not None:
+        return True
+
+    def bold(cell: Any) -> bool:
+        runs = [run for paragraph in cell.paragraphs for run in paragraph.runs if run.text.strip()]
+        return bool(runs) and all(run.bold for run in runs)
+
+    first = all(bold(c) for c in rows[0].cells)
+    if first and len(rows) > 1 and not all(bold(row.cells[-1]) for row in rows[1:]):
+        return True
+    return None
 
 
 def _xlsx(path: Path) -> Iterator[Block]:
@@ -274,31 +298,40 @@ def _xls(path: Path) -> Iterator[Block]:
 
 
 def _pptx(path: Path) -> Iterator[Block]:
-    """Each slide's text (text boxes, tables, groups), then its notes; a block per slide."""
+    """Each slide's text (text boxes, groups), then its notes, a block per slide; its
+    tables as tables, between the text before and after them."""
     from pptx import Presentation
 
     for slide in islice(Presentation(str(path)).slides, MAX_PAGES):
-        texts = list(_shape_texts(slide.shapes))
+        texts: list[str] = []
+        for item in _shape_blocks(slide.shapes):
+            if isinstance(item, Table):
+                yield "\n".join(texts)
+                texts = []
+                yield item
+            elif item.strip():
+                texts.append(item)
         if slide.has_notes_slide:
             texts.append(slide.notes_slide.notes_text_frame.text)
         yield "\n".join(t for t in texts if t.strip())
 
 
-def _shape_texts(shapes: Any) -> Iterator[str]:
+def _shape_blocks(shapes: Any) -> Iterator[str | Table]:
     from pptx.shapes.group import GroupShape
 
     for shape in shapes:
         if isinstance(shape, GroupShape):
-            yield from _shape_texts(shape.shapes)
+            yield from _shape_blocks(shape.shapes)
         elif shape.has_text_frame:
             yield shape.text_frame.text
         elif getattr(shape, "has_table", False):
-            for row in shape.table.rows:
-                yield " | ".join(cell.text for cell in row.cells)
+            # PowerPoint marks a first row "header" by default: only the text can tell.
+            rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
+            yield key_value_text(rows) or Table(rows)
 
 
 def _odt(path: Path) -> Iterator[Block]:
-    """Headings and paragraphs in document order (list items and table cells included)."""
+    """Headings, paragraphs (list items included) and tables in document order."""
     from odf import teletype
     from odf.opendocument import load
 
@@ -308,14 +341,45 @@ def _odt(path: Path) -> Iterator[Block]:
         node = pending.pop()
         if node.qname in _ODT_PARAGRAPHS:
             yield teletype.extractText(node)
+        elif node.qname == _ODT_TABLE:
+            header, rows = _odt_rows(node)
+            yield key_value_text(rows, header=header or None) or Table(rows)
         else:
             pending.extend(reversed(node.childNodes))
+
+
+def _odt_rows(table: Any) -> tuple[bool, list[list[str]]]:
+    """Whether an ODT table has header rows, and its rows of cell texts."""
+    header, rows = False, []
+    pending = list(reversed(table.childNodes))
+    while pending:
+        node = pending.pop()
+        name = node.qname[1] if node.qname[0] == _ODT_TABLE[0] else None
+        if name == "table-row":
+            cells = [c for c in node.childNodes if c.qname[1] == "table-cell"]
+            rows.append([" ".join(_odt_texts(c)) for c in cells])
+        elif name in {"table-header-rows", "table-rows", "table-row-group"}:
+            header = header or (name == "table-header-rows" and not rows)
+            pending.extend(reversed(node.childNodes))
+    return header, rows
+
+
+def _odt_texts(node: Any) -> Iterator[str]:
+    """The text of each paragraph in ``node`` (a table cell)."""
+    from odf import teletype
+
+    if node.qname in _ODT_PARAGRAPHS:
+        yield teletype.extractText(node)
+    else:
+        for child in node.childNodes:
+            yield from _odt_texts(child)
 
 
 _ODT_PARAGRAPHS = {
     ("urn:oasis:names:tc:opendocument:xmlns:text:1.0", "p"),
     ("urn:oasis:names:tc:opendocument:xmlns:text:1.0", "h"),
 }
+_ODT_TABLE = ("urn:oasis:names:tc:opendocument:xmlns:table:1.0", "table")
 
 
 def _parquet(path: Path) -> Iterator[Block]:

@@ -64,6 +64,7 @@ __all__ = [
     "retrieve",
     "search",
     "search_terms",
+    "without_instructions",
 ]
 
 MAX_TERMS = 32
@@ -101,6 +102,17 @@ _POINTS_BACK = re.compile(
     r"\b(?:it|its|they|them|their|theirs|there|this|that|these|those|he|she|his|her)\b", re.I
 )
 _FEW_TERMS = 3
+_ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
+# A sentence that asks for a form of answer (and is not itself a question), or casts the
+# model in a role: a tool's wrapping, not the user's subject.
+_INSTRUCTION = re.compile(
+    r"^\s*(?:(?:please\s+)?(?:produce|give|return|write|format|respond|reply|answer|output|"
+    r"use|keep|be)\b[^?]*\b(?:markdown|json|format|formatted|bullet|bullets|plain text|"
+    r"english|concise|brief|short|words|sentences|paragraphs?)\b[^?]*[.!]?\s*$|"
+    r"(?:you are|act as|as an ai)\b[^?]*[.!]\s*$)",
+    re.I,
+)
 _SENTENCE_ENDS = frozenset('.!?:"(')
 """A capitalized word after one of these (and blanks), or at the start, begins a sentence."""
 LEXICAL_SHARE = 0.8
@@ -137,6 +149,9 @@ class Query:
     follow_up: bool = False
     text: str = ""
     names: frozenset[str] = frozenset()
+    roles: frozenset[str] = frozenset()
+    """Names written as short acronyms ("CFO", "CEO", "SLA"): roles and kinds of things
+    that a file need not spell out, not a subject the files must know."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +161,18 @@ class Retrieval:
     question: str
     terms: tuple[str, ...] = ()
     passages: tuple[Passage, ...] = field(default_factory=tuple)
+    weights: tuple[float, ...] = ()
+    """Each term's share of the question (its weight x idf in the workspace)."""
+    searched: bool = False
+    """Whether the workspace had files to search (an answer without passages then means
+    that none was relevant, not that there was nothing to look in)."""
+
+    @property
+    def term_weights(self) -> dict[str, float]:
+        """Each term's share of the question, normalized to sum to 1 (1 each without idf)."""
+        shares = self.weights or (1.0,) * len(self.terms)
+        total = sum(shares) or 1.0
+        return {t: w / total for t, w in zip(self.terms, shares, strict=True)}
 
     @property
     def passage_tokens(self) -> int:
@@ -209,11 +236,21 @@ def is_follow_up(question: str) -> bool:
     return bool(_POINTS_BACK.search(question)) and len(search_terms(question)) <= _FEW_TERMS
 
 
+def without_instructions(question: str) -> str:
+    """``question`` less the sentences that tell a model how to answer rather than what
+    ("Produce output in markdown format only.", "You are a helpful assistant."), as tools
+    such as jupyter-ai wrap them around the user's words; the question itself when
+    nothing else is left."""
+    kept = [m.group() for m in _SENTENCE.finditer(question) if not _INSTRUCTION.search(m.group())]
+    left = " ".join(" ".join(kept).split())
+    return left if search_terms(left) else question
+
+
 def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
     """The terms to search for: the question's (less words like "many" that only shape
-    it), and for a follow-up those of the :data:`CONTEXT_TURNS` user turns before it at
-    :data:`CONTEXT_WEIGHT`."""
-    question = question_of(messages)
+    it, and less the instructions a tool wraps around it), and for a follow-up those of
+    the :data:`CONTEXT_TURNS` user turns before it at :data:`CONTEXT_WEIGHT`."""
+    question = without_instructions(question_of(messages))
     terms = dict.fromkeys((t for t in search_terms(question) if t not in _QUESTION_WORDS), 1.0)
     earlier = _user_texts(messages)[:-1]
     follow_up = context and bool(earlier) and is_follow_up(question)
@@ -227,7 +264,9 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
                 if len(terms) == MAX_TERMS:
                     break
                 terms.setdefault(term, CONTEXT_WEIGHT)
-    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names_in(question))
+    names = names_in(question)
+    roles = frozenset(m.lower() for m in _ACRONYM.findall(question)) & names
+    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names, roles)
 
 
 def _idf(n: int, df: int) -> float:
@@ -284,7 +323,7 @@ def _lexical(
         term_stems = set(stems[term])
         if not term_stems:
             continue
-        if df == 0 and term in query.names:
+        if df == 0 and term in query.names and term not in query.roles:
             unknown |= _no_file_named(conn, where, term)
         total += share
         for pid in covered:
@@ -292,6 +331,20 @@ def _lexical(
                 covered[pid] += share
     coverage = {pid: c / total if total else 0.0 for pid, c in covered.items()}
     return _Lexical(coverage, unknown)
+
+
+def _names_a_file(rows: Sequence[Hit], query: Query) -> bool:
+    """Whether a name of the question is in the name of a candidate's file ("the *Acme*
+    contract" and ``acme-contract.docx``): the question is about that file, whatever
+    else it names."""
+    named = {w for _, p in rows for w in _WORD.findall(p.filename.lower())}
+    return bool(query.names & named)
+
+
+def _has_files(conn: sa.Connection, where: Workspace) -> bool:
+    files = schema.files
+    found = sa.select(1).where(files.c.org_id == where[0], files.c.workspace_id == where[1])
+    return conn.execute(found.limit(1)).first() is not None
 
 
 def _no_file_named(conn: sa.Connection, where: Workspace, term: str) -> bool:
@@ -320,10 +373,11 @@ def search(
     scope: Scope,
     index: PassageIndex,
     relevance: float = 0.0,
+    weights: _Weights | None = None,
 ) -> tuple[Passage, ...]:
     """The ``scope.top_k`` most relevant passages for ``query`` whose relevance reaches
     ``relevance``, best first: by full text alone, or with the dense similarity of
-    ``index``."""
+    ``index`` (``weights``: the query's, when the caller has counted them already)."""
     if scope.file_ids is not None and not scope.file_ids:
         return ()
     where = (org_id, workspace_id)
@@ -334,7 +388,8 @@ def search(
         )
         return tuple(p for _, p in found)
     pool = max(POOL, 4 * scope.top_k)
-    weights = _weights(conn, text, where, query) if terms else _Weights([], [])
+    if weights is None:
+        weights = _weights(conn, text, where, query) if terms else _Weights([], [])
     rows = text.candidates(
         conn, where=where, terms=terms, weights=weights.shares, scope=scope, limit=pool
     )
@@ -350,7 +405,7 @@ def search(
     if not rows:
         return ()
     lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
-    if relevance > 0 and lexical.unknown_names:
+    if relevance > 0 and lexical.unknown_names and not _names_a_file(rows, query):
         return ()
     ranked = []
     for pid, p in rows:
@@ -378,6 +433,8 @@ def retrieve(
     (a filter part's ``relevance`` wins over the service's ``relevance``)."""
     scope = resolve_scope(conn, org_id=org_id, workspace_id=workspace_id, messages=messages)
     query = query_of(messages)
+    where = (org_id, workspace_id)
+    weights = _weights(conn, index.text, where, query) if query.terms else _Weights([], [])
     passages = search(
         conn,
         org_id=org_id,
@@ -386,5 +443,12 @@ def retrieve(
         scope=scope,
         index=index,
         relevance=scope.relevance if scope.relevance is not None else relevance,
+        weights=weights,
     )
-    return Retrieval(question=question_of(messages), terms=query.terms, passages=passages)
+    return Retrieval(
+        question=question_of(messages),
+        terms=query.terms,
+        passages=passages,
+        weights=tuple(weights.shares),
+        searched=bool(passages) or _has_files(conn, where),
+    )

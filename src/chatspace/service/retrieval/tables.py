@@ -9,6 +9,10 @@ passage, so passages stay exact slices of the text (``start`` is where the block
 and a quote the local engine joins from the header and a row is text of the file. Rows are
 written as CSV (cells with the delimiter, a quote or a newline are quoted).
 
+A two-column table without a header row (a contract's "Contract owner | Maria Keller",
+"Renewal | Automatic ...") is no table of records but a list of facts: it reads as
+``key: value`` lines (:func:`key_value_text`), so that each fact is quoted on its own.
+
 A JSON array of objects needs no header: each record carries its keys. Its text stays the
 file's own, and its passages are runs of whole records (:func:`records_piece`).
 """
@@ -22,7 +26,17 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["CONTROL", "MAX_CELLS", "MAX_CELL_CHARS", "MAX_COLUMNS", "MAX_ROWS", "Piece", "Table"]
+__all__ = [
+    "CONTROL",
+    "MAX_CELLS",
+    "MAX_CELL_CHARS",
+    "MAX_COLUMNS",
+    "MAX_ROWS",
+    "Piece",
+    "Table",
+    "key_value_text",
+    "number",
+]
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Control characters, which extracted text never keeps (each becomes a space): NUL in
@@ -115,6 +129,60 @@ def _cell(value: object) -> str:
         value = int(value)
     text = " ".join(str(value).split()) if isinstance(value, str) else str(value)
     return CONTROL.sub(" ", text[:MAX_CELL_CHARS])
+
+
+# A number as tables write them: "58,300", "-1.5", "12%", "EUR 184,000", "$1,200.50".
+_CURRENCY = r"(?:[$\u20ac\u00a3\u00a5]|\b(?:EUR|USD|GBP|CHF)\b)"
+_NUMBER = re.compile(
+    rf"(?P<sign>[-+\u2212])?\s*{_CURRENCY}?\s*"
+    r"(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?"
+    rf"\s*(?:%|{_CURRENCY})?",
+    re.IGNORECASE,
+)
+# A second column header that says "the values" rather than what they are.
+_VALUE_HEADERS = frozenset(
+    {"value", "values", "description", "details", "detail", "definition", "meaning", "answer"}
+)
+_KEY_VALUE_COLUMNS = 2
+
+
+def number(cell: str) -> tuple[float, int] | None:
+    """A cell's number and its decimal places (``"58,300"`` is ``(58300.0, 0)``,
+    ``"12.5%"`` ``(12.5, 1)``); None for a cell that is not one number."""
+    found = _NUMBER.fullmatch(cell.strip())
+    if found is None:
+        return None
+    fraction = found["fraction"] or ""
+    value = float(found["digits"].replace(",", "") + fraction)
+    return (-value if found["sign"] in {"-", "\u2212"} else value), max(len(fraction) - 1, 0)
+
+
+def key_value_text(rows: Iterable[Sequence[object]], *, header: bool | None = None) -> str | None:
+    """A two-column table of facts as ``key: value`` lines; None for any other table.
+
+    ``header`` is what the document says of the first row: a header (True: the table's
+    header row is marked, or set apart in bold), not one (False), or nothing (None). Without
+    a mark, the first row is a header when it is text over a column of numbers
+    ("region | budget" over "North | 800000"). A header row that only says "Key | Value"
+    is left out; any other makes the table a table. A row of one cell (merged across)
+    reads as itself.
+    """
+    cells = [[_cell(value) for value in row] for row in rows]
+    cells = [row[:1] if len(set(row)) == 1 else row for row in cells if any(row)]
+    if not cells or any(len(row) > _KEY_VALUE_COLUMNS for row in cells):
+        return None
+    pairs = [row for row in cells if len(row) == _KEY_VALUE_COLUMNS]
+    if not pairs:
+        return None
+    if header is None:
+        first, below = pairs[0][1], [row[1] for row in pairs[1:] if row[1]]
+        header = number(first) is None and bool(below) and all(number(c) for c in below)
+    if header and len(cells[0]) == _KEY_VALUE_COLUMNS:
+        if pairs[0][1].lower() not in _VALUE_HEADERS:
+            return None
+        cells = cells[1:]
+    lines = [": ".join(c for c in row if c) if len(row) > 1 else row[0] for row in cells]
+    return "\n".join(lines)
 
 
 def records_piece(text: str, *, size: int) -> Piece | None:

@@ -1,0 +1,172 @@
+"""Which file supports each sentence of a generated answer, whatever the model wrote.
+
+Most models, small and local ones above all, never write the ``[n]`` markers they are asked
+for, and those that do often put them after the wrong sentence. So after any upstream
+model answers (plain or streamed), every sentence of the answer is compared with every
+sentence of the passages it was sent (:func:`attribute`):
+
+- **Support is lexical**: the share of the answer sentence's content words (folded to a
+  crude stem, :func:`~chatspace.service.retrieval.quotes.claim_words`) and numbers found in
+  one sentence of a passage (or two in a row, so that a claim spread over two short
+  sentences is found), each word weighted by its inverse frequency among the
+  sentences of the sent passages, each number twice. A sentence is supported when that
+  share reaches :data:`SUPPORT` with at least :data:`MIN_SHARED` words or numbers in
+  common, and when every number it states is in the passage: a sentence that invents a
+  figure is not backed by a passage that gives another one. The dense model was left
+  out: at sentence level it scores topical neighbours as high as the sentence that
+  states the fact, which is the confusion this step exists to remove.
+- A supported sentence gets a ``file_citation`` whose quote is the supporting span of the
+  passage. Where the model wrote markers in the sentence, each marker is the citation's
+  ``text``: kept on its passage when that passage supports the sentence, pointed at the
+  passage that does otherwise, dropped when none does (and dropped when it names no
+  passage the model was sent). Without markers, the sentence itself is the citation's
+  ``text``.
+- A sentence nothing supports gets no citation: the notebook marks it as one to check.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chatspace.service.retrieval.quotes import bounded_quote, claim_words, numbers_in, units_of
+from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.types import Annotation, FileCitation
+
+__all__ = ["MIN_SHARED", "SUPPORT", "attribute", "sentences_of"]
+
+SUPPORT = 0.5
+"""The weighted share of an answer sentence's words and numbers a passage sentence must
+hold to support it."""
+MIN_SHARED = 2
+"""Words or numbers an answer sentence must share with its support (one shared word
+supports nothing)."""
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+_FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    """A sentence (with the next one) of a sent passage: what it says, and where it is."""
+
+    passage: int
+    start: int
+    end: int
+    words: frozenset[str]
+    numbers: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Support:
+    span: _Span
+    share: float
+
+
+def sentences_of(content: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of an answer, outside code blocks."""
+    fenced = [(m.start(), m.end()) for m in _FENCE.finditer(content)]
+    return [
+        (u.start, u.end) for u in units_of(content) if not any(a <= u.start < b for a, b in fenced)
+    ]
+
+
+def _spans(passages: Sequence[Passage]) -> list[_Span]:
+    """Every sentence of the passages, then every sentence joined with the next one (a
+    pair supports a claim only where it holds more of it than either sentence alone)."""
+    singles, pairs = [], []
+    for k, p in enumerate(passages):
+        units = units_of(p.text)
+        for i, u in enumerate(units):
+            text = p.text[u.start : u.end]
+            singles.append(_Span(k, u.start, u.end, claim_words(text), numbers_in(text)))
+            if i + 1 < len(units):
+                text = p.text[u.start : units[i + 1].end]
+                pair = _Span(k, u.start, units[i + 1].end, claim_words(text), numbers_in(text))
+                pairs.append(pair)
+    return singles + pairs
+
+
+def _idf(spans: Sequence[_Span]) -> dict[str, float]:
+    counts: dict[str, int] = {}
+    for span in spans:
+        for word in span.words:
+            counts[word] = counts.get(word, 0) + 1
+    n = len(spans)
+    return {w: math.log(1 + n / c) for w, c in counts.items()}
+
+
+class _Judge:
+    """Support of answer sentences by the sentences of the sent passages."""
+
+    def __init__(self, passages: Sequence[Passage]) -> None:
+        self.passages = passages
+        self.spans = _spans(passages)
+        self.idf = _idf(self.spans)
+        self.numbers = [numbers_in(p.text) for p in passages]
+        self.rare = max(self.idf.values(), default=1.0)
+
+    def support(self, sentence: str, passage: int | None = None) -> _Support | None:
+        """The best support of ``sentence`` (in passage ``passage`` only, when given)."""
+        words, numbers = claim_words(sentence), numbers_in(_MARKER.sub("", sentence))
+        weight = {w: self.idf.get(w, self.rare) for w in words}
+        total = sum(weight.values()) + 2 * self.rare * len(numbers)
+        if not total:
+            return None
+        best: _Support | None = None
+        for span in self.spans:
+            if passage is not None and span.passage != passage:
+                continue
+            if not numbers <= self.numbers[span.passage]:
+                continue
+            shared_words = words & span.words
+            shared_numbers = numbers & span.numbers
+            if len(shared_words) + len(shared_numbers) < MIN_SHARED:
+                continue
+            share = (
+                sum(weight[w] for w in shared_words) + 2 * self.rare * len(shared_numbers)
+            ) / total
+            if share >= SUPPORT and (best is None or share > best.share):
+                best = _Support(span, share)
+        return best
+
+    def citation(self, support: _Support) -> FileCitation:
+        p = self.passages[support.span.passage]
+        quote = bounded_quote(p, support.span.start, support.span.end)
+        return FileCitation(file_id=p.file_id, filename=p.filename, quote=quote)
+
+
+def _annotation(text: str, start: int, citation: FileCitation) -> Annotation:
+    return Annotation(
+        type="file_citation",
+        text=text,
+        start_index=start,
+        end_index=start + len(text),
+        file_citation=citation,
+    )
+
+
+def attribute(content: str, retrieval: Retrieval) -> tuple[Annotation, ...]:
+    """The ``file_citation`` annotations of a generated answer (see the module's doc)."""
+    passages = retrieval.passages
+    if not passages or not content:
+        return ()
+    judge = _Judge(passages)
+    found: list[Annotation] = []
+    for start, end in sentences_of(content):
+        sentence = content[start:end]
+        best = judge.support(sentence)
+        markers = list(_MARKER.finditer(sentence))
+        if not markers:
+            if best is not None:
+                found.append(_annotation(sentence, start, judge.citation(best)))
+            continue
+        for m in markers:
+            k = int(m.group(1)) - 1
+            if not 0 <= k < len(passages):
+                continue  # it names no passage the model was sent
+            chosen = judge.support(sentence, k) or best
+            if chosen is not None:
+                found.append(_annotation(m.group(), start + m.start(), judge.citation(chosen)))
+    return tuple(found)

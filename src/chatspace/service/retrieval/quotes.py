@@ -1,0 +1,221 @@
+"""The span of a passage that a citation quotes, and the words that say what a text claims.
+
+A quote is whole sentences of the passage (a line, for code, list items and table rows),
+never more than :data:`MAX_QUOTE_CHARS` (a longer sentence is cut at words around its
+first matched term). Which sentence is quoted (:func:`best_quote`):
+
+- the one whose matched terms weigh most, each term by its share of the question (its
+  inverse document frequency in the workspace, :mod:`.search`), so that "What is the
+  annual *fee* in the Acme contract?" quotes the sentence with "fee", not the one with
+  "contract" that every passage of the contract matches through its file name;
+- a sentence that gives what the question asks for (a number for "how much", "what is the
+  fee"; a date for "when"; a name for "who") weighs more by :data:`SHAPE_BONUS`;
+- a heading, a signature line or a bare label weighs less (:data:`HEADING_FACTOR`): the
+  sentence under a heading answers, not the heading;
+- neighbouring sentences of the same paragraph join the quote when they add matched terms
+  of their own, within :data:`MAX_QUOTE_CHARS`.
+
+:func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
+service.engines.attribution`): content words folded to a crude stem, and numbers written
+without their thousands separators.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .search import Passage, search_terms
+
+__all__ = [
+    "MAX_QUOTE_CHARS",
+    "Unit",
+    "best_quote",
+    "bounded_quote",
+    "claim_words",
+    "numbers_in",
+    "units_of",
+]
+
+MAX_QUOTE_CHARS = 300
+SHAPE_BONUS = 0.35
+"""Added to a sentence's weight (a share of the question, 0..1) when it holds what the
+question asks for."""
+HEADING_FACTOR = 0.4
+"""A heading or a label line weighs this share of what its matched terms weigh."""
+# A sentence ends at . ! or ? before whitespace (so "2.5" does not end one) or at
+# a line end (so a CSV row or a line of code is quoted on its own).
+_SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+(?:[.!?]+[\"')\]]*)?")
+_NUMBER = re.compile(r"\d[\d,.' ]*\d|\d")
+_HAS_DIGIT = re.compile(r"\d")
+_MONTH = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{4}-\d{2}-\d{2}\b|"
+    r"\b(?:19|20)\d{2}\b",
+    re.I,
+)
+_INNER_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+_ASKS_NUMBER = re.compile(
+    r"\b(?:how (?:much|many|long|often|big|large|high|low)|what (?:is|was|are|were) the "
+    r"(?:\w+ )?(?:fee|price|cost|rate|amount|number|total|size|limit|count|percentage|"
+    r"share|revenue|budget|value|maximum|minimum|default)s?\b|percent)",
+    re.I,
+)
+_ASKS_DATE = re.compile(r"\b(?:when|what (?:date|day|year|month|time))\b", re.I)
+_ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
+_LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
+_SIGNATURE = re.compile(r"^\s*(?:signed|signature|date|yours|regards|sincerely)\b", re.I)
+# A definition's signature, with parameters ("class Cursor(connection, row_factory=None)"):
+# it names what the sentences under it explain. A bare call ("df.dropna()") is code that
+# may well be the answer.
+_CODE_SIGNATURE = re.compile(
+    r"^(?:(?:async\s+)?def\s+|class\s+)?[\w.]+\s*\([^)]*[,=*][^)]*\)\s*(?:->.*|:)?$"
+)
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A sentence (or line) of a text: ``text[start:end]``, blanks trimmed."""
+
+    start: int
+    end: int
+
+
+def units_of(text: str) -> list[Unit]:
+    """The sentences of ``text``, in order (a line that ends without punctuation is one)."""
+    found = []
+    for m in _SENTENCE.finditer(text):
+        start = m.start() + len(m.group()) - len(m.group().lstrip())
+        end = m.start() + len(m.group().rstrip())
+        if end > start:
+            found.append(Unit(start, end))
+    return found
+
+
+def _fold(word: str) -> str:
+    """A crude stem: lowercase, accents off, one common English suffix off."""
+    word = unicodedata.normalize("NFKD", word.lower())
+    word = "".join(c for c in word if not unicodedata.combining(c))
+    for suffix in _SUFFIXES:
+        if len(word) - len(suffix) >= 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def claim_words(text: str) -> frozenset[str]:
+    """The content words of ``text`` (stop words out), folded (:func:`_fold`); numbers are
+    left to :func:`numbers_in`."""
+    return frozenset(_fold(w) for w in search_terms(text) if not _HAS_DIGIT.search(w))
+
+
+def numbers_in(text: str) -> frozenset[str]:
+    """The numbers of ``text`` as digits and a decimal point ("184,000" and "184000" are one;
+    "3.1" keeps its point)."""
+    found = set()
+    for m in _NUMBER.finditer(text):
+        raw = re.sub(r"[,' ](?=\d{3}\b)", "", m.group()).rstrip(".,' ")
+        found.add(raw.replace(" ", ""))
+    return frozenset(found)
+
+
+def _is_label(line: str) -> bool:
+    """A heading, a signature or date line, a label ("Fees", "Contract owner:"), or a bare
+    call signature: a line that names a subject rather than saying something about it."""
+    stripped = line.strip()
+    if _LABEL.search(stripped) or _SIGNATURE.search(stripped):
+        return True
+    if _CODE_SIGNATURE.match(stripped):
+        return True
+    ends = stripped[-1:] in ".!?)\"'"
+    return not ends and len(stripped.split()) <= 6 and not _HAS_DIGIT.search(stripped)
+
+
+def _shape(question: str) -> re.Pattern[str] | None:
+    """What the answer to ``question`` must hold: a number, a date or a name."""
+    if _ASKS_NUMBER.search(question):
+        return _HAS_DIGIT
+    if _ASKS_DATE.search(question):
+        return _MONTH
+    if _ASKS_NAME.search(question):
+        return _INNER_NAME
+    return None
+
+
+def _term_of(token: str, weights: Mapping[str, float]) -> str:
+    """The query term a matched token stands for (the index matched it by its stem)."""
+    token = token.lower()
+    if token in weights:
+        return token
+    folded = _fold(token)
+    for term in weights:
+        if _fold(term) == folded or term.startswith(folded) or folded.startswith(_fold(term)):
+            return term
+    return token
+
+
+def best_quote(
+    passage: Passage, weights: Mapping[str, float] | None = None, question: str = ""
+) -> str:
+    """The exact text of ``passage`` that best answers ``question``: the sentence whose
+    matched terms weigh most by ``weights`` (each query term's share of the question;
+    every term weighs 1 without them), with the bonus and the penalty above, joined with
+    neighbouring sentences of the same paragraph that add matched terms of their own."""
+    text, units = passage.text, units_of(passage.text)
+    if not units:
+        return text.strip()[:MAX_QUOTE_CHARS]
+    weights = weights or {}
+    terms = [
+        frozenset(
+            _term_of(text[a:b], weights) for a, b in passage.hits if u.start <= a and b <= u.end
+        )
+        for u in units
+    ]
+    shape = _shape(question)
+
+    def weight(i: int) -> float:
+        found = sum(weights.get(t, 1.0) for t in terms[i])
+        line = text[units[i].start : units[i].end]
+        if found and shape is not None and shape.search(line):
+            found += SHAPE_BONUS * max(weights.values(), default=1.0)
+        return found * (HEADING_FACTOR if _is_label(line) else 1.0)
+
+    scores = [weight(i) for i in range(len(units))]
+    best = min(range(len(units)), key=lambda i: (-scores[i], i))
+    lo = hi = best
+    quoted = set(terms[best])
+
+    def joins(i: int, j: int) -> bool:
+        """Sentence ``j`` adds matched terms, and ``i``..``j`` fit in one paragraph's quote."""
+        a, b = sorted((i, j))
+        span = text[units[a].start : units[b].end]
+        new = not terms[j] <= quoted and not _is_label(text[units[j].start : units[j].end])
+        return new and "\n\n" not in span and len(span) <= MAX_QUOTE_CHARS
+
+    while True:
+        if hi + 1 < len(units) and joins(lo, hi + 1):
+            hi += 1
+            quoted |= terms[hi]
+        elif lo > 0 and joins(hi, lo - 1):
+            lo -= 1
+            quoted |= terms[lo]
+        else:
+            break
+    return bounded_quote(passage, units[lo].start, units[hi].end)
+
+
+def bounded_quote(passage: Passage, start: int, end: int) -> str:
+    """``text[start:end]``, or a window of :data:`MAX_QUOTE_CHARS` around its first hit cut
+    at word boundaries when it is longer."""
+    text = passage.text
+    if end - start > MAX_QUOTE_CHARS:
+        first = next((a for a, _ in passage.hits if start <= a < end), start)
+        lo_c = max(start, first - MAX_QUOTE_CHARS // 3)
+        hi_c = min(end, lo_c + MAX_QUOTE_CHARS)
+        if lo_c > start and (space := text.find(" ", lo_c, hi_c)) != -1:
+            lo_c = space + 1
+        if hi_c < end and (space := text.rfind(" ", lo_c, hi_c)) > lo_c:
+            hi_c = space
+        start, end = lo_c, hi_c
+    return text[start:end].strip()

@@ -1,0 +1,262 @@
+"""Evidence a reader can check (docs/interface.md#annotations): the quote of a citation is the
+sentence that answers, every model gets the passages that hold the answer, and each
+sentence of a generated answer is attributed to the file that supports it, with or
+without the markers the model wrote.
+
+The files are office files as people have them (``support.office_files``), uploaded
+through the real service; the model is the built-in ``service-l0`` or a scripted
+OpenAI-compatible server that answers with the words a test gives it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from chatspace.service.engines.attribution import attribute
+from chatspace.service.engines.upstream import NO_CONTEXT
+from chatspace.service.retrieval.search import Passage, Retrieval
+from support.chat import ask, assemble, client_for, stream, upload
+from support.office_files import acme_contract_docx, postmortem_pdf
+from support.service import Service, new_org, start_service
+from support.upstream import FakeUpstream
+
+FEE = "The annual fee is EUR 184,000, invoiced quarterly in advance."
+ROOT_CAUSE = "The root cause was an expired TLS certificate"
+CHURN = "The churn rate in Q3 was 3.1 percent, down from 4.7 percent in Q2."
+REPORT = (
+    "# Q3 report\n\nRevenue grew 12 percent over Q2.\n"
+    f"{CHURN}\nThe support backlog explains most of it.\n"
+)
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeUpstream]:
+    server = FakeUpstream(models=["model"]).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory: pytest.TempPathFactory, fake: FakeUpstream) -> Iterator[Service]:
+    """A service whose model ``model`` is the scripted upstream."""
+    upstreams = [{"url": fake.url, "models": {"model": "model"}}]
+    svc = start_service(
+        tmp_path_factory.mktemp("evidence"), env={"CHATSPACE_UPSTREAMS": json.dumps(upstreams)}
+    )
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture(scope="module")
+def office(relay: Service) -> Iterator[tuple[httpx.Client, dict[str, dict[str, Any]]]]:
+    """A client of a new org whose default workspace holds the office files."""
+    with client_for(relay, new_org()) as c:
+        files = upload(
+            c,
+            [
+                ("acme-contract.docx", acme_contract_docx()),
+                ("postmortem.pdf", postmortem_pdf()),
+                ("q3-report.md", REPORT),
+            ],
+        )
+        yield c, {f["filename"]: f for f in files}
+
+
+def _quotes(answer: dict[str, Any]) -> list[tuple[str, str]]:
+    notes = answer["choices"][0]["message"]["annotations"]
+    return [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in notes]
+
+
+def _said(fake: FakeUpstream, c: httpx.Client, question: str, *answer: str) -> dict[str, Any]:
+    """The service's answer when the model says ``answer`` (in pieces, when streamed)."""
+    fake.pieces = list(answer)
+    return ask(c, question, model="model")
+
+
+# ---------------------------------------------------------------- quotes that answer
+
+
+@pytest.mark.parametrize(
+    ("question", "filename", "expected"),
+    [
+        ("What is the annual fee in the Acme contract?", "acme-contract.docx", FEE),
+        ("What was the root cause of the checkout outage?", "postmortem.pdf", ROOT_CAUSE),
+    ],
+)
+def test_service_l0_quotes_the_sentence_that_answers(
+    office: tuple[httpx.Client, dict[str, Any]], question: str, filename: str, expected: str
+) -> None:
+    c, _ = office
+    quotes = _quotes(ask(c, question))
+    assert quotes, "the answer cites the file"
+    assert quotes[0][0] == filename
+    assert expected in " ".join(quotes[0][1].split()), quotes
+
+
+# ---------------------------------------------------------------- every model gets the evidence
+
+
+def test_a_question_that_names_a_role_still_gets_the_named_document(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    """ "CFO" is in no file: that alone made every passage irrelevant, and the model got
+    nothing for "Summarise the Acme contract for a CFO."."""
+    c, _ = office
+    _said(fake, c, "Summarise the Acme contract for a CFO.", "A summary.")
+    context = fake.last("model")["body"]["messages"][0]["content"]
+    assert "[1] acme-contract.docx" in context
+    assert "184,000" in context
+
+
+def test_instructions_a_tool_wraps_around_the_question_are_not_searched(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    c, _ = office
+    question = "What was the churn rate in Q3? Produce output in markdown format only."
+    _said(fake, c, question, "Churn fell.")
+    context = fake.last("model")["body"]["messages"][0]["content"]
+    assert CHURN in context
+
+
+def test_the_model_is_told_when_no_passage_is_relevant(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    c, _ = office
+    answer = _said(fake, c, "What is the capital of Australia?", "Canberra [1].")
+    sent = fake.last("model")["body"]["messages"]
+    assert sent[0] == {"role": "system", "content": NO_CONTEXT}
+    assert answer["choices"][0]["message"]["annotations"] == [], "a marker without a source"
+
+
+# ---------------------------------------------------------------- attribution
+
+
+def test_a_sentence_without_a_marker_is_attributed_to_the_file_that_supports_it(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    c, files = office
+    said = ["The annual fee is EUR 184,000, ", "invoiced every quarter. ", "Payment is easy."]
+    answer = _said(fake, c, "What is the annual fee in the Acme contract?", *said)
+    content = answer["choices"][0]["message"]["content"]
+    notes = answer["choices"][0]["message"]["annotations"]
+    [note] = notes
+    assert note["text"] == "The annual fee is EUR 184,000, invoiced every quarter."
+    assert content[note["start_index"] : note["end_index"]] == note["text"]
+    assert note["file_citation"]["file_id"] == files["acme-contract.docx"]["id"]
+    assert FEE in " ".join(note["file_citation"]["quote"].split())
+
+
+def test_a_streamed_answer_carries_the_same_attribution(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    c, _ = office
+    fake.pieces = ["The churn rate in Q3 ", "was 3.1 percent. ", "Cats are mammals."]
+    body = {"model": "model", "messages": [{"content": "What was the Q3 churn rate?"}]}
+    plain = ask(c, "What was the Q3 churn rate?", model="model")
+    streamed = assemble(stream(c, body)[1])
+    for message in (plain["choices"][0]["message"], streamed["choices"][0]["message"]):
+        [note] = message["annotations"]
+        assert note["text"] == "The churn rate in Q3 was 3.1 percent."
+        assert note["file_citation"]["filename"] == "q3-report.md"
+        assert "3.1 percent" in note["file_citation"]["quote"]
+
+
+def test_a_marker_on_the_wrong_passage_is_pointed_at_the_one_that_supports_it(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    c, _ = office
+    question = "What is the annual fee in the Acme contract, and the Q3 churn rate?"
+    _said(fake, c, question, "Nothing yet.")
+    context = fake.last("model")["body"]["messages"][0]["content"]
+    wrong = next(k for k in range(1, 6) if f"[{k}] acme-contract.docx" in context)
+    assert f"[{wrong}] q3-report.md" not in context
+    answer = _said(fake, c, question, f"The Q3 churn rate was 3.1 percent [{wrong}]. [9]")
+    notes = answer["choices"][0]["message"]["annotations"]
+    assert [n["text"] for n in notes] == [f"[{wrong}]"], "[9] names no passage that was sent"
+    assert notes[0]["file_citation"]["filename"] == "q3-report.md"
+
+
+def test_a_sentence_that_invents_a_number_is_not_cited(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    c, _ = office
+    answer = _said(
+        fake,
+        c,
+        "What is the annual fee in the Acme contract?",
+        "The annual fee is EUR 250,000 [1].",
+    )
+    assert answer["choices"][0]["message"]["annotations"] == []
+
+
+def _passage(file_id: str, text: str) -> Passage:
+    return Passage(file_id, f"{file_id}.md", 0, 0, text, -1.0)
+
+
+def test_attribution_judges_each_sentence_on_its_own() -> None:
+    passages = (
+        _passage("fees", f"Fees\n{FEE} Late payments accrue interest of 1% per month."),
+        _passage("report", CHURN),
+    )
+    content = (
+        "Churn in Q3 was 3.1 percent, down from 4.7 percent [1]. "
+        "Acme pays an annual fee of EUR 184,000 quarterly in advance. "
+        "The contract is well written."
+    )
+    notes = attribute(content, Retrieval("q", passages=passages))
+    cited = {n.text: n.file_citation.file_id for n in notes if n.file_citation}
+    assert cited == {
+        "[1]": "report",
+        "Acme pays an annual fee of EUR 184,000 quarterly in advance.": "fees",
+    }
+    for note in notes:
+        assert content[note.start_index : note.end_index] == note.text
+        assert note.file_citation is not None
+        assert note.file_citation.quote in passages[0].text + passages[1].text
+
+
+def test_a_follow_up_quotes_what_it_asks_about_and_keeps_the_evidence_of_its_turn(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    c, _ = office
+    first = "What is the annual fee in the Acme contract?"
+    follow_up = "And what happens if they miss the on-time delivery SLA?"
+    messages = [
+        {"role": "user", "content": first},
+        {"role": "assistant", "content": "EUR 184,000 a year."},
+        {"role": "user", "content": follow_up},
+    ]
+    quotes = _quotes(ask(c, follow_up, messages=messages))
+    assert "SLA is missed" in " ".join(quotes[0][1].split()), quotes
+    fake.pieces = ["Acme may claim a service credit."]
+    ask(c, follow_up, model="model", messages=messages)
+    context = " ".join(fake.last("model")["body"]["messages"][0]["content"].split())
+    assert "SLA is missed" in context
+    assert FEE in context, "the evidence of the turn it continues"
+
+
+@pytest.mark.parametrize(
+    ("question", "filename", "held"),
+    [
+        ("What does the postmortem say?", "postmortem.pdf", ROOT_CAUSE),
+        ("Summarise the Acme contract.", "acme-contract.docx", "184,000"),
+    ],
+)
+def test_a_question_about_a_named_document_sends_its_passages(
+    office: tuple[httpx.Client, dict[str, Any]],
+    fake: FakeUpstream,
+    question: str,
+    filename: str,
+    held: str,
+) -> None:
+    """No single passage answers "What does the postmortem say?"; the file it names does."""
+    c, _ = office
+    _said(fake, c, question, "A summary.")
+    context = " ".join(fake.last("model")["body"]["messages"][0]["content"].split())
+    assert f"[1] {filename}" in context
+    assert held in context

@@ -1,0 +1,348 @@
+"""Tables answered as tables (issue 18, point 2), through the real service and ``service-l0``.
+
+A question that names values ("the South region in March") quotes the rows that hold
+them; one that asks for a total, an average, a count or an extreme gets the value computed
+over the table and cites the rows it comes from; a two-column table of facts reads as
+``key: value`` lines. Every quote is exact text of the file.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from chatspace.client import Client
+from chatspace.service.engines.table_rows import answer_tables
+from chatspace.service.retrieval.extract import extract
+from chatspace.service.retrieval.search import Passage
+from chatspace.service.retrieval.tables import key_value_text, number
+from support.chat import ask, client_for, upload
+from support.documents import odt_bytes, parquet_bytes
+from support.office_files import (
+    CONTRACT_TERMS,
+    PROJECT_CARD,
+    SALES,
+    SALES_COLUMNS,
+    TICKETS,
+    acme_contract_docx,
+    project_card_pptx,
+    returns_frame,
+    sales_deck_pptx,
+    sales_report_docx,
+    sales_xlsx,
+    tickets_csv,
+)
+from support.service import Service
+
+
+def _csv(delimiter: str = ",") -> str:
+    rows = [SALES_COLUMNS, *SALES]
+    return "\n".join(delimiter.join(str(cell) for cell in row) for row in rows) + "\n"
+
+
+SALES_FILES: dict[str, bytes | str] = {
+    "sales.csv": _csv(),
+    "sales.tsv": _csv("\t"),
+    "sales.xlsx": sales_xlsx(),
+    "sales.parquet": parquet_bytes(
+        {name: [row[i] for row in SALES] for i, name in enumerate(SALES_COLUMNS)}
+    ),
+    "report.docx": sales_report_docx(),
+    "deck.pptx": sales_deck_pptx(),
+}
+# How each file writes South's March row: documents show "58,300", which CSV quotes.
+SOUTH_MARCH = {
+    "sales.tsv": "South\tMarch\t58300\t547",
+    "report.docx": 'South,March,"58,300",547',
+    "deck.pptx": 'South,March,"58,300",547',
+}
+NORTH_ROWS = [row for row in SALES if row[0] == "North"]
+
+
+@pytest.fixture
+def client(service: Service, org: str) -> Iterator[httpx.Client]:
+    with client_for(service, org) as c:
+        yield c
+
+
+def _message(answer: dict[str, Any]) -> dict[str, Any]:
+    return dict(answer["choices"][0]["message"])
+
+
+def _checked(client: httpx.Client, answer: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(filename, quote)`` of each citation, after checking that each marker stands where
+    its annotation says and that each quote is text of its file."""
+    message = _message(answer)
+    texts: dict[str, str] = {}
+    cited = []
+    for number_, note in enumerate(message["annotations"], 1):
+        assert note["text"] == f"[{number_}]"
+        assert message["content"][note["start_index"] : note["end_index"]] == note["text"]
+        citation = note["file_citation"]
+        if citation["file_id"] not in texts:
+            texts[citation["file_id"]] = client.get(f"/files/{citation['file_id']}/text").text
+        assert citation["quote"] in texts[citation["file_id"]], "a quote is text of the file"
+        cited.append((citation["filename"], citation["quote"]))
+    return cited
+
+
+# ---------------------------------------------------------------- rows named by their values
+
+
+@pytest.mark.parametrize("name", list(SALES_FILES))
+def test_the_row_a_question_names_is_quoted_with_its_columns(
+    client: httpx.Client, name: str
+) -> None:
+    (uploaded,) = upload(client, [(name, SALES_FILES[name])])
+    answer = ask(client, "What was the revenue of the South region in March?")
+    cited = _checked(client, answer)
+    row = SOUTH_MARCH.get(name, "South,March,58300,547")
+    assert cited[0] == (name, row), _message(answer)["content"]
+    assert all(not quote.startswith("Region") for _, quote in cited), "never the header"
+    revenue = "58,300" if name in {"report.docx", "deck.pptx"} else "58300"
+    shown = f'"Region: South, Month: March, Revenue (EUR): {revenue}, Units: 547" ({name}) [1]'
+    assert f"\n- {shown}" in _message(answer)["content"]
+    assert uploaded["filename"] == name
+
+
+def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:
+    upload(client, [("sales.xlsx", sales_xlsx())])
+    cited = _checked(client, ask(client, "What is the Q1 target of the East region?"))
+    assert ("sales.xlsx", "East,290000") in cited
+    content = _message(ask(client, "What is the Q1 target of the East region?"))["content"]
+    assert '"Region: East, Q1 target (EUR): 290000" (sales.xlsx)' in content
+
+
+# ---------------------------------------------------------------- computed answers
+
+
+@pytest.mark.parametrize(
+    ("name", "question"),
+    [
+        ("sales.xlsx", "What is the total revenue of the North in Q1?"),
+        ("report.docx", "What is the total revenue of the North in Q1?"),
+        # "Q1" is in neither: retrieval finds nothing for a name that no file holds.
+        ("sales.csv", "What is the total revenue of the North?"),
+        ("sales.parquet", "What is the total revenue of the North?"),
+    ],
+)
+def test_a_total_is_computed_and_cites_the_rows_it_adds(
+    client: httpx.Client, name: str, question: str
+) -> None:
+    upload(client, [(name, SALES_FILES[name])])
+    answer = ask(client, question)
+    cited = _checked(client, answer)
+    content = _message(answer)["content"]
+    line = next((line for line in content.split("\n") if line.startswith("- Total")), content)
+    assert line.startswith(
+        f"- Total Revenue (EUR) for Region North: 412,000 (sum of 3 rows of {name}) ["
+    ), content
+    assert sum(row[2] for row in NORTH_ROWS) == 412_000
+    markers = [int(m) for m in line.split(") [", 1)[1].strip("[]").split("][")]
+    assert [cited[m - 1][1].split(",")[:2] for m in markers] == [
+        ["North", "January"],
+        ["North", "February"],
+        ["North", "March"],
+    ]
+
+
+def test_an_average_is_computed(client: httpx.Client) -> None:
+    upload(client, [("sales.csv", SALES_FILES["sales.csv"])])
+    answer = ask(client, "What is the average revenue of the South?")
+    _checked(client, answer)
+    assert (
+        "- Average Revenue (EUR) for Region South: 55,266.67 (mean of 3 rows of sales.csv) "
+        "[1][2][3]" in _message(answer)["content"]
+    )
+
+
+def test_how_many_counts_the_rows_that_match(client: httpx.Client) -> None:
+    upload(client, [("tickets.csv", tickets_csv())])
+    answer = ask(client, "How many tickets are open?")
+    cited = _checked(client, answer)
+    open_ = [",".join(t) for t in TICKETS if t[1] == "open"]
+    assert len(open_) == 5
+    content = _message(answer)["content"]
+    assert "\n- Rows with status open: 5 of 14 (tickets.csv) [1][2][3][4][5]" in content
+    assert [quote for _, quote in cited] == open_
+
+
+def test_the_highest_rate_of_a_dataframe_is_the_highest(service: Service, org: str) -> None:
+    """``%%chat --df returns`` uploads the DataFrame with the client as ``returns.csv``
+    and narrows the search to it: the same here."""
+    frame = returns_frame()
+    assert frame["return_rate"].max() == 0.14
+    most_returned = frame.loc[frame["units_returned"].idxmax()]
+    assert most_returned["return_rate"] == 0.05, "the trap: most returns, ordinary rate"
+    with Client(service.url, token=service.token("alice", org)) as sdk:
+        uploaded = sdk.files.upload(frame, filename="returns.csv", metadata={"source": "dataframe"})
+    parts = [
+        {"type": "text", "text": "Which product has the highest return rate?"},
+        {"type": "filter", "file_ids": [uploaded.id]},
+    ]
+    with client_for(service, org) as client:
+        answer = ask(client, parts)
+        cited = _checked(client, answer)
+    assert cited == [("returns.csv", "Rain jacket,800,112,0.14")]
+    assert _message(answer)["content"].endswith(
+        "\n- Highest return_rate: 0.14 (max of 8 rows): "
+        '"product: Rain jacket, units_sold: 800, units_returned: 112, return_rate: 0.14" '
+        "(returns.csv) [1]"
+    )
+
+
+def test_a_table_over_several_passages_is_computed_over_the_passages_retrieved(
+    client: httpx.Client,
+) -> None:
+    statuses = ["open", "closed", "closed", "pending"]
+    lines = ["id,status,priority,team,created"] + [
+        f"T-{2000 + i},{statuses[i % 4]},low,Search,2025-04-{1 + i % 28:02d}" for i in range(60)
+    ]
+    (tickets,) = upload(client, [("tickets-backlog.csv", "\n".join(lines))])
+    text = client.get(f"/files/{tickets['id']}/text").text
+    blocks = text.count("id,status,priority,team,created")
+    assert 2 <= blocks <= 5, "the table is cut into a few header-led passages"
+    answer = ask(client, "How many tickets are open?")
+    cited = _checked(client, answer)
+    content = _message(answer)["content"]
+    assert f"- Rows with status open: 15 of 60 ({blocks} passages of tickets-backlog.csv" in content
+    assert "the first 10 cited" in content
+    assert len(cited) == 10
+    assert all(",open," in quote for _, quote in cited)
+    assert content.count("\n- ") == 1, "one table, one answer, however many passages"
+
+
+# ---------------------------------------------------------------- key/value tables
+
+
+def test_a_key_value_table_of_a_contract_reads_as_key_value_lines(client: httpx.Client) -> None:
+    (contract,) = upload(client, [("acme-msa.docx", acme_contract_docx())])
+    text = client.get(f"/files/{contract['id']}/text").text
+    lines = "\n".join(f"{key}: {value}" for key, value in CONTRACT_TERMS)
+    assert lines in text
+    assert "Contract owner,Maria Keller" not in text
+    answer = ask(client, "Who is the contract owner?")
+    cited = _checked(client, answer)
+    assert ("acme-msa.docx", "Contract owner: Maria Keller (Procurement)") in cited
+    assert "Renewal" not in cited[0][1], "one fact, not the table"
+
+
+def test_a_key_value_table_on_a_slide_reads_as_key_value_lines(client: httpx.Client) -> None:
+    (deck,) = upload(client, [("atlas.pptx", project_card_pptx())])
+    text = client.get(f"/files/{deck['id']}/text").text
+    assert text == "Project card\n" + "\n".join(f"{k}: {v}" for k, v in PROJECT_CARD)
+    cited = _checked(client, ask(client, "What is the deadline of project Atlas?"))
+    assert cited[0] == ("atlas.pptx", "Deadline: 30 June 2025")
+
+
+def _extract_text(tmp_path: Path, name: str, data: bytes) -> str:
+    path = tmp_path / "blob"
+    path.write_bytes(data)
+    found = extract(path, filename=name, content_type="application/octet-stream")
+    assert found is not None
+    return found.text
+
+
+def test_a_key_value_table_of_an_odt_reads_as_key_value_lines(tmp_path: Path) -> None:
+    from odf.opendocument import load
+    from odf.table import Table, TableCell, TableColumn, TableRow
+    from odf.text import P
+
+    document = load(io.BytesIO(odt_bytes("Contract", ["Terms of the agreement."])))
+    table = Table(name="Terms")
+    table.addElement(TableColumn(numbercolumnsrepeated=2))
+    for key, value in CONTRACT_TERMS:
+        row = TableRow()
+        for text in (key, value):
+            cell = TableCell()
+            cell.addElement(P(text=text))
+            row.addElement(cell)
+        table.addElement(row)
+    document.text.addElement(table)
+    out = io.BytesIO()
+    document.write(out)
+    text = _extract_text(tmp_path, "contract.odt", out.getvalue())
+    assert text.endswith("\n\n" + "\n".join(f"{k}: {v}" for k, v in CONTRACT_TERMS))
+
+
+def test_tables_with_a_header_stay_tables(tmp_path: Path) -> None:
+    text = _extract_text(tmp_path, "report.docx", sales_report_docx())
+    assert "Region,Month,Revenue (EUR),Units\nNorth,January," in text
+    assert key_value_text([["region", "budget"], ["North", "800000"]]) is None, "text over numbers"
+    assert key_value_text([["Name", "Role"], ["Ann", "Owner"]], header=True) is None
+    assert key_value_text([["Key", "Value"], ["Owner", "Ann"]], header=True) == "Owner: Ann"
+    assert key_value_text([["Terms", "Terms"], ["Owner", "Ann"]]) == "Terms\nOwner: Ann"
+    assert key_value_text([["a", "b", "c"], ["1", "2", "3"]]) is None
+
+
+def _two_column_docx(rows: list[tuple[str, str]], *, bold_first: bool) -> bytes:
+    import docx
+
+    document = docx.Document()
+    table = document.add_table(rows=0, cols=2)
+    for r, (key, value) in enumerate(rows):
+        cells = table.add_row().cells
+        for cell, text in zip(cells, (key, value), strict=True):
+            cell.text = text
+            cell.paragraphs[0].runs[0].bold = bold_first and r == 0
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_a_bold_first_row_is_a_header_of_two_columns(tmp_path: Path) -> None:
+    rows = [("Owner", "Team"), ("Ann Lee", "Data Platform"), ("Tom Becker", "Payments")]
+    marked = _extract_text(tmp_path, "a.docx", _two_column_docx(rows, bold_first=True))
+    assert marked == "Owner,Team\nAnn Lee,Data Platform\nTom Becker,Payments"
+    # Without a mark, text over text reads as facts: the risk taken for contracts.
+    plain = _extract_text(tmp_path, "b.docx", _two_column_docx(rows, bold_first=False))
+    assert plain == "Owner: Team\nAnn Lee: Data Platform\nTom Becker: Payments"
+
+
+# ---------------------------------------------------------------- the pieces
+
+
+def test_numbers_are_read_as_tables_write_them() -> None:
+    assert number("58,300") == (58300.0, 0)
+    assert number("EUR 1,200.50") == (1200.5, 2)
+    assert number("12.5%") == (12.5, 1)
+    assert number("-3") == (-3.0, 0)
+    for text in ("2025-03-04", "T-1041", "1,5", "", "Q1"):
+        assert number(text) is None, text
+
+
+def _passages(*texts: str) -> tuple[Passage, ...]:
+    at, found = 0, []
+    for i, text in enumerate(texts):
+        found.append(Passage("file-1", "t.csv", i, at, text, -1.0))
+        at += len(text) + 2
+    return tuple(found)
+
+
+def test_total_rows_are_left_out_of_computations() -> None:
+    text = "Sheet1\nregion,revenue\nNorth,100\nSouth,50\nTotal,150"
+    (bullets,) = answer_tables(_passages(text), "What is the total revenue?", ["revenue"]).values()
+    (bullet,) = bullets
+    assert bullet[0] == "Total revenue: 150 (sum of 2 rows of t.csv) "
+    assert [cite.quote for cite in bullet[1:]] == ["North,100", "South,50"]
+
+
+def test_rows_looked_up_are_shown_up_to_a_bound() -> None:
+    text = "city,state\n" + "\n".join(f"Town{i},Ohio" for i in range(8))
+    (bullets,) = answer_tables(_passages(text), "Which cities are in Ohio?", ["ohio"]).values()
+    assert [b[0] for b in bullets[:2]] == [
+        '"city: Town0, state: Ohio" (t.csv) ',
+        '"city: Town1, state: Ohio" (t.csv) ',
+    ]
+    assert len(bullets) == 6
+    assert bullets[-1] == ("and 3 more rows with state Ohio (t.csv)",)
+
+
+def test_a_question_without_a_matching_row_leaves_the_passage_to_prose() -> None:
+    text = "region,revenue\nNorth,100\nSouth,50"
+    assert answer_tables(_passages(text), "Who founded the company?", ["founded"]) == {}

@@ -26,7 +26,11 @@ from support.service import Service, new_org, start_service
 from support.upstream import FakeUpstream
 
 FEE = "The annual fee is EUR 184,000, invoiced quarterly in advance."
-ROOT_CAUSE = "The root cause was an expired TLS certificate"
+ROOT_CAUSE = (
+    "The root cause was an expired TLS certificate on the payments gateway, which made every "
+    "card authorisation fail for 47 minutes."
+)
+"""One sentence that the PDF wraps over two lines: quoted whole, not cut at the wrap."""
 CHURN = "The churn rate in Q3 was 3.1 percent, down from 4.7 percent in Q2."
 REPORT = (
     "# Q3 report\n\nRevenue grew 12 percent over Q2.\n"

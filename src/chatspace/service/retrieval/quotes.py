@@ -72,6 +72,8 @@ _SIGNATURE = re.compile(r"^\s*(?:signed|signature|date|yours|regards|sincerely)\
 _CODE_SIGNATURE = re.compile(
     r"^(?:(?:async\s+)?def\s+|class\s+)?[\w.]+\s*\([^)]*[,=*][^)]*\)\s*(?:->.*|:)?$"
 )
+_WRAP_WORDS = 5
+_CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
 
 
@@ -84,14 +86,36 @@ class Unit:
 
 
 def units_of(text: str) -> list[Unit]:
-    """The sentences of ``text``, in order (a line that ends without punctuation is one)."""
-    found = []
+    """The sentences of ``text``, in order. A line that ends without punctuation is one (a
+    table row, a line of code, a heading), unless it is prose wrapped onto the next line,
+    as PDF pages are: then the sentence goes on (:func:`_wrapped`)."""
+    found: list[Unit] = []
     for m in _SENTENCE.finditer(text):
         start = m.start() + len(m.group()) - len(m.group().lstrip())
         end = m.start() + len(m.group().rstrip())
-        if end > start:
+        if end <= start:
+            continue
+        if found and _wrapped(text, found[-1], start):
+            found[-1] = Unit(found[-1].start, end)
+        else:
             found.append(Unit(start, end))
     return found
+
+
+def _wrapped(text: str, before: Unit, start: int) -> bool:
+    """Whether the line at ``start`` continues the sentence ``before``: one line break
+    between them, ``before`` ends with a word or a comma after at least
+    :data:`_WRAP_WORDS` words, and the line starts in lower case."""
+    between = text[before.end : start]
+    line = text[before.start : before.end]
+    return (
+        between.count("\n") == 1
+        and not between.strip()
+        and text[start].islower()
+        and (line[-1].isalnum() or line[-1] in ",;")
+        and len(line.split()) >= _WRAP_WORDS
+        and not _CODE_CHARS.search(line)
+    )
 
 
 def _fold(word: str) -> str:

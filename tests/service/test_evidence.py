@@ -19,7 +19,7 @@ import pytest
 
 from chatspace.service.engines.attribution import attribute
 from chatspace.service.engines.upstream import NO_CONTEXT
-from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.service.retrieval.search import Passage, Retrieval, without_instructions
 from support.chat import ask, assemble, client_for, stream, upload
 from support.office_files import acme_contract_docx, postmortem_pdf
 from support.service import Service, new_org, start_service
@@ -264,3 +264,20 @@ def test_a_question_about_a_named_document_sends_its_passages(
     context = " ".join(fake.last("model")["body"]["messages"][0]["content"].split())
     assert f"[1] {filename}" in context
     assert held in context
+
+
+@pytest.mark.parametrize(
+    ("asked", "searched"),
+    [
+        (
+            "What is the Q3 churn? Produce output in markdown format only.",
+            "What is the Q3 churn?",
+        ),
+        ("You are a helpful assistant. What is the fee?", "What is the fee?"),
+        ("Which format does the export use?", "Which format does the export use?"),
+        ("Respond in JSON.", "Respond in JSON."),
+    ],
+)
+def test_only_the_instructions_around_a_question_are_left_out(asked: str, searched: str) -> None:
+    """A question about a format is a question; an instruction alone is all there is."""
+    assert without_instructions(asked) == searched

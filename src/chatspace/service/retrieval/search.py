@@ -23,8 +23,14 @@ the same way on every engine, in two steps:
    filter part, else the service's ``relevance_threshold``, default
    :data:`DEFAULT_RELEVANCE`). A question that names (capitalizes) something no passage
    and no file name of the workspace contains has no relevant passage at all: the files
-   do not know what it is about. When none is left, the answer says that nothing in the
+   do not know what it is about; unless that name is a short acronym ("for a *CFO*": a
+   role, not a subject) or another name of the question is in a candidate's file name
+   ("the *Acme* contract"). When none is left, the answer says that nothing in the
    files answers the question.
+
+The question is the user's own words: sentences a tool wraps around it to shape the
+answer ("Produce output in markdown format only.") are not searched
+(:func:`without_instructions`).
 
 Each hit also carries where its matched terms stand in the passage (``hits``), which the
 local engine uses to pick the sentences it quotes.
@@ -341,18 +347,19 @@ def _names_a_file(rows: Sequence[Hit], query: Query) -> bool:
     return bool(query.names & named)
 
 
-def _has_files(conn: sa.Connection, where: Workspace) -> bool:
+def _any_file(where: Workspace) -> sa.Select[tuple[int]]:
     files = schema.files
-    found = sa.select(1).where(files.c.org_id == where[0], files.c.workspace_id == where[1])
-    return conn.execute(found.limit(1)).first() is not None
+    return sa.select(1).where(files.c.org_id == where[0], files.c.workspace_id == where[1])
+
+
+def _has_files(conn: sa.Connection, where: Workspace) -> bool:
+    return conn.execute(_any_file(where).limit(1)).first() is not None
 
 
 def _no_file_named(conn: sa.Connection, where: Workspace, term: str) -> bool:
     """Whether no file of the workspace ``where`` has ``term`` in its name."""
-    files = schema.files
-    named = sa.func.lower(files.c.filename).contains(term, autoescape=True)
-    found = sa.select(1).where(files.c.org_id == where[0], files.c.workspace_id == where[1])
-    return conn.execute(found.where(named).limit(1)).first() is None
+    named = sa.func.lower(schema.files.c.filename).contains(term, autoescape=True)
+    return conn.execute(_any_file(where).where(named).limit(1)).first() is None
 
 
 def relevance_of(coverage: float, cosine: float | None) -> float:

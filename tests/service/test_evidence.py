@@ -71,9 +71,12 @@ def office(relay: Service) -> Iterator[tuple[httpx.Client, dict[str, dict[str, A
         yield c, {f["filename"]: f for f in files}
 
 
+def _notes(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(answer["choices"][0]["message"]["annotations"])
+
+
 def _quotes(answer: dict[str, Any]) -> list[tuple[str, str]]:
-    notes = answer["choices"][0]["message"]["annotations"]
-    return [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in notes]
+    return [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in _notes(answer)]
 
 
 def _said(fake: FakeUpstream, c: httpx.Client, question: str, *answer: str) -> dict[str, Any]:
@@ -281,3 +284,28 @@ def test_a_question_about_a_named_document_sends_its_passages(
 def test_only_the_instructions_around_a_question_are_left_out(asked: str, searched: str) -> None:
     """A question about a format is a question; an instruction alone is all there is."""
     assert without_instructions(asked) == searched
+
+
+def test_a_follow_up_keeps_the_evidence_of_the_turn_it_continues(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    """ "And what about churn?" after a question about the contract's fee: the model is
+    sent the churn passage for this turn and keeps the fee passage of the turn before,
+    so that it can answer "compared with the fee" and is attributed for both (a follow-up
+    is searched with the words of the turn it continues)."""
+    c, _ = office
+    messages = [
+        {"role": "user", "content": "What is the annual fee in the Acme contract?"},
+        {"role": "assistant", "content": "It is EUR 184,000 a year."},
+        {"role": "user", "content": "And what was the churn rate in Q3?"},
+    ]
+    said = ["The churn rate in Q3 was 3.1 percent. ", "The annual fee stays EUR 184,000."]
+    fake.pieces = said
+    answer = ask(c, messages[-1]["content"], model="model", messages=messages)
+    context = " ".join(fake.last("model")["body"]["messages"][0]["content"].split())
+    assert context.index(CHURN) < context.index(FEE), "this turn's evidence first"
+    cited = {n["text"]: n["file_citation"]["filename"] for n in _notes(answer)}
+    assert cited == {
+        "The churn rate in Q3 was 3.1 percent.": "q3-report.md",
+        "The annual fee stays EUR 184,000.": "acme-contract.docx",
+    }

@@ -309,3 +309,23 @@ def test_a_follow_up_keeps_the_evidence_of_the_turn_it_continues(
         "The churn rate in Q3 was 3.1 percent.": "q3-report.md",
         "The annual fee stays EUR 184,000.": "acme-contract.docx",
     }
+
+
+def test_a_manual_page_wrapped_in_its_source_is_quoted_by_whole_sentences(
+    relay: Service,
+) -> None:
+    """An HTML manual wraps its paragraphs at 80 columns; a browser joins the lines, and so
+    does extraction: the quote was "The COALESCE function returns the first of its"."""
+    page = (
+        "<html><head><title>Conditional Expressions</title></head><body>\n"
+        "<h2>COALESCE</h2>\n<p>The <code>COALESCE</code> function returns the first of its\n"
+        "arguments that is not null. Null is returned only if all arguments\n"
+        "are null.</p>\n<pre>SELECT COALESCE(description, short_description, '(none)')\n"
+        "FROM items;</pre>\n</body></html>\n"
+    )
+    with client_for(relay, new_org()) as c:
+        upload(c, [("functions-conditional.html", page)])
+        quotes = _quotes(ask(c, "What does the COALESCE function return?"))
+    assert quotes[0][1].startswith(
+        "The COALESCE function returns the first of its arguments that is not null."
+    ), quotes

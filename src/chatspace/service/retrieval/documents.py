@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import re
 import zipfile
 from collections.abc import Callable, Generator, Iterator
 from itertools import islice
@@ -76,6 +77,7 @@ _BY_TYPE = {
     "application/json": "json",
 }
 _ZIPPED = {"docx", "xlsx", "pptx", "odt"}
+_BLANKS = re.compile(r"\s+")
 _DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head")
 _BLOCK_TAGS = [
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "fieldset",
@@ -176,13 +178,21 @@ def _json(text: str, size: int) -> Iterator[Block]:
 
 
 def html_to_text(html: str) -> str:
-    """The visible text of an HTML document, its ``<title>`` first, one block per line."""
-    from bs4 import BeautifulSoup
+    """The visible text of an HTML document, its ``<title>`` first, one block per line.
+
+    Line breaks of the source inside a paragraph are blanks, as a browser shows them (a
+    manual wrapped at 80 columns would otherwise cut its sentences at every line end);
+    only ``<pre>`` keeps its lines."""
+    from bs4 import BeautifulSoup, NavigableString
 
     soup = BeautifulSoup(html, "lxml")
     title = " ".join(soup.title.get_text().split()) if soup.title else ""
     for tag in soup.find_all(_DROPPED_TAGS):
         tag.decompose()
+    for string in soup.find_all(string=True):
+        # Only text: a comment or CDATA made a plain string would show.
+        if type(string) is NavigableString and "\n" in string and not string.find_parent("pre"):
+            string.replace_with(_BLANKS.sub(" ", string))
     for tag in soup.find_all(_BLOCK_TAGS):
         tag.insert_before("\n")
         tag.insert_after("\n")

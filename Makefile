@@ -70,7 +70,7 @@ lint: setup
 
 ## The whole suite: lint, types, unit and integration tests, browser tests, notebooks (nbval),
 ## then the service tests again on PostgreSQL and S3 (servers from wheels, started by the tests).
-test: setup setup-litellm setup-llama browser-deps proxy-deps lint
+test: setup setup-litellm setup-llama browser-deps proxy-deps bench-deps lint
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest tests/service --engine postgres -m "not replicas and not real_model"
 	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from . import (
+    bench_evidence,
     bench_imports,
     bench_listing,
     bench_requests,
@@ -33,7 +34,7 @@ SIZES = {
         "import_runs": 2, "service_completions": 32, "retrieval_files": 50,
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
         "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
-        "team_questions": 10,
+        "team_questions": 10, "evidence": "tiny",
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
@@ -41,7 +42,7 @@ SIZES = {
         "import_runs": 15, "service_completions": 2000, "retrieval_files": 10_000,
         "retrieval_questions": 300, "retrieval_quality": "full", "upload_mb": 10,
         "team_rounds": 3, "team_completions": 400, "team_files": 1, "team_file_mb": 8,
-        "team_questions": 200,
+        "team_questions": 200, "evidence": "full",
     },
 }  # fmt: skip
 NAMES = ["requests", "streaming", "listing", "transfer", "imports", "service", "retrieval-quality"]
@@ -76,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
 
                     found = bench_team.run(size, scratch)
                 elif name == "retrieval-quality":
-                    found = bench_retrieval_quality.run(size, scratch)
+                    found = [
+                        bench_retrieval_quality.run(size, scratch),
+                        bench_evidence.run(size, scratch),  # PostgreSQL's manual
+                    ]
                 elif name == "transfer":
                     assert shared is not None
                     found = bench_transfer.run(shared, size, scratch)

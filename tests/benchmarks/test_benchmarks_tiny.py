@@ -1,4 +1,7 @@
-"""Every benchmark, at a toy size, so that they keep working (the figures are not judged)."""
+"""Every benchmark, at a toy size, so that they keep working (the figures are not judged).
+
+The evidence benchmark reads Debian's PostgreSQL manual: ``make test`` installs it first
+(``make bench-deps``)."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ SECTIONS = {
     "retrieval",
     "uploads",
     "retrieval-quality",
+    "evidence",
 }
 
 

@@ -5,15 +5,17 @@ never more than :data:`MAX_QUOTE_CHARS` (a longer sentence is cut at words aroun
 first matched term). Which sentence is quoted (:func:`best_quote`):
 
 - the one whose matched terms weigh most, each term by its share of the question (its
-  inverse document frequency in the workspace, :mod:`.search`), so that "What is the
-  annual *fee* in the Acme contract?" quotes the sentence with "fee", not the one with
-  "contract" that every passage of the contract matches through its file name;
+  inverse document frequency in the workspace, :mod:`.search`), a term of the file's
+  name at :data:`NAMED_FACTOR` of it, so that "What is the annual *fee* in the Acme
+  contract?" quotes the sentence with "fee", not the one with "contract"; a sentence
+  also holds the terms of the heading it stands under (:func:`_sections`);
 - a sentence that gives what the question asks for (a number for "how much", "what is the
   fee"; a date for "when"; a name for "who") weighs more by :data:`SHAPE_BONUS`;
 - a heading, a signature line or a bare label weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading;
 - neighbouring sentences of the same paragraph join the quote when they add matched terms
-  of their own, within :data:`MAX_QUOTE_CHARS`.
+  of their own, within :data:`MAX_QUOTE_CHARS`, and a quote under :data:`MIN_QUOTE_CHARS`
+  takes the sentence after it on its line.
 
 :func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
 service.engines.attribution`): content words folded to a crude stem, and numbers written
@@ -40,9 +42,15 @@ __all__ = [
 ]
 
 MAX_QUOTE_CHARS = 300
+MIN_QUOTE_CHARS = 80
+"""A quote shorter than this takes the sentence after it on the same line too (a table
+row, a key/value line or a line of code stays alone)."""
 SHAPE_BONUS = 0.35
 """Added to a sentence's weight (a share of the question, 0..1) when it holds what the
 question asks for."""
+NAMED_FACTOR = 0.3
+"""A term of the file's name (:func:`_named`) weighs this share in the choice of a
+sentence."""
 HEADING_FACTOR = 0.4
 """A heading or a label line weighs this share of what its matched terms weigh."""
 # A sentence ends at . ! or ? before whitespace (so "2.5" does not end one) or at
@@ -167,6 +175,28 @@ def _shape(question: str) -> re.Pattern[str] | None:
     return None
 
 
+def _named(passage: Passage, terms: list[frozenset[str]]) -> frozenset[str]:
+    """The query terms in the name of the passage's file: they chose the passage (every
+    sentence of it matches them), so the sentence that answers is the one with the rest of
+    the question ("the annual *fee* in the Acme contract")."""
+    named = {_fold(w) for w in re.findall(r"[^\W_]+", passage.filename.lower())}
+    return frozenset(t for matched in terms for t in matched if _fold(t) in named)
+
+
+def _sections(text: str, units: list[Unit], terms: list[frozenset[str]]) -> list[frozenset[str]]:
+    """Each sentence's terms with those of the heading or label it stands under: the
+    sentences under "deadlock_timeout (integer)" or "Root cause" are about it, and the
+    heading alone answers nothing."""
+    found, heading = [], frozenset[str]()
+    for unit, matched in zip(units, terms, strict=True):
+        if _is_label(text[unit.start : unit.end]):
+            heading = matched
+            found.append(matched)
+        else:
+            found.append(matched | heading)
+    return found
+
+
 def _term_of(token: str, weights: Mapping[str, float]) -> str:
     """The query term a matched token stands for (the index matched it by its stem)."""
     token = token.lower()
@@ -197,9 +227,13 @@ def best_quote(
         for u in units
     ]
     shape = _shape(question)
+    named = _named(passage, terms)
+    sections = _sections(text, units, terms)
 
     def weight(i: int) -> float:
-        found = sum(weights.get(t, 1.0) for t in terms[i])
+        found = sum(
+            weights.get(t, 1.0) * (NAMED_FACTOR if t in named else 1.0) for t in sections[i]
+        )
         line = text[units[i].start : units[i].end]
         if found and shape is not None and shape.search(line):
             found += SHAPE_BONUS * max(weights.values(), default=1.0)
@@ -226,7 +260,18 @@ def best_quote(
             quoted |= terms[lo]
         else:
             break
+    if _short(text, units, lo, hi) and hi + 1 < len(units):
+        span = text[units[lo].start : units[hi + 1].end]
+        if "\n" not in text[units[hi].end : units[hi + 1].start] and len(span) <= MAX_QUOTE_CHARS:
+            hi += 1
     return bounded_quote(passage, units[lo].start, units[hi].end)
+
+
+def _short(text: str, units: list[Unit], lo: int, hi: int) -> bool:
+    """Whether the quote ``lo``..``hi`` is too short to stand alone: under
+    :data:`MIN_QUOTE_CHARS`, or a label, which the sentence after it explains."""
+    span = text[units[lo].start : units[hi].end]
+    return len(span) < MIN_QUOTE_CHARS or _is_label(span)
 
 
 def bounded_quote(passage: Passage, start: int, end: int) -> str:

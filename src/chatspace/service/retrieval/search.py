@@ -32,8 +32,9 @@ The question is the user's own words: sentences a tool wraps around it to shape 
 answer ("Produce output in markdown format only.") are not searched
 (:func:`without_instructions`).
 
-Each hit also carries where its matched terms stand in the passage (``hits``), which the
-local engine uses to pick the sentences it quotes.
+Each hit also carries where its matched terms stand in the passage (``hits``), and the
+retrieval each term's share of the question (``weights``): :mod:`.quotes` picks by them
+the sentences an answer quotes.
 """
 
 from __future__ import annotations

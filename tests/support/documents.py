@@ -12,6 +12,7 @@ __all__ = [
     "odt_bytes",
     "parquet_bytes",
     "pdf_bytes",
+    "pdf_lines_bytes",
     "pptx_bytes",
     "xlsx_bytes",
     "zip_bomb_xlsx",
@@ -19,25 +20,40 @@ __all__ = [
 
 
 def pdf_bytes(*pages: str) -> bytes:
-    """A PDF with one page per text, in Helvetica, written by hand (pypdf writes no text).
+    """A PDF with one page per text (:func:`pdf_lines_bytes` with one line a page)."""
+    return pdf_lines_bytes(*([page] for page in pages))
 
-    The second line is the binary comment real PDF writers put there, so that tools take
-    the file for binary.
+
+def pdf_lines_bytes(*pages: Sequence[str]) -> bytes:
+    """A PDF with one page per sequence of lines, in 11 pt Helvetica, written by hand
+    (pypdf writes no text). The second line is the binary comment real PDF writers put
+    there, so that tools take the file for binary.
+
+    Each line is one ``Tj``, the next line one ``T*`` further down (a blank line is a ``T*``
+    alone), as PDF writers set text, so that pypdf extracts a line break between lines.
+    Text is Latin-1 (the font's encoding); ``(``, ``)`` and ``\\`` are escaped.
     """
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]
     kids = []
     font = 3 + 2 * len(pages)
-    for number, text in enumerate(pages):
+    for number, lines in enumerate(pages):
         page, content = 3 + 2 * number, 4 + 2 * number
         kids.append(b"%d 0 R" % page)
-        stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+        shown = []
+        for i, line in enumerate(lines):
+            move = "" if i == 0 else "T* "
+            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            shown.append(f"{move}({escaped}) Tj" if line else move.strip())
+        stream = f"BT /F1 11 Tf 14 TL 72 740 Td {' '.join(shown)} ET".encode("latin-1")
         objects.append(
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
             b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (content, font)
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(pages))
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    objects.append(
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+    )
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, 1):

@@ -23,6 +23,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .documents import pdf_lines_bytes
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -36,7 +38,6 @@ __all__ = [
     "TARGETS",
     "TICKETS",
     "acme_contract_docx",
-    "pdf_lines_bytes",
     "postmortem_pdf",
     "project_card_pptx",
     "returns_frame",
@@ -155,49 +156,6 @@ def postmortem_pdf() -> bytes:
             for page in POSTMORTEM_PAGES
         )
     )
-
-
-def pdf_lines_bytes(*pages: Sequence[str]) -> bytes:
-    """A PDF with one page per sequence of lines, in 11 pt Helvetica, written by hand.
-
-    Each line is one ``Tj``, the next line one ``T*`` further down (a blank line is a ``T*``
-    alone), as PDF writers set text, so that pypdf extracts a line break between lines.
-    Text is Latin-1 (the font's encoding); ``(``, ``)`` and ``\\`` are escaped.
-    """
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]
-    kids = []
-    font = 3 + 2 * len(pages)
-    for number, lines in enumerate(pages):
-        page, content = 3 + 2 * number, 4 + 2 * number
-        kids.append(b"%d 0 R" % page)
-        shown = []
-        for i, line in enumerate(lines):
-            move = "" if i == 0 else "T* "
-            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            shown.append(f"{move}({escaped}) Tj" if line else move.strip())
-        stream = f"BT /F1 11 Tf 14 TL 72 740 Td {' '.join(shown)} ET".encode("latin-1")
-        objects.append(
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
-            b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (content, font)
-        )
-        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(pages))
-    objects.append(
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
-    )
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
 
 
 # ---------------------------------------------------------------- sales (XLSX)

@@ -155,9 +155,7 @@ def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
     text = "Cats sleep. Dogs and cats play together. Dogs bark at cats and dogs."
     hits = [(i, i + len(w)) for w in ("Cats", "cats", "Dogs", "dogs") for i in _all(text, w)]
     passage = Passage("f", "a.txt", 0, 0, text, -1.0, tuple(sorted(hits)))
-    # The first of the two with both terms; shorter than MIN_QUOTE_CHARS, it takes the
-    # sentence after it on its line.
-    assert best_quote(passage) == "Dogs and cats play together. Dogs bark at cats and dogs."
+    assert best_quote(passage) == "Dogs and cats play together."
 
 
 def test_a_long_sentence_is_quoted_around_its_first_hit() -> None:

@@ -14,8 +14,7 @@ first matched term). Which sentence is quoted (:func:`best_quote`):
 - a heading, a signature line or a bare label weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading;
 - neighbouring sentences of the same paragraph join the quote when they add matched terms
-  of their own, within :data:`MAX_QUOTE_CHARS`, and a quote under :data:`MIN_QUOTE_CHARS`
-  takes the sentence after it on its line.
+  of their own, within :data:`MAX_QUOTE_CHARS`.
 
 :func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
 service.engines.attribution`): content words folded to a crude stem, and numbers written
@@ -42,9 +41,6 @@ __all__ = [
 ]
 
 MAX_QUOTE_CHARS = 300
-MIN_QUOTE_CHARS = 80
-"""A quote shorter than this takes the sentence after it on the same line too (a table
-row, a key/value line or a line of code stays alone)."""
 SHAPE_BONUS = 0.35
 """Added to a sentence's weight (a share of the question, 0..1) when it holds what the
 question asks for."""
@@ -260,18 +256,7 @@ def best_quote(
             quoted |= terms[lo]
         else:
             break
-    if _short(text, units, lo, hi) and hi + 1 < len(units):
-        span = text[units[lo].start : units[hi + 1].end]
-        if "\n" not in text[units[hi].end : units[hi + 1].start] and len(span) <= MAX_QUOTE_CHARS:
-            hi += 1
     return bounded_quote(passage, units[lo].start, units[hi].end)
-
-
-def _short(text: str, units: list[Unit], lo: int, hi: int) -> bool:
-    """Whether the quote ``lo``..``hi`` is too short to stand alone: under
-    :data:`MIN_QUOTE_CHARS`, or a label, which the sentence after it explains."""
-    span = text[units[lo].start : units[hi].end]
-    return len(span) < MIN_QUOTE_CHARS or _is_label(span)
 
 
 def bounded_quote(passage: Passage, start: int, end: int) -> str:

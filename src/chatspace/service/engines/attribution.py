@@ -13,8 +13,8 @@ sentence of the passages it was sent (:func:`attribute`):
   share reaches :data:`SUPPORT` with at least :data:`MIN_SHARED` words or numbers in
   common, and when every number it states is in the passage: a sentence that invents a
   figure is not backed by a passage that gives another one. The dense model was left
-  out: at sentence level it scores topical neighbours as high as the sentence that
-  states the fact, which is the confusion this step exists to remove.
+  out: a reader can check lexical support (the words and figures are in the quote), and
+  a sentence similar in topic but stating another fact must not count as its support.
 - A supported sentence gets a ``file_citation`` whose quote is the supporting span of the
   passage. Where the model wrote markers in the sentence, each marker is the citation's
   ``text``: kept on its passage when that passage supports the sentence, pointed at the

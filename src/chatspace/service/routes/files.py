@@ -7,7 +7,6 @@ is never held whole); their OpenAPI body is declared by hand in :data:`UPLOAD_BO
 
 from __future__ import annotations
 
-import os
 import re
 from email.utils import formatdate
 from typing import Annotated, Any, Literal
@@ -212,15 +211,6 @@ def single_range(header: str | None, size: int) -> tuple[int, int] | None:
     return start, min(last + 1, size)
 
 
-class _BlobResponse(FileResponse):
-    """Starlette's file response, held to single ranges (the route answers the 416)."""
-
-    @classmethod
-    def _parse_range_header(cls, http_range: str, file_size: int) -> list[tuple[int, int]]:
-        found = single_range(http_range, file_size)
-        return [found] if found else []
-
-
 @router.get(
     "/files/{file_id}/content",
     response_class=FileResponse,
@@ -248,24 +238,10 @@ def file_content(
         "Content-Type": row.content_type,
         "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
     }
-    path = state.blobs.local_path(row.blob)
     try:
-        if path is None:  # a remote store (S3): ranged reads of the object
-            return _streamed_blob(state.blobs, row.blob, headers, range_, if_range)
-        stat = os.stat(path)
+        return _blob_answer(state.blobs, row.blob, headers, range_, if_range)
     except FileNotFoundError:  # deleted since its row was read
         raise operations.file_not_found(file_id, workspace) from None
-    response = _BlobResponse(path, stat_result=stat, headers=headers)
-    # As Starlette: the range applies without If-Range, or when it names this version.
-    if if_range is None or if_range in (
-        response.headers["etag"],
-        response.headers["last-modified"],
-    ):
-        try:
-            single_range(range_, stat.st_size)
-        except RangeNotSatisfiable:
-            return _unsatisfiable(stat.st_size)
-    return response
 
 
 def _unsatisfiable(size: int) -> Response:
@@ -276,11 +252,12 @@ def _unsatisfiable(size: int) -> Response:
     )
 
 
-def _streamed_blob(
+def _blob_answer(
     blobs: BlobStore, blob: str, headers: dict[str, str], range_: str | None, if_range: str | None
 ) -> Response:
-    """A blob of a remote store answered as :class:`_BlobResponse` answers a file: the
-    same headers, a single range as a 206 (read with a ranged GET), never held whole."""
+    """A blob answered as Starlette's ``FileResponse`` answers a file (the same headers,
+    a single range as a 206, never held whole), except that the read begins before the
+    headers go: a delete that wins the race is a 404, one that loses cannot cut it."""
     stat = blobs.stat(blob)
     modified = formatdate(stat.modified, usegmt=True)
     headers = {**headers, "Accept-Ranges": "bytes", "ETag": stat.etag, "Last-Modified": modified}

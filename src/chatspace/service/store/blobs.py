@@ -77,10 +77,6 @@ class BlobStore(Protocol):
 
     def delete(self, name: str) -> None: ...
     def delete_many(self, names: Iterable[str]) -> None: ...
-    def local_path(self, name: str) -> Path | None:
-        """The blob as a file of this machine, or None when it lives elsewhere."""
-        ...
-
     def local_copy(self, name: str) -> AbstractContextManager[Path]:
         """The blob as a local file while the context lasts (a path that does not exist
         when the blob does not)."""
@@ -91,10 +87,21 @@ class BlobStore(Protocol):
         ...
 
     def read(self, name: str, start: int, end: int) -> Iterator[bytes]:
-        """The bytes ``start`` to ``end`` (exclusive) of a blob, in chunks."""
+        """The bytes ``start`` to ``end`` (exclusive) of a blob, in chunks. The read begins
+        before this returns (FileNotFoundError when the blob is gone), so that a delete
+        after it cannot cut an answer whose headers are sent."""
         ...
 
     def sweep(self, *, referenced: set[str], now: float | None = None) -> list[str]: ...
+
+
+def _chunks(f: BinaryIO, start: int, end: int) -> Iterator[bytes]:
+    """The bytes ``start`` to ``end`` of an open file (still readable once unlinked)."""
+    with f:
+        f.seek(start)
+        while start < end and (chunk := f.read(min(_READ_CHUNK, end - start))):
+            start += len(chunk)
+            yield chunk
 
 
 class LocalTempBlob:
@@ -149,22 +156,16 @@ class LocalBlobStore:
     def path(self, name: str) -> Path:
         return self.root / name
 
-    def local_path(self, name: str) -> Path:
-        return self.path(name)
-
     def local_copy(self, name: str) -> AbstractContextManager[Path]:
         return nullcontext(self.path(name))
 
     def stat(self, name: str) -> BlobStat:
         found = self.path(name).stat()
-        return BlobStat(found.st_size, f"{found.st_mtime_ns:x}-{found.st_size:x}", found.st_mtime)
+        etag = f'"{found.st_mtime_ns:x}-{found.st_size:x}"'  # quoted, as RFC 9110 and S3 write it
+        return BlobStat(found.st_size, etag, found.st_mtime)
 
     def read(self, name: str, start: int, end: int) -> Iterator[bytes]:
-        with open(self.path(name), "rb") as f:
-            f.seek(start)
-            while start < end and (chunk := f.read(min(_READ_CHUNK, end - start))):
-                start += len(chunk)
-                yield chunk
+        return _chunks(open(self.path(name), "rb"), start, end)
 
     def new_temp(self) -> LocalTempBlob:
         return LocalTempBlob(self.incoming / f"{os.getpid()}-{secrets.token_hex(12)}.part")

@@ -83,6 +83,14 @@ def _missing(exc: ClientError) -> bool:
     return exc.response.get("Error", {}).get("Code") in {"404", "NoSuchKey", "NotFound"}
 
 
+def _body_chunks(body: Any) -> Iterator[bytes]:
+    """A GET's body in chunks, closed when done or abandoned."""
+    try:
+        yield from body.iter_chunks(_READ_CHUNK)
+    finally:
+        body.close()
+
+
 class S3TempBlob:
     """An upload in progress: spooled locally, and sent to the bucket 5 MiB at a time."""
 
@@ -232,9 +240,6 @@ class S3BlobStore:
             if failed := done.get("Errors"):  # left for the sweep: no row names them now
                 log.warning("%d object(s) could not be deleted; the sweep will", len(failed))
 
-    def local_path(self, name: str) -> None:
-        return None
-
     def local_copy(self, name: str) -> AbstractContextManager[Path]:
         return self._downloaded(name)
 
@@ -271,15 +276,16 @@ class S3BlobStore:
 
     def read(self, name: str, start: int, end: int) -> Iterator[bytes]:
         if end <= start:
-            return
-        got = self.client.get_object(
-            Bucket=self.bucket, Key=self.key(name), Range=f"bytes={start}-{end - 1}"
-        )
-        body = got["Body"]
+            return iter(())
         try:
-            yield from body.iter_chunks(_READ_CHUNK)
-        finally:
-            body.close()
+            got = self.client.get_object(
+                Bucket=self.bucket, Key=self.key(name), Range=f"bytes={start}-{end - 1}"
+            )
+        except ClientError as exc:
+            if _missing(exc):
+                raise FileNotFoundError(name) from None
+            raise
+        return _body_chunks(got["Body"])
 
     def stored_names(self) -> list[tuple[str, float]]:
         """Every object under the prefix: its name and when it was written."""

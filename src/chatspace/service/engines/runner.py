@@ -25,11 +25,13 @@ from chatspace.types import (
     Annotation,
     ChatCompletion,
     ChatCompletionChoice,
+    ChatCompletionChunk,
     ChatCompletionMessage,
     ChatCompletionRequest,
     CompletionUsage,
     LogProbs,
 )
+from chatspace.types.chat import ChoiceDelta, ChunkChoice
 
 from .base import ChoiceDone, ContentDelta, Engine, Event, ToolCallDelta, UsageReport
 
@@ -94,12 +96,16 @@ def _fold_call(choice: _Choice, event: ToolCallDelta) -> dict[str, Any]:
     return {"tool_calls": [{"index": event.call, **head, "function": piece}]}
 
 
-def sse(data: dict[str, Any]) -> bytes:
+def sse(data: ChatCompletionChunk | dict[str, Any]) -> bytes:
+    """One event. A chunk carries the fields it was given (its deltas only what changed,
+    as OpenAI's do), so the type defines every field and the wire stays lean."""
+    if isinstance(data, ChatCompletionChunk):
+        return b"data: " + data.model_dump_json(exclude_unset=True).encode() + b"\n\n"
     return b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n"
 
 
 class CompletionBuilder:
-    """Folds events into chunk dicts (to stream) and finally the completion."""
+    """Folds events into chunks (to stream) and finally the completion."""
 
     def __init__(
         self,
@@ -116,16 +122,16 @@ class CompletionBuilder:
         self.usage: CompletionUsage | None = None
         self._choices: dict[int, _Choice] = {}
 
-    def _chunk(self, choices: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-        return {
-            "id": self.identity.id,
-            "object": "chat.completion.chunk",
-            "created": self.identity.created,
-            "model": self.identity.model,
-            "system_fingerprint": self.system_fingerprint,
-            "choices": choices,
-            **extra,
-        }
+    def _chunk(self, choices: list[ChunkChoice], **usage: dict[str, Any]) -> ChatCompletionChunk:
+        return ChatCompletionChunk(
+            id=self.identity.id,
+            object="chat.completion.chunk",
+            created=self.identity.created,
+            model=self.identity.model,
+            system_fingerprint=self.system_fingerprint,
+            choices=choices,
+            **usage,
+        )
 
     def _delta(
         self,
@@ -133,23 +139,26 @@ class CompletionBuilder:
         choice: _Choice,
         delta: dict[str, Any],
         logprobs: tuple[dict[str, Any], ...] | None = None,
-    ) -> dict[str, Any]:
+    ) -> ChatCompletionChunk:
         if not choice.started:
             delta = {"role": "assistant", **delta}
             choice.started = True
-        reported = None if logprobs is None else {"content": list(logprobs), "refusal": None}
-        piece = {"index": index, "delta": delta, "finish_reason": None, "logprobs": reported}
+        reported = None if logprobs is None else LogProbs(content=list(logprobs), refusal=None)
+        piece = ChunkChoice(
+            index=index, delta=ChoiceDelta(**delta), finish_reason=None, logprobs=reported
+        )
         return self._chunk([piece])
 
-    def _content(self, index: int, choice: _Choice, *, last: bool) -> dict[str, Any]:
+    def _content(self, index: int, choice: _Choice, *, last: bool) -> ChatCompletionChunk:
         """The chunk of the held-back piece; the last one carries the annotations."""
         pending, choice.pending = choice.pending, None
         delta: dict[str, Any] = {"content": pending.text if pending else ""}
         if last and choice.annotations:
-            delta["annotations"] = [a.model_dump(mode="json") for a in choice.annotations]
+            # dumped whole: a chunk keeps only the fields it was given, defaults included
+            delta["annotations"] = [a.model_dump() for a in choice.annotations]
         return self._delta(index, choice, delta, pending.logprobs if pending else None)
 
-    def add(self, event: Event) -> list[dict[str, Any]]:
+    def add(self, event: Event) -> list[ChatCompletionChunk]:
         """Take one event; return the chunks that can be sent now."""
         if isinstance(event, UsageReport):
             self.usage = event.usage
@@ -174,18 +183,18 @@ class CompletionBuilder:
 
     def _finish(
         self, index: int, choice: _Choice, reason: str, annotations: tuple[Annotation, ...]
-    ) -> list[dict[str, Any]]:
+    ) -> list[ChatCompletionChunk]:
         choice.finish_reason, choice.annotations = reason, annotations
         out = []
         if choice.pending is not None or not choice.started or annotations:
             out.append(self._content(index, choice, last=True))
-        end = {"index": index, "delta": {}, "finish_reason": reason, "logprobs": None}
+        end = ChunkChoice(index=index, delta=ChoiceDelta(), finish_reason=reason, logprobs=None)
         out.append(self._chunk([end]))
         return out
 
-    def finish(self) -> tuple[list[dict[str, Any]], ChatCompletion]:
+    def finish(self) -> tuple[list[ChatCompletionChunk], ChatCompletion]:
         """The last chunks (open choices closed, the usage chunk) and the completion."""
-        out: list[dict[str, Any]] = []
+        out: list[ChatCompletionChunk] = []
         if not self._choices:
             self._choices[0] = _Choice()
         for index in sorted(self._choices):
@@ -195,9 +204,9 @@ class CompletionBuilder:
         completion = self.completion()
         options = self.request.stream_options
         if options is not None and options.include_usage:
-            usage = {"usage": completion.usage.model_dump(mode="json")}
+            usage = {"usage": completion.usage.model_dump()}
             if completion.perception_usage is not None:
-                usage["perception_usage"] = completion.perception_usage.model_dump(mode="json")
+                usage["perception_usage"] = completion.perception_usage.model_dump()
             out.append(self._chunk([], **usage))
         return out, completion
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from chatspace.service.deps import Caller
-from chatspace.service.idempotency import Answer, fingerprint, lookup, remember
+from chatspace.service.idempotency import Answer, Once, fingerprint, lookup, remember
 from chatspace.service.problems import Conflict
 from chatspace.service.store.db import open_database
 from chatspace.service.store.idempotency import RETENTION_SECONDS, purge
@@ -168,4 +169,31 @@ def test_the_api_for_other_routes_and_the_24_hour_retention(
         with write_transaction(engine) as conn:  # housekeeping: only "k2" is past its day
             assert purge(conn, now=later) == 1
             assert lookup(conn, caller=caller, key="k", fingerprint="other") is not None
+        engine.dispose()
+
+
+def test_a_write_whose_key_was_taken_meanwhile_is_rolled_back() -> None:
+    """``Once.run(looked_up=True)`` does not look the key up again: the insert that
+    remembers the answer finds the winner, the write is undone and the winner answers
+    (or a 409 when the winner asked another thing)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = open_database(Path(tmp) / "db.sqlite")
+        caller = Caller(user_id="u", org_id="o")
+        winner = Once.of(caller, "k", "POST /things", {"a": 1})
+        other = Once.of(caller, "k", "POST /things", {"a": 2})
+        with write_transaction(engine) as conn:
+            assert remember(conn, caller=caller, key="k", answer=winner.answer({"id": "first"}))
+        events = sa.Table("events", sa.MetaData(), sa.Column("id", sa.Text))
+        events.create(engine)
+
+        def write(conn: sa.Connection) -> Answer:
+            conn.execute(events.insert().values(id="second"))
+            return winner.answer({"id": "second"})
+
+        replay = winner.run(engine, write, looked_up=True)
+        assert (replay.payload(), replay.replayed) == ({"id": "first"}, True)
+        with pytest.raises(Conflict):
+            other.run(engine, write, looked_up=True)
+        with engine.connect() as conn:
+            assert conn.execute(sa.select(events)).all() == []
         engine.dispose()

@@ -7,8 +7,9 @@ with a different request is a 409. Only successful answers are remembered, so th
 request that failed (413, 502, ...) can be retried under its key.
 
 Every creating operation (:mod:`.operations`) goes through :meth:`Once.run`: one write
-transaction that authorizes, looks the key up, runs the write and remembers its answer, so
-that two concurrent requests with one key cannot both create::
+transaction that authorizes, looks the key up, runs the write and remembers its answer
+(the key's row is unique: its insert is the arbiter), so that two concurrent requests with
+one key cannot both create::
 
     def create_thing(state: AppState, *, caller: Caller, body: ThingIn, key: str | None) -> Answer:
         once = Once.of(caller, key, "POST /things", body)
@@ -21,7 +22,9 @@ that two concurrent requests with one key cannot both create::
 A streamed answer is remembered as what it streams (for chat, the completion JSON): on a
 replay, read it back with :meth:`Answer.payload` and stream it again. A slow creation (an
 upload, a model call) may also look up first (:meth:`Once.prior`) in a read-only connection
-to skip the work on a replay; :meth:`Once.run` looks up again in its write transaction.
+to skip the work on a replay, and tell :meth:`Once.run` so (``looked_up=True``): the key is
+then looked up once per request, and a request under it that finished meanwhile is found
+by the conflict of the insert that remembers the answer.
 """
 
 from __future__ import annotations
@@ -136,15 +139,15 @@ def lookup(
     return Answer(found.fingerprint, found.status_code, found.media_type, found.body, True)
 
 
-def remember(conn: sa.Connection, *, caller: Caller, key: str | None, answer: Answer) -> None:
+def remember(conn: sa.Connection, *, caller: Caller, key: str | None, answer: Answer) -> bool:
     """Keep ``answer`` under ``key`` (nothing when there is no key), in the caller's
-    transaction, so that it is kept exactly when what the request created is."""
+    transaction, so that it is kept exactly when what the request created is. False when
+    another request under the key was remembered first (the insert's conflict says so:
+    no lookup)."""
     if key is None:
-        return
-    if lookup(conn, caller=caller, key=key, fingerprint=answer.fingerprint) is not None:
-        raise Conflict("A request with this Idempotency-Key is already being processed; retry.")
+        return True
     stored = rows.Remembered(answer.fingerprint, answer.status_code, answer.media_type, answer.body)
-    rows.save(
+    return rows.save(
         conn,
         org_id=caller.org_id,
         user_id=caller.user_id,
@@ -152,6 +155,13 @@ def remember(conn: sa.Connection, *, caller: Caller, key: str | None, answer: An
         answer=stored,
         now=time.time(),
     )
+
+
+class _KeyTaken(Exception):
+    """Rolls back a write whose key another request remembered first; carries its answer."""
+
+    def __init__(self, prior: Answer) -> None:
+        self.prior = prior
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,14 +196,32 @@ class Once:
         write: Callable[[sa.Connection], Answer],
         *,
         authorize: Callable[[sa.Connection], object] | None = None,
+        looked_up: bool = False,
     ) -> Answer:
         """In one write transaction: ``authorize``, then the remembered answer if there is
-        one, else ``write``'s answer, remembered under the key."""
-        with write_transaction(db) as conn:
-            if authorize is not None:
-                authorize(conn)
-            if (prior := self.prior(conn)) is not None:
-                return prior
-            answer = write(conn)
-            remember(conn, caller=self.caller, key=self.key, answer=answer)
-            return answer
+        one, else ``write``'s answer, remembered under the key.
+
+        ``looked_up``: the caller already asked :meth:`prior` before its slow work (an
+        upload, a model call), so the key is not looked up again; a request under it that
+        finished meanwhile shows as the conflict of :func:`remember`, which rolls
+        ``write`` back and answers what that request remembered."""
+        try:
+            with write_transaction(db) as conn:
+                if authorize is not None:
+                    authorize(conn)
+                if not looked_up and (prior := self.prior(conn)) is not None:
+                    return prior
+                answer = write(conn)
+                if not remember(conn, caller=self.caller, key=self.key, answer=answer):
+                    raise _KeyTaken(self._winner(conn))
+                return answer
+        except _KeyTaken as taken:
+            return taken.prior
+
+    def _winner(self, conn: sa.Connection) -> Answer:
+        """What the request that took the key first remembered (409 if it asked another
+        thing)."""
+        prior = self.prior(conn)
+        if prior is None:  # remember() saw a live row, so it is there; never reached
+            raise Conflict("A request with this Idempotency-Key is already being processed; retry.")
+        return prior

@@ -222,6 +222,7 @@ async def create_files(
                 state.db,
                 write,
                 authorize=lambda conn: require_access(conn, caller, workspace, "writer"),
+                looked_up=True,
             )
         except BaseException:
             state.blobs.delete_many(placed)

@@ -5,8 +5,9 @@ is the same SQL on both."""
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 
-__all__ = ["WRITE_LOCK", "in_json_array", "is_postgres"]
+__all__ = ["WRITE_LOCK", "in_json_array", "insert", "is_postgres"]
 
 WRITE_LOCK = 0x63_68_61_74  # "chat"
 """The PostgreSQL advisory lock a write transaction holds (:mod:`.transactions`)."""
@@ -14,6 +15,11 @@ WRITE_LOCK = 0x63_68_61_74  # "chat"
 
 def is_postgres(conn: sa.Connection | sa.Engine) -> bool:
     return conn.dialect.name == "postgresql"
+
+
+def insert(conn: sa.Connection, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
+    """The engine's ``INSERT``, which has ``on_conflict_do_nothing()`` on both."""
+    return (postgresql.insert if is_postgres(conn) else sqlite.insert)(table)
 
 
 def in_json_array(conn: sa.Connection, param: str) -> str:

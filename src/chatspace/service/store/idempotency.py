@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from .dialects import insert
 from .schema import idempotency_keys as table
 
 __all__ = ["RETENTION_SECONDS", "Remembered", "find", "purge", "save"]
@@ -55,15 +56,17 @@ def save(
     key: str,
     answer: Remembered,
     now: float,
-) -> None:
-    """Remember an answer; an expired row under the same key is replaced."""
+) -> bool:
+    """Remember an answer; an expired row under the same key is replaced. False when a
+    live row holds the key (another request under it was remembered first)."""
     conn.execute(
         table.delete().where(
             *_key(org_id, user_id, key), table.c.created_at <= now - RETENTION_SECONDS
         )
     )
-    conn.execute(
-        table.insert().values(
+    inserted = conn.execute(
+        insert(conn, table)
+        .values(
             org_id=org_id,
             user_id=user_id,
             key=key,
@@ -73,7 +76,10 @@ def save(
             body=answer.body,
             created_at=now,
         )
+        .on_conflict_do_nothing()
+        .returning(table.c.key)  # rowcount is -1 through psycopg: the row says it
     )
+    return inserted.first() is not None
 
 
 def purge(conn: sa.Connection, *, now: float) -> int:

@@ -14,13 +14,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 
 from chatspace.service.problems import Conflict, NotFound, quoted
 from chatspace.types import Workspace, WorkspaceUser
 
 from . import schema
-from .dialects import is_postgres
+from .dialects import insert
 from .passages import drop_workspace_index
 from .schema import workspace_users as members
 from .schema import workspaces as table
@@ -80,9 +79,8 @@ def _ensure_default(conn: sa.Connection, *, org_id: str) -> None:
     ).first()
     if exists is None:
         # another request may create it first, outside a write transaction
-        insert = postgresql.insert if is_postgres(conn) else sqlite.insert
         conn.execute(
-            insert(table)
+            insert(conn, table)
             .values(
                 org_id=org_id,
                 id=DEFAULT_WORKSPACE,

@@ -17,7 +17,7 @@ service's own. The rankings are then computed in this process on the service's d
 - ``chatspace (hybrid)``: the same with vectors, as the service runs by default;
 - ``... (PostgreSQL)``: the same two, with the same files uploaded through a service on a
   PostgreSQL server of its own (``tests/support/pg_server.py``): the ``tsvector``/GIN
-  full text and pgvector's HNSW (docs/architecture.md, retrieval per engine).
+  full text and pgvector's HNSW (docs/decisions.md, retrieval per engine).
 
 Relevance is judged per file: a question's answer is in one file. recall@5: that file is
 among the files of the 5 passages the service would cite (default ``top_k``); nDCG@10
@@ -310,7 +310,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
         section.notes.append(
             f"{postgres}: the same files cited in the same order as on SQLite for {same} of "
             f"{len(test)} test questions (stems, stop words and term statistics differ: "
-            "docs/architecture.md, retrieval per engine)"
+            "docs/decisions.md, retrieval per engine)"
         )
     section.notes.append(
         f"Set: {len(questions)} questions ({len(dev)} dev, {len(test)} test) over {len(files)} "

@@ -1,4 +1,4 @@
-"""The service's layers import one way (docs/architecture.md, Rules: the drawing).
+"""The service's layers import one way (docs/architecture.md, the service's layers).
 
 routes -> operations -> retrieval, engines -> store; a route is HTTP only, an operation
 knows no FastAPI, the store is SQL only, and migrations are frozen database primitives.

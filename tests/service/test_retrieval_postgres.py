@@ -1,4 +1,4 @@
-"""Retrieval on PostgreSQL (docs/architecture.md, retrieval per engine): the ``tsvector``
+"""Retrieval on PostgreSQL (docs/decisions.md, retrieval per engine): the ``tsvector``
 index with its per-workspace idf and folded accents, pgvector's HNSW index under a
 selective filter, the in-memory fallback where ``vector`` cannot be created, and deletes
 reaching both indexes.

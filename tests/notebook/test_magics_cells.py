@@ -16,6 +16,7 @@ from support.magics import run
 
 if TYPE_CHECKING:
     from chatspace.client import Client
+    from chatspace.notebook.magics import ChatspaceMagics
     from chatspace.notebook.session import NotebookSession
 
 
@@ -67,6 +68,22 @@ def test_cells_source_value_and_error_reach_the_question(
         f'Kept: {{Err[{m}]}} {{Out[{n}]}} {{In}} {{Err}} {{In[99999]}} {{In[0]}} {{"a": 1}}'
     )
     assert ran.value.interpolated == ["Err", "In", "Out"]
+
+
+def test_cell_values_are_bounded_as_any_value(
+    ip: Any, nb_session: NotebookSession, client: Client, magics: ChatspaceMagics
+) -> None:
+    frame = cell(ip, "import pandas as pd\npd.DataFrame({'a': range(500)})")
+    long = cell(ip, "raise ValueError('x' * 5000)")
+    magics.max_interpolated_chars = 300
+    ran = run(ip, f"%%chat\n{{Out[{frame.execution_count}]}}\n---\n{{Err[{long.execution_count}]}}")
+    shown_frame, shown_error = sent(client, ran.value.id).split("\n---\n")
+    assert shown_frame.startswith(
+        "DataFrame with 500 rows and 1 columns: a (int64)\n```csv\na\n0\n"
+    )
+    assert shown_frame.endswith("… 490 more rows")
+    assert len(shown_error) < 400
+    assert shown_error.endswith("more characters left out]")
 
 
 def test_relative_numbers_count_back_from_the_asking_cell(
@@ -144,7 +161,33 @@ def test_explain_says_in_one_line_when_there_is_nothing_to_explain(
     assert list(client.chat.list()) == []  # nothing was asked
 
 
-def test_unload_stops_keeping_errors_and_load_starts_again(ip: Any) -> None:
+class _Forgets(dict):  # type: ignore[type-arg]
+    """``history_manager.exceptions`` of an IPython that keeps no errors (before 9)."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+
+def test_where_ipython_keeps_no_errors_the_extension_formats_them(
+    ip: Any, nb_session: NotebookSession, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cells = cells_of(ip)
+    assert cells is not None
+    kept = cell(ip, "{}['missing']")  # IPython 9 keeps it: not formatted a second time
+    assert kept.execution_count in ip.history_manager.exceptions
+    assert kept.execution_count not in cells.errors
+    monkeypatch.setattr(ip.history_manager, "exceptions", _Forgets())
+    failing = cell(ip, "{}['missing']")
+    n = failing.execution_count
+    assert n not in ip.history_manager.exceptions
+    assert cells.errors[n].endswith("KeyError: 'missing'")
+    assert f"Cell In[{n}], line 1\n----> 1 {{}}['missing']" in cells.errors[n]
+    ran = run(ip, f"%%chat\n{{Err[{n}]}}")
+    assert sent(client, ran.value.id) == cells.errors[n]
+    assert cells.last_failed() == n
+
+
+def test_unload_stops_watching_and_load_starts_again(ip: Any) -> None:
     cells = cells_of(ip)
     assert cells is not None
     ip.run_line_magic("unload_ext", "chatspace")
@@ -153,12 +196,13 @@ def test_unload_stops_keeping_errors_and_load_starts_again(ip: Any) -> None:
         assert cells.finished not in ip.events.callbacks["post_run_cell"]
         assert cells.started not in ip.events.callbacks["pre_run_cell"]
         unseen = cell(ip, "1/0")
-        assert unseen.execution_count not in cells.errors
     finally:
         ip.run_line_magic("load_ext", "chatspace")
     again = cells_of(ip)
     assert again is not None
     assert again is not cells
-    seen = cell(ip, "1/0")
-    assert again.error(seen.execution_count) is not None
-    assert seen.execution_count in again.errors
+    assert again.finished in ip.events.callbacks["post_run_cell"]
+    # IPython 9 kept the error of the cell run while the extension was not loaded.
+    error = again.error(unseen.execution_count)
+    assert error is not None
+    assert error.endswith("ZeroDivisionError: division by zero")

@@ -1,12 +1,14 @@
 """The kernel's cells as context for a question: ``{In[n]}``, ``{Out[n]}``, ``{Err[n]}``.
 
 IPython keeps what each cell was (``In``) and what it returned (``Out``) by execution
-count, but not, before IPython 9, the error it raised. ``%load_ext chatspace`` therefore
-watches the shell (:func:`watch`): a ``post_run_cell`` handler keeps the traceback of each
-failing cell, formatted by IPython's own formatters (as the notebook showed it, in the
-``%xmode`` in force) without colour codes. A ``pre_run_cell`` handler notes which cell is
-running, so that a relative ``-1`` means the cell before the one asking (from a cell) or
-the last cell run (from a panel, between cells)::
+count; IPython 9 also keeps each failing cell's formatted traceback
+(``history_manager.exceptions``), earlier versions do not. ``%load_ext chatspace``
+therefore watches the shell (:func:`watch`): where IPython kept no traceback, a
+``post_run_cell`` handler formats the error with IPython's own formatters (as the notebook
+showed it, in the ``%xmode`` in force), so that no traceback is formatted twice. Both are
+read without colour codes. A ``pre_run_cell`` handler notes which cell is running, so that
+a relative ``-1`` means the cell before the one asking (from a cell) or the last cell run
+(from a panel, between cells)::
 
     cells = cells_of(get_ipython())
     cells.error(5)        # the traceback of cell 5, or None if it ran fine
@@ -18,6 +20,7 @@ from __future__ import annotations
 import re
 import traceback
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 from .grammar import InputError
@@ -35,7 +38,7 @@ class NotebookCells:
     def __init__(self, shell: Any) -> None:
         self.shell = shell
         self.errors: dict[int, str] = {}
-        """Execution count -> the formatted traceback of that cell."""
+        """Execution count -> the traceback of that cell, where IPython kept none."""
         self.running: int | None = None
         """The execution count of the cell running now (None between cells)."""
 
@@ -50,11 +53,17 @@ class NotebookCells:
         self.running = None
         if result is None or not result.info.store_history:
             return  # such a cell has no number of its own: it shares the next cell's
+        n = result.execution_count
         error = result.error_in_exec or result.error_before_exec
-        if error is None:
-            self.errors.pop(result.execution_count, None)
+        if error is None or n in self._kept:
+            self.errors.pop(n, None)
         else:
-            self.errors[result.execution_count] = format_error(self.shell, error)
+            self.errors[n] = format_error(self.shell, error)
+
+    @property
+    def _kept(self) -> Mapping[int, Mapping[str, Any]]:
+        """The tracebacks IPython keeps itself (IPython 9), by execution count."""
+        return getattr(self.shell.history_manager, "exceptions", None) or {}
 
     # ------------------------------------------------------------------ lookups
 
@@ -83,17 +92,13 @@ class NotebookCells:
         n = self.number(index)
         if n is None:
             return None
-        if n in self.errors:
-            return self.errors[n]
-        # IPython 9 keeps the errors of cells run before the extension was loaded.
-        kept = getattr(self.shell.history_manager, "exceptions", {}).get(n)
-        return _ANSI.sub("", "\n".join(kept["traceback"])) if kept else None
+        kept = self._kept.get(n)  # also the cells run before %load_ext, on IPython 9
+        return _plain(kept["traceback"]) if kept else self.errors.get(n)
 
     def last_failed(self) -> int | None:
         """The newest cell before the asking one that failed, or None."""
         asking = self.running if self.running is not None else self.shell.execution_count
-        kept = getattr(self.shell.history_manager, "exceptions", {})
-        failed = [n for n in (*self.errors, *kept) if n < asking]
+        failed = [n for n in (*self.errors, *self._kept) if n < asking]
         return max(failed, default=None)
 
     def names(self) -> dict[str, Indexed]:
@@ -166,10 +171,14 @@ def format_error(shell: Any, error: BaseException) -> str:
             stb = shell.InteractiveTB.structured_traceback(
                 type(error), error, error.__traceback__, tb_offset=1
             )
-        text = "\n".join(stb)
     except Exception:  # a formatter that fails must not lose the error
-        text = "".join(traceback.format_exception(error))
-    return _ANSI.sub("", text).strip("\n")
+        stb = ["".join(traceback.format_exception(error))]
+    return _plain(stb)
+
+
+def _plain(stb: list[str]) -> str:
+    """A structured traceback as one text, without colour codes (as ``stb2text`` joins it)."""
+    return _ANSI.sub("", "\n".join(stb)).strip("\n")
 
 
 def watch(shell: Any) -> NotebookCells:

@@ -157,7 +157,7 @@ def test_explain_says_in_one_line_when_there_is_nothing_to_explain(
     monkeypatch.setattr(cells, "errors", {})
     monkeypatch.setattr(ip.history_manager, "exceptions", {})
     line = run(ip, "%chat explain").error_line()
-    assert "no cell has failed since %load_ext chatspace: nothing to explain" in line
+    assert "no cell of this kernel has failed yet: nothing to explain" in line
     assert list(client.chat.list()) == []  # nothing was asked
 
 

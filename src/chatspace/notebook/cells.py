@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import traceback
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .grammar import InputError
@@ -70,8 +70,7 @@ class NotebookCells:
     def number(self, index: int) -> int | None:
         """The execution count ``index`` names: itself, or relative to the asking cell if < 0."""
         if index < 0:
-            asking = self.running if self.running is not None else self.shell.execution_count
-            index = asking + index
+            index = self._asking() + index
         last = len(self.shell.history_manager.input_hist_raw) - 1
         return index if 1 <= index <= last else None
 
@@ -97,9 +96,13 @@ class NotebookCells:
 
     def last_failed(self) -> int | None:
         """The newest cell before the asking one that failed, or None."""
-        asking = self.running if self.running is not None else self.shell.execution_count
+        asking = self._asking()
         failed = [n for n in (*self.errors, *self._kept) if n < asking]
         return max(failed, default=None)
+
+    def _asking(self) -> int:
+        """The number of the cell asking: the running one, else the next (from a panel)."""
+        return self.running if self.running is not None else self.shell.execution_count
 
     def names(self) -> dict[str, Indexed]:
         """``In``, ``Out`` and ``Err`` for :func:`~chatspace.notebook.interpolate.interpolate`."""
@@ -113,7 +116,7 @@ class NotebookCells:
 class _Column(Indexed):
     """One of ``In``/``Out``/``Err``: a cell's entry by number; a missing one is a KeyError."""
 
-    def __init__(self, lookup: Any) -> None:
+    def __init__(self, lookup: Callable[[int], Any]) -> None:
         self._lookup = lookup
 
     def __getitem__(self, index: Any) -> Any:
@@ -134,7 +137,7 @@ def error_question(cells: NotebookCells | None, index: int | None, *, max_chars:
     if index is None:
         index = cells.last_failed() if cells is not None else None
         if index is None:
-            raise InputError("no cell has failed since %load_ext chatspace: nothing to explain")
+            raise InputError("no cell of this kernel has failed yet: nothing to explain")
     n = cells.number(index) if cells is not None else None
     if cells is None or n is None:
         raise InputError(f"there is no cell {index} in this kernel's history")

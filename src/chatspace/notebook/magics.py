@@ -30,7 +30,7 @@ from traitlets import Bool, Enum, Float, Int, Unicode, link
 
 from chatspace._shared import DEFAULT_MODEL
 
-from .cells import unwatch, watch
+from .cells import cells_of, unwatch, watch
 from .formats import FORMATS
 from .session import NotebookSession, get_session, off_new_session, on_new_session
 
@@ -117,7 +117,6 @@ class ChatspaceMagics(Magics):
         """What the commands may know of the notebook (they never see this object)."""
         from IPython.core.displaypub import DisplayPublisher
 
-        from .cells import cells_of
         from .context import NotebookContext
 
         shell = self.shell

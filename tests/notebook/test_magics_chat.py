@@ -151,10 +151,11 @@ def test_format_text_is_plain_only_and_output_name_gets_the_text(
 def test_format_code_proposes_the_answer_as_next_cell(
     ip: Any, nb_session: NotebookSession, monkeypatch: pytest.MonkeyPatch, notes: str
 ) -> None:
-    proposed: list[str] = []
-    monkeypatch.setattr(ip, "set_next_input", lambda text, replace=False: proposed.append(text))
+    # The shell's own set_next_input: the terminal's next prompt starts with the code
+    # (a kernel sends it as a payload instead: tests/notebook/test_kernel_cells.py).
+    monkeypatch.setattr(ip, "rl_next_input", None)
     result = run(ip, "%%chat --format code\nWhat is the capital of France?").value
-    assert proposed == [result.value]
+    assert ip.rl_next_input == result.value
     assert "Paris" in result.value
 
 

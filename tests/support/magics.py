@@ -49,10 +49,11 @@ class Ran:
         return str(line)
 
 
-def run(ip: Any, source: str) -> Ran:
-    """Run ``source`` as a cell (live-updating outputs, as in a notebook) and capture it."""
+def run(ip: Any, source: str, *, store_history: bool = False) -> Ran:
+    """Run ``source`` as a cell (live-updating outputs, as in a notebook) and capture it;
+    ``store_history`` gives it a number of its own in ``In``, as a notebook's cells have."""
     with capture_output() as cap:
-        result = ip.run_cell(source)
+        result = ip.run_cell(source, store_history=store_history)
     assert result.error_in_exec is None, result.error_in_exec  # never a traceback
     outputs = list(cap.outputs)
     shown_itself = hasattr(result.result, "_ipython_display_")  # a ChatResult: shown above

@@ -106,7 +106,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
         raise InputError("the question is empty: write it first (see --help)")
     used: list[str] = []
     if q.interpolate:
-        done = interpolate(question, ctx.namespace, max_chars=ctx.max_interpolated_chars)
+        done = interpolate(question, ctx.names, max_chars=ctx.max_interpolated_chars)
         question, used = done.text, done.names
     workspace = q.workspace or session.workspace
     content = _content(ctx, q, question, workspace)

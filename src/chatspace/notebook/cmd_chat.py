@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from .commands import Command
 from .display import ChatResult, LiveView, publish
 from .formats import FORMATS
 from .interpolate import interpolate
@@ -26,7 +27,7 @@ from .options import (
 if TYPE_CHECKING:
     from .context import NotebookContext
 
-__all__ = ["SUBCOMMANDS", "add_chat_options", "chat", "chat_cell", "chat_line"]
+__all__ = ["COMMANDS", "SUBCOMMANDS", "add_chat_options", "chat", "chat_cell", "chat_line"]
 
 EXAMPLES = """\
 examples:
@@ -35,13 +36,19 @@ examples:
 
   %chat --thread budget --new What did we spend on travel?
   %chat -o summary --format text Summarize {df} in one sentence
+  %%chat
+  Why did this fail? {Err[5]} The code was: {In[5]}
+
+  %chat explain [N]   (the last failing cell, or cell N, with its error)
   %chat threads | %chat reset [NAME|--all] | %chat resume NAME | %chat config
   %chat export [THREAD] --to md|ipynb|json [-o PATH]
 
 Braces: {name}, {name[0]}, {name[key]}, {name['key']} and {name.attr} are replaced, in the
 question and in option values (--files {report.id}), when name exists in the notebook;
 any other brace stays as typed; {{name}} is never replaced; --no-interpolate sends all
-braces as typed. A DataFrame goes in compactly: its shape, columns and first rows."""
+braces as typed. A DataFrame goes in compactly: its shape, columns and first rows.
+{In[n]}, {Out[n]} and {Err[n]} are cell n's source, value and error (its traceback);
+n may be relative: {In[-1]} is the cell before this one."""
 
 
 def add_chat_options(parser: Parser) -> None:
@@ -146,7 +153,7 @@ def _show(ctx: NotebookContext, result: ChatResult, view: LiveView | None) -> No
 # ------------------------------------------------------------------ entry points
 
 _PARSERS: dict[str, Parser] = {}
-SUBCOMMANDS = ("threads", "reset", "resume", "export", "config", "models")
+SUBCOMMANDS = ("threads", "reset", "resume", "export", "config", "models", "explain")
 
 
 def chat_parser(prog: str) -> Parser:
@@ -187,4 +194,40 @@ def _options(ctx: NotebookContext, words: list[str]) -> list[str]:
     if "--no-interpolate" in words:
         return words
     limit = ctx.max_interpolated_chars
-    return [interpolate(word, ctx.namespace, max_chars=limit).text for word in words]
+    names = ctx.names
+    return [interpolate(word, names, max_chars=limit).text for word in words]
+
+
+# ------------------------------------------------------------------ %chat explain
+
+
+def _explain_options(parser: Parser) -> None:
+    parser.add_argument(
+        "cell",
+        nargs="?",
+        type=int,
+        metavar="N",
+        help="the cell whose error to explain (default: the last cell that failed; -1: the "
+        "cell before)",
+    )
+    add_chat_options(parser)
+    parser.epilog = "examples:\n  %chat explain\n  %chat explain 5 -m my-model --thread debug"
+
+
+def _explain(ctx: NotebookContext, args: argparse.Namespace) -> ChatResult:
+    """Ask about a failing cell: its source and its traceback are the question."""
+    from .cells import error_question
+
+    question = error_question(ctx.cells, args.cell, max_chars=ctx.max_interpolated_chars)
+    args.interpolate = False  # the braces of the code and the traceback are no placeholders
+    return chat(ctx, args, question)
+
+
+COMMANDS = [
+    Command(
+        "explain",
+        "ask why a cell failed: its source and error (default: the last failing cell)",
+        _explain_options,
+        _explain,
+    ),
+]

@@ -42,10 +42,11 @@ def group(name: str) -> CommandGroup:
             },
         )
     if name == "chat":
+        from .cmd_chat import COMMANDS as ASK
         from .cmd_models import COMMANDS as MODELS
         from .cmd_threads import COMMANDS as THREADS
 
         return CommandGroup(
-            "%chat", "threads, models and settings", THREADS + MODELS, default="threads"
+            "%chat", "threads, models and settings", THREADS + MODELS + ASK, default="threads"
         )
     raise KeyError(name)

@@ -9,7 +9,8 @@ to ask through the same :func:`~chatspace.notebook.asking.ask`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections import ChainMap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from .grammar import InputError
 from .session import NotebookSession, get_session, notebook_name
 
 if TYPE_CHECKING:
+    from .cells import NotebookCells
     from .display import ChatResult
 
 __all__ = ["NotebookContext"]
@@ -41,17 +43,30 @@ class NotebookContext:
     set_next_input: Callable[[str], None] = _nothing
     shown: Callable[[ChatResult], None] = _nothing
     """Called with a result already on screen, so that the cell's Out does not repeat it."""
+    cells: NotebookCells | None = None
+    """The kernel's cells (their source, value and error), when the extension watches it."""
 
     @classmethod
     def current(cls, session: NotebookSession | None = None) -> NotebookContext:
         """The context of the running kernel (its namespace), for a panel."""
         from IPython import get_ipython
 
+        from .cells import cells_of
+
         shell = get_ipython()
         return cls(
             session=session if session is not None else get_session(),
             namespace=shell.user_ns if shell is not None else {},
+            cells=cells_of(shell),
         )
+
+    @property
+    def names(self) -> Mapping[str, Any]:
+        """What ``{name}`` in a prompt may read: the namespace, where ``In``, ``Out`` and
+        ``Err`` are the kernel's cells (``{Err[5]}``, ``{In[-1]}``)."""
+        if self.cells is None:
+            return self.namespace
+        return ChainMap(self.cells.names(), self.namespace)
 
     @property
     def notebook(self) -> str | None:

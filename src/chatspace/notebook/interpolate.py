@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import re
 import reprlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from chatspace._shared import is_dataframe, is_series
 
-__all__ = ["Interpolated", "interpolate", "render_value"]
+__all__ = ["Indexed", "Interpolated", "interpolate", "render_value"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _STEP = rf"\.{_NAME}|\[(?:'[^'\\\n]*'|\"[^\"\\\n]*\"|[^\[\]{{}}'\"\s]+)\]"
@@ -49,6 +50,15 @@ class Interpolated:
     names: list[str] = field(default_factory=list)
 
 
+class Indexed(ABC):
+    """A name that stands for many values (``In``: every cell): it is replaced only
+    through an index, ``{In[3]}``; a bare ``{In}`` stays as typed."""
+
+    @abstractmethod
+    def __getitem__(self, key: Any) -> Any:
+        """The value at ``key``; a missing one raises (the placeholder then stays as typed)."""
+
+
 class _Unresolved(Exception):
     """A placeholder whose path cannot be followed: it stays as typed."""
 
@@ -68,6 +78,8 @@ def interpolate(
         try:
             value = _follow(namespace[name], path)
         except _Unresolved:
+            return match.group(0)
+        if isinstance(value, Indexed):
             return match.group(0)
         if name not in used:
             used.append(name)

@@ -30,6 +30,7 @@ from traitlets import Bool, Enum, Float, Int, Unicode, link
 
 from chatspace._shared import DEFAULT_MODEL
 
+from .cells import cells_of, unwatch, watch
 from .formats import FORMATS
 from .session import NotebookSession, get_session, off_new_session, on_new_session
 
@@ -128,6 +129,7 @@ class ChatspaceMagics(Magics):
             max_interpolated_chars=self.max_interpolated_chars,
             set_next_input=self._propose_cell,
             shown=self.shown,
+            cells=cells_of(shell),
         )
 
     def _propose_cell(self, code: str) -> None:
@@ -232,6 +234,7 @@ def load_ipython_extension(ipython: Any) -> None:
     ipython.register_magics(magics)
     on_new_session(magics._bind)  # a panel opened first still gets %config's values
     ipython.events.register("post_run_cell", magics._after_cell)
+    watch(ipython)  # the errors of cells, for {Err[n]} and %chat explain
     if protect_questions not in ipython.input_transformers_cleanup:
         ipython.input_transformers_cleanup.append(protect_questions)
     ipython.user_ns.setdefault("_chat", None)
@@ -244,6 +247,7 @@ def unload_ipython_extension(ipython: Any) -> None:
         return
     with contextlib.suppress(ValueError):  # registered by load_ipython_extension only
         ipython.events.unregister("post_run_cell", magics._after_cell)
+    unwatch(ipython)
     with contextlib.suppress(ValueError):
         ipython.input_transformers_cleanup.remove(protect_questions)
     off_new_session(magics._bind)

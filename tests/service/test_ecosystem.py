@@ -191,6 +191,47 @@ def test_stream_helper_assembles_tool_calls(relay_client: openai.OpenAI) -> None
     )
 
 
+# ---------------------------------------------------------------- a base URL ending in /v1
+
+
+@pytest.fixture
+def v1_client(service: Service, token: str) -> Iterator[openai.OpenAI]:
+    """The base URL most tools' docs show, and most users type: the service's, plus /v1."""
+    with openai.OpenAI(base_url=service.url + "/v1", api_key=token, max_retries=0) as c:
+        yield c
+
+
+def test_a_v1_base_url_reaches_the_same_endpoints(
+    client: openai.OpenAI, v1_client: openai.OpenAI
+) -> None:
+    expected = client.chat.completions.create(model="service-l0", messages=_user(QUESTION))
+    answer = v1_client.chat.completions.create(
+        model="service-l0", messages=_user(QUESTION), store=True
+    )
+    assert answer.choices[0].message.content == expected.choices[0].message.content
+    assert client.chat.completions.retrieve(answer.id).id == answer.id  # one store
+    chunks = v1_client.chat.completions.create(
+        model="service-l0", messages=_user(QUESTION), stream=True
+    )
+    streamed = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert streamed == expected.choices[0].message.content
+    assert [m.id for m in v1_client.models.list()] == [m.id for m in client.models.list()]
+    assert v1_client.models.retrieve("service-l0").id == "service-l0"
+    assert [f.filename for f in v1_client.files.list()] == ["notes.txt"]
+
+
+def test_other_v1_paths_say_to_drop_the_prefix(v1_client: openai.OpenAI) -> None:
+    """Not a bare "Error code: 404 - Not Found": the answer says the prefix is the fault."""
+    with pytest.raises(openai.NotFoundError) as caught:
+        v1_client.embeddings.create(model="service-l0", input="Everest")
+    assert caught.value.body == {
+        "message": "No endpoint '/v1/embeddings': chatspace's paths have no /v1 prefix (only"
+        " /chat, /files and /models answer under it too); drop it: '/embeddings'.",
+        "type": "not_found_error",
+        "code": None,
+    }
+
+
 # ---------------------------------------------------------------- LangChain
 
 

@@ -15,7 +15,7 @@ import pytest
 from chatspace import errors
 from support.clients import AnyClient, close, collect, make_client, run
 from support.fault_proxy import Fault, FaultProxy
-from support.service import Service, running_service
+from support.service import Service, running_service, start_service
 
 pytestmark = pytest.mark.anyio
 
@@ -124,8 +124,9 @@ async def test_413_upload_over_the_limit(kind: str, strict_service: Service, org
 async def test_413_a_file_over_the_limit_is_refused_before_it_is_sent(
     kind: str, small_limit: Service, org: str, tmp_path: Path
 ) -> None:
-    """The client asks the limit once (GET /files/limits) and sends nothing of an upload
-    with a file over it: no request, no progress, nothing stored."""
+    """The client asks the limit once (GET /files/limits), again before it refuses (the
+    operator may have raised it), and sends nothing of an upload with a file over it: no
+    request, no progress, nothing stored."""
     token = small_limit.token("alice", org)
     (tmp_path / "small.txt").write_bytes(b"small")
     big = tmp_path / "big.bin"
@@ -150,8 +151,24 @@ async def test_413_a_file_over_the_limit_is_refused_before_it_is_sent(
         exactly = await run(client.files.upload(b"\0" * MIB, filename="exactly.bin"))
         assert exactly.bytes == MIB
         assert len(proxy.requests("POST /files")) == 1
-        assert len(proxy.requests("GET /files/limits")) == 1  # once per client
+        assert len(proxy.requests("GET /files/limits")) == 2  # at first, and to refuse
         await close(client)
+
+
+def test_a_raised_limit_is_asked_again_before_refusing(org: str, tmp_path: Path) -> None:
+    """The operator raised the limit, as the refusal suggests: the same client now sends."""
+    big = b"\0" * (2 * MIB)
+    with running_service(tmp_path, "--max-upload-mb", "1") as before:
+        client = make_client("sync", before.url, before.token("alice", org), max_retries=0)
+        with pytest.raises(errors.RequestTooLargeError):
+            client.files.upload(big, filename="big.bin")
+    port = int(before.url.rsplit(":", 1)[1])
+    after = start_service(tmp_path, "--max-upload-mb", "3", port=port)
+    try:
+        assert client.files.upload(big, filename="big.bin").bytes == 2 * MIB
+    finally:
+        client.close()
+        after.stop()
 
 
 async def test_429_rate_limited_with_retry_after(

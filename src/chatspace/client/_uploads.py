@@ -140,6 +140,11 @@ class Upload:
         form = {k: (v if isinstance(v, str) else json.dumps(v)) for k, v in fields.items()}
         return cls(parts, form, single=single, progress=progress)
 
+    @property
+    def largest(self) -> int:
+        """The size of its largest file whose size is known (0 when none is)."""
+        return max((s for s in self._sizes if s is not None), default=0)
+
     def refuse_over(self, max_file_bytes: int | None) -> None:
         """Raise the 413 here, before a byte is sent, for a file over the service's limit
         (``None``: the service did not say); a part of unknown size (a pipe) is left to

@@ -96,7 +96,10 @@ class AsyncFiles(Resource):
             file, filename=filename, format=format, fields=fields, progress=progress
         )
         try:
-            upload.refuse_over(await self._max_file_bytes())
+            limit = await self._max_file_bytes()
+            if limit is not None and upload.largest > limit:  # raised since it was asked?
+                limit = await self._max_file_bytes(ask=True)
+            upload.refuse_over(limit)
         except BaseException:
             upload.close()
             raise
@@ -115,11 +118,12 @@ class AsyncFiles(Resource):
         call = Call("GET", "/files/limits", parse=FileLimits.model_validate_json)
         return await self._client._request(call)
 
-    async def _max_file_bytes(self) -> int | None:
-        """The largest file the service takes, asked once per client; ``None`` from a
-        service without ``GET /files/limits``, which says so with a 413 after the bytes."""
+    async def _max_file_bytes(self, *, ask: bool = False) -> int | None:
+        """The largest file the service takes, asked once per client (and again with
+        ``ask``); ``None`` from a service without ``GET /files/limits``, which says so with a
+        413 after the bytes."""
         learned = self._client._learned
-        if "max_file_bytes" not in learned:
+        if ask or "max_file_bytes" not in learned:
             try:
                 learned["max_file_bytes"] = (await self.limits()).max_file_bytes
             except NotFoundError:

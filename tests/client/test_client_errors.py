@@ -155,6 +155,22 @@ async def test_413_a_file_over_the_limit_is_refused_before_it_is_sent(
         await close(client)
 
 
+async def test_a_service_that_does_not_state_its_limit_answers_413_itself(
+    kind: str, small_limit: Service, org: str
+) -> None:
+    """A service of the original interface has no GET /files/limits (404): the upload goes."""
+    token = small_limit.token("alice", org)
+    with FaultProxy(small_limit.url) as proxy:
+        proxy.fail(Fault("status", 404, match="GET /files/limits"))
+        client = make_client(kind, proxy.url, token, max_retries=0)
+        with pytest.raises(errors.RequestTooLargeError) as caught:
+            await run(client.files.upload(b"\0" * (2 * MIB), filename="big.bin"))
+        _check(caught.value, errors.RequestTooLargeError, 413, token)
+        assert "over the upload limit of 1 MiB" in str(caught.value)  # the service's words
+        assert len(proxy.requests("POST /files")) == 1
+        await close(client)
+
+
 def test_a_raised_limit_is_asked_again_before_refusing(org: str, tmp_path: Path) -> None:
     """The operator raised the limit, as the refusal suggests: the same client now sends."""
     big = b"\0" * (2 * MIB)

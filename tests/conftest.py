@@ -102,6 +102,14 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     svc.stop()
 
 
+@pytest.fixture(scope="session")
+def small_limit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A service whose upload limit is 1 MiB, for the tests of the limit in every layer."""
+    svc = start_service(tmp_path_factory.mktemp("limit"), "--max-upload-mb", "1")
+    yield svc
+    svc.stop()
+
+
 @pytest.fixture
 def database_url(tmp_path: Path) -> str:
     """A new empty database on this run's engine (a SQLite file, or a PostgreSQL database)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import pickle
 import re
 import socket
@@ -12,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from chatspace import errors
-from support.clients import AnyClient, close, make_client, run
+from support.clients import AnyClient, close, collect, make_client, run
 from support.fault_proxy import Fault, FaultProxy
-from support.service import Service, running_service
+from support.service import Service, running_service, start_service
 
 pytestmark = pytest.mark.anyio
+
+MIB = 1024 * 1024
 
 
 @pytest.fixture(scope="module")
@@ -100,17 +103,88 @@ async def test_422_reads_like_location_and_message(client: AnyClient, token: str
     assert str(bounds.value).startswith("422 body.temperature: ")
 
 
-async def test_413_upload_over_the_limit(
-    kind: str, strict_service: Service, org: str, tmp_path: Path
-) -> None:
+class _Unsized(io.BytesIO):
+    """A source whose size is not known before it is sent, like a pipe."""
+
+    def seekable(self) -> bool:
+        return False
+
+
+async def test_413_upload_over_the_limit(kind: str, strict_service: Service, org: str) -> None:
+    """A source of unknown size is sent, and the service answers 413 as its bytes arrive."""
     token = strict_service.token("alice", org)
     client = make_client(kind, strict_service.url, token, max_retries=0)
-    big = tmp_path / "big.bin"
-    big.write_bytes(b"\0" * (2 * 1024 * 1024))
     with pytest.raises(errors.RequestTooLargeError) as caught:
-        await run(client.files.upload(big))
+        await run(client.files.upload(_Unsized(b"\0" * (2 * MIB)), filename="big.bin"))
     _check(caught.value, errors.RequestTooLargeError, 413, token)
+    assert "over the upload limit of 1 MiB" in str(caught.value)
     await close(client)
+
+
+async def test_413_a_file_over_the_limit_is_refused_before_it_is_sent(
+    kind: str, small_limit: Service, org: str, tmp_path: Path
+) -> None:
+    """The client asks the limit once (GET /files/limits), again before it refuses (the
+    operator may have raised it), and sends nothing of an upload with a file over it: no
+    request, no progress, nothing stored."""
+    token = small_limit.token("alice", org)
+    (tmp_path / "small.txt").write_bytes(b"small")
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"\0" * (2 * MIB))
+    progressed: list[int] = []
+    with FaultProxy(small_limit.url) as proxy:
+        client = make_client(kind, proxy.url, token, max_retries=0)
+        with pytest.raises(errors.RequestTooLargeError) as caught:
+            await run(
+                client.files.upload(
+                    [tmp_path / "small.txt", big], progress=lambda done, _: progressed.append(done)
+                )
+            )
+        _check(caught.value, errors.RequestTooLargeError, 413, token, real=False)
+        assert str(caught.value) == (
+            "413 File 'big.bin' is 2 MiB, over the service's upload limit of 1 MiB; nothing"
+            " was sent. Send less: split the upload, or ask the operator to raise the"
+            " service's limit."
+        )
+        assert (proxy.requests("POST"), progressed) == ([], [])
+        assert await collect(client.files.list()) == []
+        exactly = await run(client.files.upload(b"\0" * MIB, filename="exactly.bin"))
+        assert exactly.bytes == MIB
+        assert len(proxy.requests("POST /files")) == 1
+        assert len(proxy.requests("GET /files/limits")) == 2  # at first, and to refuse
+        await close(client)
+
+
+async def test_a_service_that_does_not_state_its_limit_answers_413_itself(
+    kind: str, small_limit: Service, org: str
+) -> None:
+    """A service of the original interface has no GET /files/limits (404): the upload goes."""
+    token = small_limit.token("alice", org)
+    with FaultProxy(small_limit.url) as proxy:
+        proxy.fail(Fault("status", 404, match="GET /files/limits"))
+        client = make_client(kind, proxy.url, token, max_retries=0)
+        with pytest.raises(errors.RequestTooLargeError) as caught:
+            await run(client.files.upload(b"\0" * (2 * MIB), filename="big.bin"))
+        _check(caught.value, errors.RequestTooLargeError, 413, token)
+        assert "over the upload limit of 1 MiB" in str(caught.value)  # the service's words
+        assert len(proxy.requests("POST /files")) == 1
+        await close(client)
+
+
+def test_a_raised_limit_is_asked_again_before_refusing(org: str, tmp_path: Path) -> None:
+    """The operator raised the limit, as the refusal suggests: the same client now sends."""
+    big = b"\0" * (2 * MIB)
+    with running_service(tmp_path, "--max-upload-mb", "1") as before:
+        client = make_client("sync", before.url, before.token("alice", org), max_retries=0)
+        with pytest.raises(errors.RequestTooLargeError):
+            client.files.upload(big, filename="big.bin")
+    port = int(before.url.rsplit(":", 1)[1])
+    after = start_service(tmp_path, "--max-upload-mb", "3", port=port)
+    try:
+        assert client.files.upload(big, filename="big.bin").bytes == 2 * MIB
+    finally:
+        client.close()
+        after.stop()
 
 
 async def test_429_rate_limited_with_retry_after(

@@ -230,7 +230,7 @@ async def test_interrupted_download_resumes_where_it_stopped(
     proxy.fail(Fault("cut", after=300_000, match="GET /files/"))
     target = await run(client.files.download(uploaded.id, tmp_path / "one.bin"))
     assert target.read_bytes() == data
-    sent = proxy.requests("GET /files/")
+    sent = proxy.requests(f"GET /files/{uploaded.id}")  # not the upload's GET /files/limits
     assert [s.fault for s in sent] == ["cut", None]
     assert "range" not in sent[0].headers
     assert sent[1].headers["range"].startswith("bytes=")

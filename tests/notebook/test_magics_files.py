@@ -11,6 +11,7 @@ from chatspace.client import Client
 from chatspace.notebook.session import NotebookSession
 from support.documents import pdf_bytes
 from support.magics import NOTES, render_markdown, run
+from support.service import Service
 
 PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
@@ -130,6 +131,22 @@ def test_errors_are_one_line(
     ip: Any, nb_session: NotebookSession, line: str, expected: str
 ) -> None:
     assert expected in run(ip, f"%files {line}").error_line()
+
+
+def test_upload_over_the_limit_is_one_line_and_stores_nothing(
+    ip: Any, nb_session: NotebookSession, small_limit: Service, org: str, tmp_path: Path
+) -> None:
+    """Refused by the client before the bytes go (tests/client/test_client_errors.py)."""
+    (tmp_path / "big.bin").write_bytes(b"\0" * (2 * 1024 * 1024))
+    with Client(base_url=small_limit.url, token=small_limit.token("alice", org)) as limited:
+        nb_session.use_client(limited)
+        line = run(ip, f"%files upload {tmp_path}/*.bin").error_line()
+        assert line.endswith(
+            "%files: 413 File 'big.bin' is 2 MiB, over the service's upload limit of 1 MiB;"
+            " nothing was sent. Send less: split the upload, or ask the operator to raise the"
+            " service's limit."
+        )
+        assert list(limited.files.list()) == []
 
 
 def test_help_lists_subcommands_and_their_options(ip: Any, nb_session: NotebookSession) -> None:

@@ -16,7 +16,7 @@ import chatspace
 from chatspace.notebook.panels import FilesPanel, _preview
 from chatspace.notebook.session import NotebookSession
 from support.documents import pdf_bytes
-from support.service import HOSTILE
+from support.service import HOSTILE, Service
 
 # no double quote: multipart encodes it as %22 in the file name (see the report)
 HOSTILE_NAME = "<img src=x onerror=alert(1)>.txt"
@@ -122,6 +122,27 @@ def test_upload_refused_by_the_service_shows_its_error(
     assert panel.wait(30)
     assert panel.error.startswith("422")
     assert list(client.files.list()) == []
+
+
+def test_upload_over_the_limit_is_refused_before_sending(
+    small_limit: Service, org: str, tmp_path: Path
+) -> None:
+    """One line, no progress, nothing stored (the client refuses it: test_client_errors.py)."""
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"\0" * (2 * 1024 * 1024))
+    with chatspace.Client(small_limit.url, token=small_limit.token("alice", org)) as limited:
+        panel = FilesPanel(limited, session=NotebookSession(client=limited))
+        moved: list[float] = []
+        panel.observe(lambda c: moved.append(c["new"]), "progress")
+        assert panel.upload([big]) is True
+        assert panel.wait(30)
+        assert panel.error == (
+            "413 File 'big.bin' is 2 MiB, over the service's upload limit of 1 MiB; nothing was"
+            " sent. Send less: split the upload, or ask the operator to raise the service's limit."
+        )
+        assert [m for m in moved if m > 0] == []
+        assert list(limited.files.list()) == []
+        panel.close()
 
 
 def test_hostile_names_and_metadata_are_escaped(

@@ -1,6 +1,9 @@
 """Third-party clients as their users run them, against the real service: the ``openai``
-package (sync, async, streamed, tools with a tool result, structured output) and
-LangChain's ``ChatOpenAI`` (invoke, stream, ``bind_tools``, ``with_structured_output``).
+package (sync, async, streamed, tools with a tool result, structured output, a base URL
+ending in ``/v1``), LangChain's ``ChatOpenAI`` (invoke, stream, ``bind_tools``,
+``with_structured_output``), simonw's ``llm`` (its command, configured by
+``extra-openai-models.yaml``) and marimo's ``mo.ai.llm.openai`` (called as ``mo.ui.chat``
+calls it).
 
 Tool calls need a model that makes them: ``tools`` of the scripted upstream
 (:mod:`support.upstream`), served through a second service. Everything else runs on
@@ -10,10 +13,16 @@ Tool calls need a model that makes them: ``tools`` of the scripted upstream
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import marimo as mo
 import openai
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -191,6 +200,47 @@ def test_stream_helper_assembles_tool_calls(relay_client: openai.OpenAI) -> None
     )
 
 
+# ---------------------------------------------------------------- a base URL ending in /v1
+
+
+@pytest.fixture
+def v1_client(service: Service, token: str) -> Iterator[openai.OpenAI]:
+    """The base URL most tools' docs show, and most users type: the service's, plus /v1."""
+    with openai.OpenAI(base_url=service.url + "/v1", api_key=token, max_retries=0) as c:
+        yield c
+
+
+def test_a_v1_base_url_reaches_the_same_endpoints(
+    client: openai.OpenAI, v1_client: openai.OpenAI
+) -> None:
+    expected = client.chat.completions.create(model="service-l0", messages=_user(QUESTION))
+    answer = v1_client.chat.completions.create(
+        model="service-l0", messages=_user(QUESTION), store=True
+    )
+    assert answer.choices[0].message.content == expected.choices[0].message.content
+    assert client.chat.completions.retrieve(answer.id).id == answer.id  # one store
+    chunks = v1_client.chat.completions.create(
+        model="service-l0", messages=_user(QUESTION), stream=True
+    )
+    streamed = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert streamed == expected.choices[0].message.content
+    assert [m.id for m in v1_client.models.list()] == [m.id for m in client.models.list()]
+    assert v1_client.models.retrieve("service-l0").id == "service-l0"
+    assert [f.filename for f in v1_client.files.list()] == ["notes.txt"]
+
+
+def test_other_v1_paths_say_to_drop_the_prefix(v1_client: openai.OpenAI) -> None:
+    """Not a bare "Error code: 404 - Not Found": the answer says the prefix is the fault."""
+    with pytest.raises(openai.NotFoundError) as caught:
+        v1_client.embeddings.create(model="service-l0", input="Everest")
+    assert caught.value.body == {
+        "message": "No endpoint '/v1/embeddings': chatspace's paths have no /v1 prefix (only"
+        " /chat, /files and /models answer under it too); drop it: '/embeddings'.",
+        "type": "not_found_error",
+        "code": None,
+    }
+
+
 # ---------------------------------------------------------------- LangChain
 
 
@@ -227,3 +277,68 @@ def test_langchain_bind_tools_round_trip(relay: Service, org: str) -> None:
     assert (call["name"], call["args"], call["id"]) == ("get_weather", {"city": "Paris"}, "call_1")
     result = ToolMessage(get_weather.invoke(call["args"]), tool_call_id=call["id"])
     assert llm.invoke([asked, called, result]).content == "It is sunny."
+
+
+# ---------------------------------------------------------------- llm and marimo
+
+
+def test_llm_command_with_a_v1_model(
+    service: Service, token: str, client: openai.OpenAI, tmp_path: Path
+) -> None:
+    """``llm -m chatspace "..."`` as its docs set up an OpenAI-compatible model: an entry of
+    ``extra-openai-models.yaml`` whose ``api_base`` ends in ``/v1``, and its key saved under
+    the entry's ``api_key_name``. ``llm`` streams; its log keeps the exchange (its Chat
+    models cannot send ``store: true``, so the service keeps nothing)."""
+    (tmp_path / "extra-openai-models.yaml").write_text(
+        "- model_id: chatspace\n"
+        "  model_name: service-l0\n"
+        f"  api_base: {service.url}/v1\n"
+        "  api_key_name: chatspace\n"
+    )
+    env = {**os.environ, "LLM_USER_PATH": str(tmp_path)}
+
+    def llm(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "llm", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    # what `llm keys set chatspace` writes (each llm command takes seconds to start)
+    (tmp_path / "keys.json").write_text(json.dumps({"chatspace": token}))
+    expected = client.chat.completions.create(model="service-l0", messages=_user(QUESTION))
+    answer = expected.choices[0].message.content or ""
+    assert "Mount Everest is the highest mountain" in answer
+    assert llm("-m", "chatspace", QUESTION) == answer + "\n"
+    [logged] = json.loads(llm("logs", "-n", "1", "--json"))
+    assert [logged[k] for k in ("model", "prompt", "response")] == ["chatspace", QUESTION, answer]
+    assert logged["response_json"]["model"] == "service-l0"
+    assert logged["response_json"]["id"].startswith("chatcmpl-")
+    assert client.chat.completions.list().data == []
+
+
+def test_marimo_openai_model(service: Service, token: str, client: openai.OpenAI) -> None:
+    """``mo.ai.llm.openai`` with the ``/v1`` base URL, called with messages and a
+    ``ChatModelConfig`` as ``mo.ui.chat`` calls it: a stream of the answer's pieces."""
+    model = mo.ai.llm.openai("service-l0", base_url=service.url + "/v1", api_key=token)
+    # mo.ui.chat's default config (service-l0 ignores the sampling fields, and says so)
+    config = mo.ai.ChatModelConfig(
+        max_tokens=4096,
+        temperature=0.5,
+        top_p=1,
+        top_k=40,
+        frequency_penalty=0,
+        presence_penalty=0,
+    )
+    reply = model([mo.ai.ChatMessage(role="user", content=QUESTION)], config)
+    assert inspect.isgenerator(reply)  # streamed: marimo falls back to a str otherwise
+    expected = client.chat.completions.create(
+        model="service-l0",
+        messages=[{"role": "system", "content": model.system_message}, *_user(QUESTION)],
+    )
+    assert "".join(reply) == expected.choices[0].message.content

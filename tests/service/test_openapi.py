@@ -60,6 +60,13 @@ def test_every_platform_operation_is_described_and_secured(spec: dict[str, Any])
             assert _schema(spec, error)["required"] == ["detail", "error"]
 
 
+def test_the_v1_aliases_are_not_described_twice(spec: dict[str, Any]) -> None:
+    """``/v1/chat/completions`` and the like answer (tests/service/test_ecosystem.py) but the
+    document lists each operation once, under the seed's path."""
+    assert "/chat/completions" in spec["paths"]
+    assert [path for path in spec["paths"] if path.startswith("/v1")] == []
+
+
 def test_the_422_shape(spec: dict[str, Any]) -> None:
     body = spec["components"]["schemas"]["HTTPValidationError"]
     item = _schema(spec, body["properties"]["detail"]["items"])

@@ -245,12 +245,6 @@ def test_uploads_to_a_workspace_the_caller_cannot_write(
     assert stored(service, org) == before
 
 
-@pytest.fixture(scope="module")
-def small_limit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    with running_service(tmp_path_factory.mktemp("limit"), "--max-upload-mb", "1") as svc:
-        yield svc
-
-
 def test_the_size_limit_is_413_as_bytes_arrive(small_limit: Service, org: str) -> None:
     mib = 1024 * 1024
     with httpx.Client(
@@ -273,6 +267,14 @@ def test_the_size_limit_is_413_as_bytes_arrive(small_limit: Service, org: str) -
         assert stored(small_limit, org) == before
         assert incoming_files(small_limit) == []
         assert client.get("/files").json()["total"] == 1
+
+
+def test_files_limits_states_the_upload_limit(small_limit: Service, org: str) -> None:
+    """What a client reads to refuse a larger file before sending it (docs/interface.md#upload)."""
+    headers = small_limit.headers("alice", org)
+    limits = httpx.get(small_limit.url + "/files/limits", headers=headers)
+    assert limits.json() == {"object": "files.limits", "max_file_bytes": 1024 * 1024}
+    assert httpx.get(small_limit.url + "/files/limits").status_code == 401
 
 
 def _raw_upload_start(service: Service, org: str, size: int) -> tuple[socket.socket, bytes]:

@@ -101,6 +101,9 @@ class BaseClient(Generic[H]):
         self._base_url = url
         self._workspace = found.workspace
         self._retry = RetryPolicy(max_retries, initial_retry_delay, max_retry_delay)
+        # What the service said of itself (its upload limit), asked once; shared with the
+        # clients with_options derives, which talk to the same service.
+        self._learned: dict[str, Any] = {}
         self._timeout: httpx.Timeout | httpx._client.UseClientDefault
         if timeout is NOT_GIVEN:
             self._timeout = httpx.USE_CLIENT_DEFAULT

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal, TypedDict
 
 from chatspace._shared import is_dataframe
-from chatspace.errors import ConfigurationError
+from chatspace.errors import ConfigurationError, RequestTooLargeError
 
 from ._transfer import Progress, ProgressSetting
 
@@ -119,6 +119,7 @@ class Upload:
         self.single = single
         self._parts = parts
         sizes = [p.size() for p in parts]
+        self._sizes = sizes
         total = None if None in sizes else sum(s for s in sizes if s is not None)
         desc = parts[0].filename if len(parts) == 1 else f"{len(parts)} files"
         self.progress = Progress(progress, total, desc)
@@ -140,6 +141,24 @@ class Upload:
         return cls(parts, form, single=single, progress=progress)
 
     @property
+    def largest(self) -> int:
+        """The size of its largest file whose size is known (0 when none is)."""
+        return max((s for s in self._sizes if s is not None), default=0)
+
+    def refuse_over(self, max_file_bytes: int | None) -> None:
+        """Raise the 413 here, before a byte is sent, for a file over the service's limit
+        (``None``: the service did not say); a part of unknown size (a pipe) is left to
+        the service, which answers 413 as its bytes arrive."""
+        if max_file_bytes is None:
+            return
+        for part, size in zip(self._parts, self._sizes, strict=True):
+            if size is not None and size > max_file_bytes:
+                raise RequestTooLargeError(
+                    f"File '{part.filename}' is {_mib(size)}, over the service's upload limit"
+                    f" of {_mib(max_file_bytes)}; nothing was sent"
+                )
+
+    @property
     def replayable(self) -> bool:
         return all(p.seekable or p.sent == 0 for p in self._parts)
 
@@ -155,6 +174,10 @@ class Upload:
         self.progress.close()
         for part in self._parts:
             part.close()
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:.1f}".removesuffix(".0") + " MiB"
 
 
 def _parts(file: FileInput, *, filename: str | None, format: str) -> tuple[list[_Part], bool]:

@@ -22,7 +22,7 @@ from . import discovery, housekeeping
 from .config import Settings
 from .json_values import shown
 from .limits import CallerSlots
-from .problems import Invalid, Problem, error_body
+from .problems import Invalid, Problem, error_body, quoted
 from .request_ids import RequestIdMiddleware
 from .routes import chat, files, models, workspaces
 from .state import AppState
@@ -31,6 +31,12 @@ from .timeouts import BodyIdleTimeout
 log = logging.getLogger("chatspace.service")
 
 _MAX_MSG = 300
+
+OPENAI_PREFIX = "/v1"
+"""OpenAI clients are given a base URL ending in ``/v1`` (OpenAI's own, and what most
+tools' docs show); the resources the OpenAI API has too answer under it as well."""
+OPENAI_STYLE = (chat, files, models)
+"""The routers of those resources: ``/chat``, ``/files`` and ``/models``."""
 
 
 def _validation_items(exc: RequestValidationError) -> list[dict[str, object]]:
@@ -76,13 +82,28 @@ def _allowed_methods(request: Request) -> str:
     return ", ".join(sorted(methods))
 
 
+def _no_route_detail(path: str) -> str:
+    """What a path no route matches answers: under ``/v1``, that the prefix is the fault
+    (otherwise a tool given a ``.../v1`` base URL shows a bare "404 - Not Found")."""
+    if path != OPENAI_PREFIX and not path.startswith(OPENAI_PREFIX + "/"):
+        return "Not Found"
+    canonical = path[len(OPENAI_PREFIX) :] or "/"
+    return (
+        f"No endpoint {quoted(path)}: chatspace's paths have no {OPENAI_PREFIX} prefix"
+        f" (only /chat, /files and /models answer under it too); drop it: {quoted(canonical)}."
+    )
+
+
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     headers = dict(exc.headers or {})
+    detail = str(exc.detail)
     if exc.status_code == 405:
         headers["Allow"] = _allowed_methods(request)
+    elif exc.status_code == 404:  # only the router raises it: no route has this path
+        detail = _no_route_detail(request.url.path)
     return JSONResponse(
-        error_body(exc.status_code, str(exc.detail)),
+        error_body(exc.status_code, detail),
         status_code=exc.status_code,
         headers=headers,
     )
@@ -157,6 +178,10 @@ def create_app(settings: Settings | None = None, *, state: AppState | None = Non
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
     for module in (chat, workspaces, files, models):
         app.include_router(module.router)
+    # The same routes again, not a mounted sub-app: they share the middleware, the error
+    # handlers and the state, and stay out of the OpenAPI document, which lists each once.
+    for module in OPENAI_STYLE:
+        app.include_router(module.router, prefix=OPENAI_PREFIX, include_in_schema=False)
     generate = app.openapi  # FastAPI's own, which caches what it made
 
     def openapi() -> dict[str, Any]:

@@ -31,7 +31,7 @@ from .common import (
     ValidationErrorItem,
     WorkspaceId,
 )
-from .files import File, FileDeleted, FileList
+from .files import File, FileDeleted, FileLimits, FileList
 from .models import Model, ModelList
 from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
 from .workspaces import (
@@ -66,6 +66,7 @@ __all__ = [
     "File",
     "FileCitation",
     "FileDeleted",
+    "FileLimits",
     "FileList",
     "FilterContentPart",
     "FunctionCall",

@@ -15,6 +15,7 @@ __all__ = [
     "FILE_METADATA_MAX_KEY_LENGTH",
     "File",
     "FileDeleted",
+    "FileLimits",
     "FileList",
     "file_metadata_problem",
 ]
@@ -73,3 +74,11 @@ class FileDeleted(WireModel):
     id: str
     object: Literal["file"] = "file"
     deleted: bool = True
+
+
+class FileLimits(WireModel):
+    """What an upload may be (``GET /files/limits``): a client refuses a file over
+    ``max_file_bytes`` before sending its bytes, instead of learning it from a 413."""
+
+    object: Literal["files.limits"] = "files.limits"
+    max_file_bytes: int

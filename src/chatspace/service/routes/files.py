@@ -41,6 +41,7 @@ from chatspace.types.files import (
     FILE_METADATA_MAX_KEYS,
     File,
     FileDeleted,
+    FileLimits,
     FileList,
 )
 
@@ -123,6 +124,13 @@ async def upload_files(
         finally:
             await run_in_threadpool(form.discard)
     return answer.response()
+
+
+@router.get("/files/limits", summary="Upload limits")
+def upload_limits(_: CallerDep, state: StateDep) -> FileLimits:
+    """The largest file an upload may carry, so that a client refuses a larger one before
+    sending it (declared before ``/files/{file_id}``, which would take the path)."""
+    return FileLimits(max_file_bytes=state.settings.max_upload_bytes)
 
 
 @router.get("/files", responses=error_responses(404), summary="List files")

@@ -16,7 +16,8 @@ from chatspace.client._resource import Resource
 from chatspace.client._sync._pagination import SyncPage
 from chatspace.client._transfer import Download, ProgressSetting
 from chatspace.client._uploads import PathInput, Upload, UploadOptions
-from chatspace.types import File, FileDeleted, FileList
+from chatspace.errors import NotFoundError
+from chatspace.types import File, FileDeleted, FileLimits, FileList
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,6 +94,14 @@ class Files(Resource):
         upload = Upload.build(
             file, filename=filename, format=format, fields=fields, progress=progress
         )
+        try:
+            limit = self._max_file_bytes()
+            if limit is not None and upload.largest > limit:  # raised since it was asked?
+                limit = self._max_file_bytes(ask=True)
+            upload.refuse_over(limit)
+        except BaseException:
+            upload.close()
+            raise
         single = upload.single
 
         def parse(content: bytes) -> File | list[File]:
@@ -101,6 +110,25 @@ class Files(Resource):
 
         call = Call("POST", "/files", upload=upload, parse=parse, create=True)
         return self._client._request(call)
+
+    def limits(self) -> FileLimits:
+        """The service's upload limits; :meth:`upload` refuses a file over them before
+        sending it (raising :class:`~chatspace.RequestTooLargeError`, as a 413 would)."""
+        call = Call("GET", "/files/limits", parse=FileLimits.model_validate_json)
+        return self._client._request(call)
+
+    def _max_file_bytes(self, *, ask: bool = False) -> int | None:
+        """The largest file the service takes, asked once per client (and again with
+        ``ask``); ``None`` from a service without ``GET /files/limits``, which says so with a
+        413 after the bytes."""
+        learned = self._client._learned
+        if ask or "max_file_bytes" not in learned:
+            try:
+                learned["max_file_bytes"] = (self.limits()).max_file_bytes
+            except NotFoundError:
+                learned["max_file_bytes"] = None
+        limit: int | None = learned["max_file_bytes"]
+        return limit
 
     def list(
         self,

@@ -26,7 +26,7 @@ from pydantic import SecretStr
 if TYPE_CHECKING:
     from .engines.registry import ModelRegistry
 
-__all__ = ["OPENAI_URL", "Endpoint", "discover", "endpoints_from_env", "running"]
+__all__ = ["OPENAI_URL", "Endpoint", "discover", "endpoints_from_env", "model_ids", "running"]
 
 log = logging.getLogger("chatspace.service")
 
@@ -89,11 +89,17 @@ async def discover(endpoint: Endpoint, *, timeout: float = DISCOVERY_TIMEOUT) ->
     if response.status_code in (401, 403):
         raise ValueError(f"the key was refused (HTTP {response.status_code})")
     response.raise_for_status()
-    data = response.json().get("data")
+    return sorted(i for i in model_ids(response) if endpoint.is_chat_model(i))
+
+
+def model_ids(response: httpx.Response) -> list[str]:
+    """The ids of an OpenAI-compatible ``GET /models`` answer; ``ValueError`` when it is
+    not a list of models."""
+    body = response.json()
+    data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, list):
         raise ValueError("its /models answer has no list of models")
-    ids = [str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")]
-    return sorted(i for i in ids if endpoint.is_chat_model(i))
+    return [str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")]
 
 
 def _reason(exc: Exception) -> str:

@@ -228,9 +228,10 @@ def test_models_add_no_check_saves_what_cannot_be_checked_and_test_says_why(
         "(one of the 3 models it serves)"
     )
     assert KEY not in works.stdout + works.stderr
-    assert "no model 'gone' in models.toml (it has: later, team)" in models_cli(
-        tmp_path, "test", "gone"
-    ).stderr
+    assert (
+        "no model 'gone' in models.toml (it has: later, team)"
+        in models_cli(tmp_path, "test", "gone").stderr
+    )
 
 
 def test_adding_a_name_twice_needs_replace(tmp_path: Path) -> None:

@@ -172,6 +172,33 @@ def test_models_add_no_check_saves_a_server_that_is_not_up_yet(ip: Any, embedded
     assert f"%chat models test: {dead} cannot be reached (" in line
 
 
+@pytest.mark.parametrize(
+    ("remote", "said"),
+    [
+        ("denied", "refused the connection's key (HTTP 401): Incorrect API key provided."),
+        (
+            "missing",
+            "was not found (HTTP 404: The model `missing` does not exist): the connection's "
+            "URL or its model name 'missing' is wrong.",
+        ),
+    ],
+)
+@pytest.mark.parametrize("stream", ["", "--no-stream "])
+def test_an_upstream_401_or_404_at_question_time_says_which_model_and_what_to_check(
+    ip: Any, embedded: Path, upstream: FakeUpstream, remote: str, said: str, stream: str
+) -> None:
+    """A connection that worked when added and fails later (a key revoked, a model
+    removed from the server): the line names the model, what its server said, and how to
+    check it; no "retry later", no address."""
+    run(ip, f"%chat models add team --url {upstream.url} --model {remote} --no-check")
+    line = run(ip, f"%%chat -m team {stream}--no-store\nHello?").error_line()
+    assert line == (
+        f"✗ %%chat: 502 The upstream model 'team' {said} It comes from models.toml: check it "
+        "with '%chat models test team' (in a shell: 'chatspace models test team'), change it "
+        "with 'models add team --replace'."
+    )
+
+
 def test_a_remote_service_says_where_its_models_are_configured(ip: Any, nb_session: Any) -> None:
     assert run(ip, "%chat models").value["id"].tolist() == ["service-l0"]
     line = run(ip, "%chat models add x --url http://127.0.0.1:9/v1").error_line()

@@ -21,6 +21,7 @@ forwards and make the upstream fail in each way the service must survive:
 ``logprobs``   answers ``REPLY`` with one log probability per piece (``LOGPROBS``)
 ``erroring``   HTTP 400 with an OpenAI error whose message names the key and address
 ``denied``     HTTP 401 with an OpenAI error
+``missing``    HTTP 404 with an OpenAI error, as a server that does not know the model
 =============  ===============================================================
 """
 
@@ -160,6 +161,8 @@ class FakeUpstream:
             return JSONResponse({"error": {"message": message, "type": "x"}}, status_code=400)
         if model == "denied":
             return JSONResponse({"error": {"message": "Incorrect API key provided."}}, 401)
+        if model == "missing":
+            return JSONResponse({"error": {"message": "The model `missing` does not exist."}}, 404)
         if model == "tools":
             return self._tools(body)
         if model == "garbage":

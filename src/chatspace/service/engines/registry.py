@@ -52,6 +52,26 @@ HOW_TO_ADD = (
 _ClientKey = tuple[str, str | None, float]
 
 
+def advice(owned_by: str, name: str) -> str:
+    """Where a connection comes from and how to check it, for its failures' messages."""
+    if owned_by == FILE_NAME:
+        return (
+            f"It comes from models.toml: check it with '%chat models test {name}' (in a "
+            f"shell: 'chatspace models test {name}'), change it with 'models add {name} "
+            "--replace'"
+        )
+    if owned_by == SERVE:
+        return (
+            "It comes from the service's command line (--upstream-url or "
+            "CHATSPACE_UPSTREAMS): check the URL, key and model name given there"
+        )
+    if owned_by == "openai":
+        return "It comes from OPENAI_BASE_URL and OPENAI_API_KEY where the service started"
+    if owned_by == "ollama":
+        return "It comes from the local Ollama: check that it serves the model ('ollama list')"
+    return f"It comes from {owned_by}: check that it serves the model"
+
+
 class ModelRegistry:
     """Engines by model name, over the four sources of models."""
 
@@ -72,7 +92,11 @@ class ModelRegistry:
                     raise ValueError(f"model name {name!r} is served twice")
                 client = self._client(upstream.url, upstream.key, upstream.timeout)
                 self._fixed[name] = UpstreamEngine(
-                    name=name, remote=remote, client=client, owned_by=SERVE
+                    name=name,
+                    remote=remote,
+                    client=client,
+                    owned_by=SERVE,
+                    advice=advice(SERVE, name),
                 )
         self._file = ConnectionsFile(data_dir) if data_dir is not None else None
         self._from_file: dict[str, Engine] = {}
@@ -110,6 +134,7 @@ class ModelRegistry:
                         c.url, c.key(self._file.data_dir, self._environ), c.timeout
                     ),
                     owned_by=FILE_NAME,
+                    advice=advice(FILE_NAME, c.name),
                 )
                 for c in self._file.connections
             }
@@ -120,7 +145,13 @@ class ModelRegistry:
         """The models an endpoint of the environment serves now (:mod:`..discovery`)."""
         client = self._client(endpoint.url, endpoint.key, DEFAULT_TIMEOUT)
         self._discovered[endpoint] = {
-            i: UpstreamEngine(name=i, remote=i, client=client, owned_by=endpoint.source)
+            i: UpstreamEngine(
+                name=i,
+                remote=i,
+                client=client,
+                owned_by=endpoint.source,
+                advice=advice(endpoint.source, i),
+            )
             for i in model_ids
         }
         self._merge()

@@ -88,14 +88,27 @@ def test_the_chat_panel_picker_sees_a_new_model_at_once(
 
     panel = ChatPanel()
     try:
-        assert list(panel.model_picker.options) == ["service-l0"]
+        assert list(panel.model_picker.options) == [
+            ("default: service-l0 (no model is connected)", ""),
+            ("service-l0", "service-l0"),
+        ]
+        assert panel.usage_label.value == "model service-l0 · no tokens used yet"
         run(ip, f"%chat models add picked --url {upstream.url} --model echo")
-        assert list(panel.model_picker.options) == ["service-l0", "picked"]
+        # The one connected model is the default now, and the picker says so.
+        assert list(panel.model_picker.options) == [
+            ("default: picked (the one connected model)", ""),
+            ("service-l0", "service-l0"),
+            ("picked", "picked"),
+        ]
+        assert (panel.model, panel.model_picker.value) == ("", "")
+        assert panel.usage_label.value == "model picked · no tokens used yet"
         panel.model_picker.value = "picked"
         assert panel.model == "picked"
         run(ip, "%chat models remove picked")
         # The picked model stays offered while it is the panel's choice.
-        assert list(panel.model_picker.options) == ["service-l0", "picked"]
+        assert [value for _, value in panel.model_picker.options] == ["", "service-l0", "picked"]
+        panel.model_picker.value = ""  # back to the default
+        assert panel.model == ""
     finally:
         panel.close()
 

@@ -101,6 +101,8 @@ class FakeUpstream:
         """What ``GET /v1/models`` lists (the discovery tests)."""
         self.key = key
         """When set, ``GET /v1/models`` answers 401 to any other bearer token."""
+        self.models_delay = 0.0
+        """Seconds ``GET /v1/models`` takes (a remote endpoint, slow to list its models)."""
         self.requests: list[dict[str, Any]] = []
         self._ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -144,6 +146,7 @@ class FakeUpstream:
         return next(r for r in reversed(self.requests) if r["body"].get("model") == model)
 
     async def _models(self, request: Request) -> Response:
+        await asyncio.sleep(self.models_delay)
         if self.key is not None and request.headers.get("authorization") != f"Bearer {self.key}":
             return JSONResponse({"error": {"message": "bad key"}}, status_code=401)
         data = [{"id": m, "object": "model", "created": 1, "owned_by": "x"} for m in self.models]

@@ -111,6 +111,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     workspace = q.workspace or session.workspace
     content = _content(ctx, q, question, workspace)
     fmt = q.format or session.format
+    model = q.model or session.model_choice()[0]
 
     book = session.threads
     name = q.thread or book.current
@@ -126,7 +127,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     messages += [*history, {"role": "user", "content": content}]
 
     kwargs: dict[str, Any] = dict(q.params)
-    kwargs.update(messages=messages, model=q.model or session.model, workspace=workspace)
+    kwargs.update(messages=messages, model=model, workspace=workspace)
     if q.temperature is not None:
         kwargs["temperature"] = q.temperature
     if q.max_tokens is not None:

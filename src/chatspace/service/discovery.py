@@ -6,8 +6,9 @@
   through its OpenAI-compatible ``/v1``.
 
 Discovery runs in the background: a failure is one log line and is tried again later,
-never fatal, and never delays the start. ``CHATSPACE_AUTODETECT=0`` (``--no-autodetect``)
-turns it off.
+never fatal, and never delays the start; only ``GET /models`` waits for its first round
+(at most :data:`DISCOVERY_TIMEOUT`), so that a listing right after the start is whole.
+``CHATSPACE_AUTODETECT=0`` (``--no-autodetect``) turns it off.
 """
 
 from __future__ import annotations
@@ -112,13 +113,16 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-async def _keep_discovering(registry: ModelRegistry, endpoint: Endpoint) -> None:
+async def _keep_discovering(
+    registry: ModelRegistry, endpoint: Endpoint, first_round: asyncio.Event
+) -> None:
     """Discover ``endpoint`` now and again; say once when it fails, once when it works."""
     failing: str | None = None
     while True:
         try:
             models = await discover(endpoint)
         except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            first_round.set()
             reason = _reason(exc)
             # A missing local Ollama is the usual case, not worth a warning.
             level = logging.INFO if endpoint.source == "ollama" else logging.WARNING
@@ -136,13 +140,19 @@ async def _keep_discovering(registry: ModelRegistry, endpoint: Endpoint) -> None
             log.info("%s: %d models discovered", endpoint.source, len(models))
         failing = None
         registry.set_discovered(endpoint, models)
+        first_round.set()
         await asyncio.sleep(REFRESH_SECONDS)
 
 
 @asynccontextmanager
 async def running(registry: ModelRegistry, endpoints: list[Endpoint]) -> AsyncIterator[None]:
-    """Discover the endpoints in the background while the service runs."""
-    tasks = [asyncio.create_task(_keep_discovering(registry, e)) for e in endpoints]
+    """Discover the endpoints in the background while the service runs (``GET /models``
+    waits for their first round: :meth:`~.engines.registry.ModelRegistry.first_discovery`)."""
+    registry.first_rounds = [asyncio.Event() for _ in endpoints]
+    tasks = [
+        asyncio.create_task(_keep_discovering(registry, e, first))
+        for e, first in zip(endpoints, registry.first_rounds, strict=True)
+    ]
     try:
         yield
     finally:

@@ -22,6 +22,8 @@ model there makes that model derive the metadata (:mod:`.instructions`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Mapping
@@ -52,7 +54,7 @@ HOW_TO_ADD = (
 _ClientKey = tuple[str, str | None, float]
 
 
-def advice(owned_by: str, name: str) -> str:
+def _advice(owned_by: str, name: str) -> str:
     """Where a connection comes from and how to check it, for its failures' messages."""
     if owned_by == FILE_NAME:
         return (
@@ -96,13 +98,15 @@ class ModelRegistry:
                     remote=remote,
                     client=client,
                     owned_by=SERVE,
-                    advice=advice(SERVE, name),
+                    advice=_advice(SERVE, name),
                 )
         self._file = ConnectionsFile(data_dir) if data_dir is not None else None
         self._from_file: dict[str, Engine] = {}
         self._discovered: dict[Endpoint, dict[str, Engine]] = {}
         self._merged: dict[str, Engine] = dict(self._fixed)
         self._shadowed: set[tuple[str, str]] = set()
+        self.first_rounds: list[asyncio.Event] = []
+        """Set once each endpoint of the environment was asked (:mod:`..discovery`)."""
         if instructions_model not in self.engines():
             raise ValueError(f"instructions model {instructions_model!r} is not served")
         self.instructions_model = instructions_model
@@ -134,7 +138,7 @@ class ModelRegistry:
                         c.url, c.key(self._file.data_dir, self._environ), c.timeout
                     ),
                     owned_by=FILE_NAME,
-                    advice=advice(FILE_NAME, c.name),
+                    advice=_advice(FILE_NAME, c.name),
                 )
                 for c in self._file.connections
             }
@@ -150,11 +154,20 @@ class ModelRegistry:
                 remote=i,
                 client=client,
                 owned_by=endpoint.source,
-                advice=advice(endpoint.source, i),
+                advice=_advice(endpoint.source, i),
             )
             for i in model_ids
         }
         self._merge()
+
+    async def first_discovery(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until every endpoint of the environment was
+        asked once, so that a listing right after the start holds their models: a
+        notebook's first ``%%chat`` takes its default model from it."""
+        pending = [e.wait() for e in self.first_rounds if not e.is_set()]
+        if pending:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*pending), timeout)
 
     def discovered(self, endpoint: Endpoint) -> list[str]:
         return list(self._discovered.get(endpoint, {}))

@@ -3,8 +3,8 @@
 Shared by ``%chat models`` and the panels. Adding writes the embedded service's
 ``models.toml`` (:mod:`chatspace.service.connections`), once the server answered that it
 accepts the key and serves the model (``--no-check`` skips that), which that service
-re-reads at its next request; then the session's ``models`` is refreshed, so the chat panel's picker
-and ``%%chat -m`` see the new model at once. A remote service's connections are its
+re-reads at its next request; then the session's ``models`` is refreshed, so the chat
+panel's picker and ``%%chat -m`` see the new model at once. A remote service's connections are its
 operator's to configure (``chatspace models add`` on its host).
 """
 

@@ -6,8 +6,8 @@ write them here; a running service re-reads the file whenever it changes (it com
 file's ``stat`` on every look-up, so a change is seen by the next request, without a
 restart). Adding one checks it first (:func:`check_connection`, skipped with
 ``--no-check``): nothing is saved for a server that cannot be reached, refuses the key or
-does not serve the model. The file never holds a key: a key is either the name of an environment
-variable of the service (``key_env``) or a file of mode 0600 under ``keys/``
+does not serve the model. The file never holds a key: a key is either the name of an
+environment variable of the service (``key_env``) or a file of mode 0600 under ``keys/``
 (``--key-stdin``, or the notebook's password prompt)::
 
     [models.llama]
@@ -160,8 +160,8 @@ def check_connection(
         )
     if status == 404:
         raise BadConnection(
-            f"{url} has no model list (GET {url}/models: HTTP 404): an OpenAI-compatible base "
-            "URL usually ends in /v1 (--no-check saves the model unchecked)"
+            f"{url}/models is not found (HTTP 404): an OpenAI-compatible base URL usually "
+            "ends in /v1 (--no-check saves the model unchecked)"
         )
     if status >= 400:
         raise BadConnection(f"{url} answered HTTP {status} when asked for its models")
@@ -284,7 +284,8 @@ def add_connection(
     )
     if check:
         _refuse_taken(read_connections(data_dir), name, replace)  # before the network
-        check_connection(connection.url, connection.model, key or _checked_key(key_env, environ))
+        checked_key = key.strip() if key is not None else _checked_key(key_env, environ)
+        check_connection(connection.url, connection.model, checked_key)
     with _locked(data_dir):
         current = read_connections(data_dir)
         _refuse_taken(current, name, replace)

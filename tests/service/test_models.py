@@ -216,6 +216,7 @@ def test_models_add_no_check_saves_what_cannot_be_checked_and_test_says_why(
     tested = models_cli(tmp_path, "test", "later")
     assert tested.returncode == 2
     assert f"{dead} cannot be reached" in tested.stderr
+    assert tested.stderr.strip().endswith("is the server running and the URL right?")
     keyed = models_cli(
         tmp_path, "add", "team", "--url", fake.url, "--model", "echo", "--key-stdin", stdin=KEY
     )

@@ -125,7 +125,7 @@ def check_url(url: str) -> str:
 
 
 def check_connection(
-    url: str, model: str, key: str | None, *, timeout: float = CHECK_TIMEOUT
+    url: str, model: str, key: str | None, *, timeout: float = CHECK_TIMEOUT, adding: bool = True
 ) -> list[str]:
     """The ids the server at ``url`` serves, once it answered that it serves ``model``.
 
@@ -133,8 +133,10 @@ def check_connection(
     answers, it accepts the key, and it lists the model. Anything else raises
     :class:`BadConnection` with one line saying which and what to do; the line never holds
     the key (the server's own error text is not quoted, as it may repeat the key).
+    ``adding``: the line may point at ``--no-check`` where the server may just not be up.
     """
     url = check_url(url)
+    unchecked = " (--no-check saves the model unchecked)" if adding else ""
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     try:
         with httpx.Client(timeout=timeout) as client:
@@ -142,13 +144,13 @@ def check_connection(
     except httpx.TimeoutException:
         raise BadConnection(
             f"{url} did not list its models within {timeout:g} s: is it the server's "
-            "OpenAI-compatible base URL? (--no-check saves the model unchecked)"
+            f"OpenAI-compatible base URL?{unchecked}"
         ) from None
     except httpx.HTTPError as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
         raise BadConnection(
-            f"{url} cannot be reached ({reason}): is the server running and the URL right? "
-            "(--no-check saves the model unchecked)"
+            f"{url} cannot be reached ({reason}): is the server running and the URL "
+            f"right?{unchecked}"
         ) from None
     status = response.status_code
     if status in (401, 403):
@@ -161,7 +163,7 @@ def check_connection(
     if status == 404:
         raise BadConnection(
             f"{url}/models is not found (HTTP 404): an OpenAI-compatible base URL usually "
-            "ends in /v1 (--no-check saves the model unchecked)"
+            f"ends in /v1{unchecked}"
         )
     if status >= 400:
         raise BadConnection(f"{url} answered HTTP {status} when asked for its models")
@@ -318,7 +320,7 @@ def check_saved(data_dir: Path, name: str, environ: Mapping[str, str] | None = N
     else:
         secret = found.key(data_dir)
         key = None if secret is None else secret.get_secret_value()
-    served = check_connection(found.url, found.model, key)
+    served = check_connection(found.url, found.model, key, adding=False)
     keyed = "accepts its key and " if key else ""
     return (
         f"model {found.name} works: {found.url} {keyed}serves {found.model} "

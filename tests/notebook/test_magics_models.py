@@ -14,7 +14,7 @@ import pytest
 from chatspace.embedded import stop_service
 from chatspace.notebook.display import UNSUPPORTED
 from support.magics import run
-from support.upstream import PIECES, REPLY, FakeUpstream
+from support.upstream import PIECES, REPLY, FakeUpstream, closed_port
 
 KEY = "sk-notebook-key-0123456789abcdefghij"
 
@@ -52,7 +52,12 @@ def test_add_a_model_ask_it_and_remove_it(
     added = run(ip, f"%chat models add team --url {upstream.url} --model echo --key-env TEAM_KEY")
     assert added.plain() == (
         f"model team added ({upstream.url}, remote model echo, "
-        "its key kept in the data dir (mode 0600))"
+        "its key kept in the data dir (mode 0600), checked)"
+    )
+    tested = run(ip, "%chat models test team")
+    assert tested.plain() == (
+        f"model team works: {upstream.url} accepts its key and serves echo "
+        "(one of the 1 models it serves)"
     )
     listed = run(ip, "%chat models").value
     assert listed[["id", "owned_by"]].values.tolist() == [
@@ -64,7 +69,7 @@ def test_add_a_model_ask_it_and_remove_it(
     assert answer.value.text == REPLY
     assert upstream.last("echo")["headers"]["authorization"] == f"Bearer {KEY}"
     assert KEY not in (embedded / "models.toml").read_text()
-    for ran in (added, answer):
+    for ran in (added, tested, answer):
         assert KEY not in ran.plain() + ran.markdown() + ran.stdout
 
     removed = run(ip, "%chat models remove team")
@@ -83,14 +88,27 @@ def test_the_chat_panel_picker_sees_a_new_model_at_once(
 
     panel = ChatPanel()
     try:
-        assert list(panel.model_picker.options) == ["service-l0"]
+        assert list(panel.model_picker.options) == [
+            ("default: service-l0 (no model is connected)", ""),
+            ("service-l0", "service-l0"),
+        ]
+        assert panel.usage_label.value == "model service-l0 · no tokens used yet"
         run(ip, f"%chat models add picked --url {upstream.url} --model echo")
-        assert list(panel.model_picker.options) == ["service-l0", "picked"]
+        # The one connected model is the default now, and the picker says so.
+        assert list(panel.model_picker.options) == [
+            ("default: picked (the one connected model)", ""),
+            ("service-l0", "service-l0"),
+            ("picked", "picked"),
+        ]
+        assert (panel.model, panel.model_picker.value) == ("", "")
+        assert panel.usage_label.value == "model picked · no tokens used yet"
         panel.model_picker.value = "picked"
         assert panel.model == "picked"
         run(ip, "%chat models remove picked")
         # The picked model stays offered while it is the panel's choice.
-        assert list(panel.model_picker.options) == ["service-l0", "picked"]
+        assert [value for _, value in panel.model_picker.options] == ["", "service-l0", "picked"]
+        panel.model_picker.value = ""  # back to the default
+        assert panel.model == ""
     finally:
         panel.close()
 
@@ -110,6 +128,88 @@ def test_the_chat_panel_picker_sees_a_new_model_at_once(
 def test_bad_model_commands_are_one_line(ip: Any, embedded: Path, line: str, message: str) -> None:
     assert message in run(ip, line).error_line()
     assert not (embedded / "models.toml").exists()
+
+
+@pytest.fixture(scope="module")
+def keyed() -> Iterator[FakeUpstream]:
+    """An upstream that lists its models only to a client with ``KEY``."""
+    server = FakeUpstream(models=["echo", "echo-large"], key=KEY).start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("dead", "cannot be reached ("),
+        ("wrong key", "refused the key (HTTP 401): check the key"),
+        ("no key", "asks for a key (HTTP 401): give it with --key-env VAR"),
+        (
+            "not served",
+            "does not serve a model 'gpt-4o'; it serves: echo, echo-large "
+            "(name the server's model with --model)",
+        ),
+    ],
+)
+def test_models_add_checks_the_connection_and_saves_nothing_that_fails(
+    ip: Any,
+    embedded: Path,
+    keyed: FakeUpstream,
+    monkeypatch: pytest.MonkeyPatch,
+    case: str,
+    message: str,
+) -> None:
+    wrong = "sk-wrong-notebook-key-0123456789"
+    monkeypatch.setenv("TEAM_KEY", KEY)
+    monkeypatch.setenv("WRONG_KEY", wrong)
+    url = f"http://127.0.0.1:{closed_port()}/v1" if case == "dead" else keyed.url
+    key = {"wrong key": "WRONG_KEY", "no key": None}.get(case, "TEAM_KEY")
+    model = "gpt-4o" if case == "not served" else "echo"
+    line = f"%chat models add team --url {url} --model {model}"
+    ran = run(ip, line + (f" --key-env {key}" if key else ""))
+    said = ran.error_line()
+    assert said.startswith(f"✗ %chat models add: {url} ")
+    assert message in said
+    for secret in (KEY, wrong):
+        assert secret not in ran.plain() + ran.markdown() + ran.stdout
+    assert not (embedded / "models.toml").exists()
+    assert not (embedded / "keys").exists() or not list((embedded / "keys").iterdir())
+    assert run(ip, "%chat models").value["id"].tolist() == ["service-l0"]
+
+
+def test_models_add_no_check_saves_a_server_that_is_not_up_yet(ip: Any, embedded: Path) -> None:
+    dead = f"http://127.0.0.1:{closed_port()}/v1"
+    added = run(ip, f"%chat models add later --url {dead} --no-check")
+    assert added.plain() == f"model later added ({dead}, remote model later, no key, not checked)"
+    line = run(ip, "%chat models test later").error_line()
+    assert f"%chat models test: {dead} cannot be reached (" in line
+
+
+@pytest.mark.parametrize(
+    ("remote", "said"),
+    [
+        ("denied", "refused the connection's key (HTTP 401): Incorrect API key provided."),
+        (
+            "missing",
+            "was not found (HTTP 404: The model `missing` does not exist): the connection's "
+            "URL or its model name 'missing' is wrong.",
+        ),
+    ],
+)
+@pytest.mark.parametrize("stream", ["", "--no-stream "])
+def test_an_upstream_401_or_404_at_question_time_says_which_model_and_what_to_check(
+    ip: Any, embedded: Path, upstream: FakeUpstream, remote: str, said: str, stream: str
+) -> None:
+    """A connection that worked when added and fails later (a key revoked, a model
+    removed from the server): the line names the model, what its server said, and how to
+    check it; no "retry later", no address."""
+    run(ip, f"%chat models add team --url {upstream.url} --model {remote} --no-check")
+    line = run(ip, f"%%chat -m team {stream}--no-store\nHello?").error_line()
+    assert line == (
+        f"✗ %%chat: 502 The upstream model 'team' {said} It comes from models.toml: check it "
+        "with '%chat models test team' (in a shell: 'chatspace models test team'), change it "
+        "with 'models add team --replace'."
+    )
 
 
 def test_a_remote_service_says_where_its_models_are_configured(ip: Any, nb_session: Any) -> None:

@@ -108,6 +108,7 @@ def test_a_key_given_on_stdin_is_kept_in_a_0600_file_and_nowhere_else(tmp_path: 
         "--model",
         "gpt-4o",
         "--key-stdin",
+        "--no-check",
         stdin=KEY,
     )
     assert result.returncode == 0, result.stderr
@@ -144,7 +145,7 @@ def test_a_key_given_on_stdin_is_kept_in_a_0600_file_and_nowhere_else(tmp_path: 
         (["add", "m", "--url", "http://x", "--timeout", "0"], "--timeout must be between"),
         (["remove", "nothing"], "no model 'nothing' in models.toml (it has: none)"),
         (["add", "m"], "the following arguments are required: --url"),
-        ([], "the following arguments are required: {add,list,remove}"),
+        ([], "the following arguments are required: {add,list,test,remove}"),
     ],
 )
 def test_models_cli_refuses_bad_input_in_one_line(
@@ -157,13 +158,93 @@ def test_models_cli_refuses_bad_input_in_one_line(
     assert not (tmp_path / "models.toml").exists()
 
 
+def _refused(data: Path, result: subprocess.CompletedProcess[str]) -> str:
+    """The one line of a refused ``models add``, once it is known that nothing was saved."""
+    assert result.returncode == 2, result.stdout
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (data / "models.toml").exists()
+    assert not (data / "keys").exists() or not list((data / "keys").iterdir())
+    return result.stderr.strip()
+
+
+def test_models_add_checks_the_server_is_reachable(tmp_path: Path) -> None:
+    dead = f"http://127.0.0.1:{closed_port()}/v1"
+    line = _refused(tmp_path, models_cli(tmp_path, "add", "m", "--url", dead))
+    assert line.startswith(f"chatspace models: error: {dead} cannot be reached (")
+    assert "is the server running and the URL right? (--no-check saves" in line
+
+
+def test_models_add_checks_the_key(tmp_path: Path, fake: FakeUpstream) -> None:
+    wrong = "sk-wrong-key-never-shown-0123456789"
+    result = models_cli(
+        tmp_path, "add", "m", "--url", fake.url, "--model", "echo", "--key-stdin", stdin=wrong
+    )
+    line = _refused(tmp_path, result)
+    assert line.endswith(f"{fake.url} refused the key (HTTP 401): check the key")
+    assert wrong not in result.stdout + result.stderr
+    # No key at all is said as such, and a variable unset here cannot be checked.
+    line = _refused(tmp_path, models_cli(tmp_path, "add", "m", "--url", fake.url))
+    assert f"{fake.url} asks for a key (HTTP 401): give it with --key-env VAR" in line
+    unset = models_cli(tmp_path, "add", "m", "--url", fake.url, "--key-env", "UNSET_HERE_X")
+    assert "--key-env UNSET_HERE_X is not set here, so the key cannot be checked" in _refused(
+        tmp_path, unset
+    )
+
+
+def test_models_add_checks_the_model_is_served_and_lists_what_is(
+    tmp_path: Path, fake: FakeUpstream
+) -> None:
+    result = models_cli(
+        tmp_path, "add", "m", "--url", fake.url, "--model", "gpt-4o", "--key-stdin", stdin=KEY
+    )
+    line = _refused(tmp_path, result)
+    assert line.endswith(
+        f"{fake.url} does not serve a model 'gpt-4o'; it serves: echo, echo-large, "
+        "text-embedding-3-small (name the server's model with --model)"
+    )
+    assert KEY not in result.stdout + result.stderr
+
+
+def test_models_add_no_check_saves_what_cannot_be_checked_and_test_says_why(
+    tmp_path: Path, fake: FakeUpstream
+) -> None:
+    dead = f"http://127.0.0.1:{closed_port()}/v1"
+    added = models_cli(tmp_path, "add", "later", "--url", dead, "--no-check")
+    assert added.returncode == 0, added.stderr
+    assert "not checked" in added.stdout
+    tested = models_cli(tmp_path, "test", "later")
+    assert tested.returncode == 2
+    assert f"{dead} cannot be reached" in tested.stderr
+    assert tested.stderr.strip().endswith("is the server running and the URL right?")
+    keyed = models_cli(
+        tmp_path, "add", "team", "--url", fake.url, "--model", "echo", "--key-stdin", stdin=KEY
+    )
+    assert keyed.returncode == 0, keyed.stderr
+    assert "key: key file, checked)" in keyed.stdout
+    works = models_cli(tmp_path, "test", "team")
+    assert works.returncode == 0, works.stderr
+    assert works.stdout.strip() == (
+        f"model team works: {fake.url} accepts its key and serves echo "
+        "(one of the 3 models it serves)"
+    )
+    assert KEY not in works.stdout + works.stderr
+    assert (
+        "no model 'gone' in models.toml (it has: later, team)"
+        in models_cli(tmp_path, "test", "gone").stderr
+    )
+
+
 def test_adding_a_name_twice_needs_replace(tmp_path: Path) -> None:
-    assert models_cli(tmp_path, "add", "m", "--url", "http://a.example/v1").returncode == 0
+    first = models_cli(tmp_path, "add", "m", "--url", "http://a.example/v1", "--no-check")
+    assert first.returncode == 0, first.stderr
     again = models_cli(tmp_path, "add", "m", "--url", "http://b.example/v1")
     assert again.returncode == 2
     assert "exists already" in again.stderr
     assert "http://a.example/v1" in (tmp_path / "models.toml").read_text()
-    replaced = models_cli(tmp_path, "add", "m", "--url", "http://b.example/v1", "--replace")
+    replaced = models_cli(
+        tmp_path, "add", "m", "--url", "http://b.example/v1", "--replace", "--no-check"
+    )
     assert replaced.returncode == 0
     assert "http://b.example/v1" in (tmp_path / "models.toml").read_text()
 
@@ -241,7 +322,7 @@ def test_upstream_key_env_naming_an_unset_variable_is_a_usage_error(tmp_path: Pa
 
 
 def test_one_model_and_an_unknown_one(tmp_path: Path, fake: FakeUpstream) -> None:
-    models_cli(tmp_path / "data", "add", "org/llama-3.1:8b", "--url", fake.url)
+    models_cli(tmp_path / "data", "add", "org/llama-3.1:8b", "--url", fake.url, "--no-check")
     svc = start_service(tmp_path / "data")
     org = new_org()
     try:
@@ -366,7 +447,8 @@ def test_autodetect_off_serves_nothing_from_the_environment(
 def test_models_toml_wins_over_the_environment_for_a_name_both_serve(
     tmp_path: Path, fake: FakeUpstream
 ) -> None:
-    models_cli(tmp_path / "data", "add", "echo", "--url", f"http://127.0.0.1:{closed_port()}/v1")
+    dead = f"http://127.0.0.1:{closed_port()}/v1"
+    models_cli(tmp_path / "data", "add", "echo", "--url", dead, "--no-check")
     env = {"CHATSPACE_AUTODETECT": "1", "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": KEY}
     svc = start_service(tmp_path / "data", env=env)
     try:

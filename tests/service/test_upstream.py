@@ -30,6 +30,10 @@ from support.upstream import (
     closed_port,
 )
 
+SERVE_ADVICE = (
+    "It comes from the service's command line (--upstream-url or CHATSPACE_UPSTREAMS): "
+    "check the URL, key and model name given there"
+)
 DESERTS = "The Sahara is the largest hot desert. It covers most of North Africa."
 QUESTION = "Which is the largest hot desert?"
 
@@ -53,7 +57,7 @@ def relay(tmp_path_factory: pytest.TempPathFactory, fake: FakeUpstream) -> Itera
                 name: name
                 for name in (
                     *("echo", "broken", "garbage", "hang", "midstream", "meta"),
-                    *("tools", "logprobs", "erroring", "denied"),
+                    *("tools", "logprobs", "erroring", "denied", "missing"),
                 )
             }
             | {"renamed": "echo"},
@@ -453,5 +457,19 @@ def test_a_refused_key_says_so(client: httpx.Client, streamed: bool) -> None:
     assert response.status_code == 502
     assert response.json()["detail"] == (
         "The upstream model 'denied' refused the connection's key (HTTP 401): "
-        "Incorrect API key provided."
+        f"Incorrect API key provided. {SERVE_ADVICE}."
+    )
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_model_the_upstream_does_not_know_says_which_and_what_to_check(
+    client: httpx.Client, streamed: bool
+) -> None:
+    body = {"model": "missing", "messages": [{"content": "hi"}], "stream": streamed}
+    response = client.post("/chat/completions", json=body)
+    assert response.status_code == 502
+    assert response.json()["detail"] == (
+        "The upstream model 'missing' was not found (HTTP 404: The model `missing` does not "
+        "exist): the connection's URL or its model name 'missing' is wrong. "
+        f"{SERVE_ADVICE}."
     )

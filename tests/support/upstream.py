@@ -21,6 +21,7 @@ forwards and make the upstream fail in each way the service must survive:
 ``logprobs``   answers ``REPLY`` with one log probability per piece (``LOGPROBS``)
 ``erroring``   HTTP 400 with an OpenAI error whose message names the key and address
 ``denied``     HTTP 401 with an OpenAI error
+``missing``    HTTP 404 with an OpenAI error, as a server that does not know the model
 =============  ===============================================================
 """
 
@@ -100,6 +101,8 @@ class FakeUpstream:
         """What ``GET /v1/models`` lists (the discovery tests)."""
         self.key = key
         """When set, ``GET /v1/models`` answers 401 to any other bearer token."""
+        self.models_delay = 0.0
+        """Seconds ``GET /v1/models`` takes (a remote endpoint, slow to list its models)."""
         self.requests: list[dict[str, Any]] = []
         self._ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -143,6 +146,7 @@ class FakeUpstream:
         return next(r for r in reversed(self.requests) if r["body"].get("model") == model)
 
     async def _models(self, request: Request) -> Response:
+        await asyncio.sleep(self.models_delay)
         if self.key is not None and request.headers.get("authorization") != f"Bearer {self.key}":
             return JSONResponse({"error": {"message": "bad key"}}, status_code=401)
         data = [{"id": m, "object": "model", "created": 1, "owned_by": "x"} for m in self.models]
@@ -160,6 +164,8 @@ class FakeUpstream:
             return JSONResponse({"error": {"message": message, "type": "x"}}, status_code=400)
         if model == "denied":
             return JSONResponse({"error": {"message": "Incorrect API key provided."}}, 401)
+        if model == "missing":
+            return JSONResponse({"error": {"message": "The model `missing` does not exist."}}, 404)
         if model == "tools":
             return self._tools(body)
         if model == "garbage":

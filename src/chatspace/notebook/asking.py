@@ -111,6 +111,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     workspace = q.workspace or session.workspace
     content = _content(ctx, q, question, workspace)
     fmt = q.format or session.format
+    model = q.model or session.model_choice()[0]
 
     book = session.threads
     name = q.thread or book.current
@@ -126,7 +127,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     messages += [*history, {"role": "user", "content": content}]
 
     kwargs: dict[str, Any] = dict(q.params)
-    kwargs.update(messages=messages, model=q.model or session.model, workspace=workspace)
+    kwargs.update(messages=messages, model=model, workspace=workspace)
     if q.temperature is not None:
         kwargs["temperature"] = q.temperature
     if q.max_tokens is not None:
@@ -173,7 +174,7 @@ def ask(
     A finished answer becomes a turn of its thread; a stopped or interrupted one does not
     (a partial answer would mislead the next turns).
     """
-    from chatspace.errors import UnprocessableEntityError
+    from chatspace.errors import APIStatusError, ServerError, UnprocessableEntityError
 
     request = build(ctx, q)
     client = ctx.session.client
@@ -187,6 +188,12 @@ def ask(
             result = _result(completion, request, interrupted=False)
     except UnprocessableEntityError as exc:
         raise InputError(in_words(exc, q)) from None
+    except ServerError as exc:
+        if exc.status_code != 502 or not isinstance(exc.detail, str):
+            raise
+        # The service's 502 names the model, what its server said and what to check:
+        # the generic "retry later" and the service's address would only mislead.
+        raise APIStatusError(exc.detail, status_code=502, request_id=exc.request_id) from None
     result.elapsed = time.perf_counter() - started
     result.format = request.format
     take_value(result, request.format)

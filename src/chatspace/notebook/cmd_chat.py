@@ -55,7 +55,7 @@ def add_chat_options(parser: Parser) -> None:
     """The options of ``%%chat`` (also accepted at the start of ``%chat``)."""
     parser.epilog = EXAMPLES
     add = parser.add_argument
-    add("-m", "--model", help="model to answer (default: ChatspaceMagics.default_model)")
+    add("-m", "--model", help="model to answer (default: see %%chat config)")
     add("-w", "--workspace", help="workspace to search and store in (default: the current one)")
     add("-s", "--system", metavar="TEXT", help="system prompt (kept for the rest of the thread)")
     add("-t", "--temperature", type=float, help="sampling temperature, 0 to 2")

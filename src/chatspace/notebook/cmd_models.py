@@ -1,7 +1,8 @@
-"""``%chat models [list | add NAME --url URL ... | remove NAME]``: the models and their origin.
+"""``%chat models [list | add NAME --url URL ... | test NAME | remove NAME]``: the models and
+their origin.
 
-The verbs are the CLI's (``chatspace models list|add|remove``); ``ls`` and ``rm`` still
-work for one release, with a note.
+The verbs are the CLI's (``chatspace models list|add|test|remove``); ``ls`` and ``rm``
+still work for one release, with a note.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS"]
 
-_ACTIONS = ("list", "add", "remove")
+_ACTIONS = ("list", "add", "test", "remove")
 _RENAMED = {"ls": "list", "rm": "remove"}
 
 
 def _options(parser: Parser) -> None:
     parser.add_argument("action", nargs="?", default="list", choices=_ACTIONS + tuple(_RENAMED))
-    parser.add_argument("name", nargs="?", help="the model name users pick (add, remove)")
+    parser.add_argument("name", nargs="?", help="the model name users pick (add, test, remove)")
     parser.add_argument("--url", help="the server's OpenAI-compatible base URL (add)")
     parser.add_argument("--model", help="the server's name for the model (default: NAME)")
     key = parser.add_mutually_exclusive_group()
@@ -34,10 +35,13 @@ def _options(parser: Parser) -> None:
     )
     parser.add_argument("--timeout", type=float, help="seconds (default 120)")
     parser.add_argument("--replace", action="store_true", help="change an existing model")
+    parser.add_argument(
+        "--no-check", action="store_true", help="add without asking the server first (add)"
+    )
 
 
 def _models(ctx: NotebookContext, args: argparse.Namespace) -> Any:
-    from .models import add_model, models_frame, remove_model
+    from .models import add_model, check_model, models_frame, remove_model
 
     session = ctx.session
     if args.action in _RENAMED:
@@ -52,6 +56,8 @@ def _models(ctx: NotebookContext, args: argparse.Namespace) -> Any:
         raise OptionError(f"%chat models {args.action}: name the model (see %chat models --help)")
     if args.action == "remove":
         return Message(remove_model(session, args.name))
+    if args.action == "test":
+        return Message(check_model(session, args.name))
     if not args.url:
         raise OptionError("%chat models add: --url is required (see %chat models --help)")
     return Message(
@@ -64,6 +70,7 @@ def _models(ctx: NotebookContext, args: argparse.Namespace) -> Any:
             key_prompt=args.key_prompt,
             timeout=args.timeout,
             replace=args.replace,
+            check=not args.no_check,
         )
     )
 
@@ -71,7 +78,7 @@ def _models(ctx: NotebookContext, args: argparse.Namespace) -> Any:
 COMMANDS = [
     Command(
         "models",
-        "the models served and where each comes from; add NAME --url URL, remove NAME",
+        "the models served and where each comes from; add NAME --url URL, test NAME, remove NAME",
         _options,
         _models,
     )

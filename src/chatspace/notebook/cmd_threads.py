@@ -118,7 +118,7 @@ def _config(ctx: NotebookContext, args: argparse.Namespace) -> ConfigView:
         ("user", user or "(unknown)", "the token"),
         ("organization", org or "(unknown)", "the token"),
         ("workspace", session.workspace, workspace_from),
-        ("model", session.model, "ChatspaceMagics.default_model"),
+        ("model", *session.model_choice()),
         ("store", str(session.store), "ChatspaceMagics.store"),
         ("stream", str(session.stream), "ChatspaceMagics.stream"),
         ("top_k", str(session.top_k or "(service default)"), "ChatspaceMagics.default_top_k"),

@@ -58,7 +58,9 @@ class ChatspaceMagics(Magics):
     """Chat with a model over your files, from notebook cells."""
 
     default_model = Unicode(
-        DEFAULT_MODEL, help="Model used when a call names none (shared with the panels)."
+        "",
+        help="Model used when a call names none (shared with the panels); '': the one "
+        f"connected model if exactly one is, else {DEFAULT_MODEL}.",
     ).tag(config=True)
     default_workspace = Unicode(
         "default",

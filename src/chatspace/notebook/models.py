@@ -1,9 +1,10 @@
 """Model connections from a notebook: what the service serves, adding and removing one.
 
 Shared by ``%chat models`` and the panels. Adding writes the embedded service's
-``models.toml`` (:mod:`chatspace.service.connections`), which that service re-reads at
-its next request; then the session's ``models`` is refreshed, so the chat panel's picker
-and ``%%chat -m`` see the new model at once. A remote service's connections are its
+``models.toml`` (:mod:`chatspace.service.connections`), once the server answered that it
+accepts the key and serves the model (``--no-check`` skips that), which that service
+re-reads at its next request; then the session's ``models`` is refreshed, so the chat
+panel's picker and ``%%chat -m`` see the new model at once. A remote service's connections are its
 operator's to configure (``chatspace models add`` on its host).
 """
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
     from .session import NotebookSession
 
-__all__ = ["add_model", "models_frame", "remove_model"]
+__all__ = ["add_model", "check_model", "models_frame", "remove_model"]
 
 
 def models_frame(session: NotebookSession) -> pd.DataFrame:
@@ -51,6 +52,7 @@ def add_model(
     key_prompt: bool = False,
     timeout: float | None = None,
     replace: bool = False,
+    check: bool = True,
 ) -> str:
     """Serve ``name`` from an OpenAI-compatible server; the sentence saying what was done.
 
@@ -77,12 +79,24 @@ def add_model(
             key=key,
             timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
             replace=replace,
+            check=check,
         )
     except BadConnection as exc:
         raise OptionError(f"%chat models add: {exc}") from None
     session.refresh_models()
     kept = "its key kept in the data dir (mode 0600)" if key else "no key"
-    return f"model {added.name} added ({added.url}, remote model {added.model}, {kept})"
+    checked = "checked" if check else "not checked"
+    return f"model {added.name} added ({added.url}, remote model {added.model}, {kept}, {checked})"
+
+
+def check_model(session: NotebookSession, name: str) -> str:
+    """Ask the server of ``name`` whether it answers, accepts the key and serves the model."""
+    from chatspace.service.connections import BadConnection, check_saved
+
+    try:
+        return check_saved(_data_dir(session), name)
+    except BadConnection as exc:
+        raise OptionError(f"%chat models test: {exc}") from None
 
 
 def remove_model(session: NotebookSession, name: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,9 @@ MEMORY_FILE = "notebook-workspaces.json"
 
 class NotebookSession(HasTraits):
     workspace = Unicode("default", help="The workspace every magic and panel works in.")
-    model = Unicode(DEFAULT_MODEL, help="The model used when a call names none.")
+    model = Unicode(
+        "", help="The model used when a call names none; '' for the rule of model_choice()."
+    )
     store = Bool(True, help="Store completions (tagged with notebook and thread).")
     stream = Bool(True, help="Stream answers into the output as they arrive.")
     top_k = Int(0, min=0, max=50, help="Passages to retrieve; 0 for the service's default.")
@@ -79,6 +81,24 @@ class NotebookSession(HasTraits):
         found = list(self.client.models.list())
         self.models = [m.id for m in found]
         return found
+
+    def model_choice(self, served: Sequence[str] | None = None) -> tuple[str, str]:
+        """The model of a call that names none, and why (docs/models.md#the-default-model).
+
+        The one chosen (``model``), else the one connected model when exactly one is
+        served besides ``service-l0`` (by the environment, ``models add``, ``chatspace
+        serve``), else ``service-l0``. ``served`` are the ids served; ``None`` lists them.
+        """
+        if self.model:
+            return self.model, "chosen with ChatspaceMagics.default_model"
+        if served is None:
+            served = [m.id for m in self.refresh_models()]
+        connected = [i for i in served if i != DEFAULT_MODEL]
+        if len(connected) == 1:
+            return connected[0], "the one connected model"
+        if connected:
+            return DEFAULT_MODEL, f"{len(connected)} models are connected: pick one with -m"
+        return DEFAULT_MODEL, "no model is connected"
 
     def use_client(self, client: Client) -> None:
         """Replace the client (closing the one this session created)."""

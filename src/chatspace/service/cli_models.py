@@ -1,11 +1,13 @@
-"""``chatspace models add | list | remove``: the model connections of a data dir.
+"""``chatspace models add | list | test | remove``: the model connections of a data dir.
 
 They are kept in ``<data dir>/models.toml`` (:mod:`.connections`), which a running
 service of that data dir, the embedded one included, re-reads at its next request.
 A key is never an argument (it would show in the process list): it is the name of an
 environment variable of the service (``--key-env``), or read from standard input
-(``--key-stdin``, typed without echo at a terminal) into a file of mode 0600. What
-cannot be done raises :class:`~.connections.BadConnection`, a usage error of the CLI.
+(``--key-stdin``, typed without echo at a terminal) into a file of mode 0600. ``add``
+checks the connection before saving it (``--no-check`` skips that), ``test`` checks a
+saved one (:func:`~.connections.check_connection`). What cannot be done raises
+:class:`~.connections.BadConnection`, a usage error of the CLI.
 """
 
 from __future__ import annotations
@@ -17,15 +19,21 @@ from typing import Any
 
 from chatspace.local_auth import data_dir
 
-from .connections import DEFAULT_TIMEOUT, add_connection, read_connections, remove_connection
+from .connections import (
+    DEFAULT_TIMEOUT,
+    add_connection,
+    check_saved,
+    read_connections,
+    remove_connection,
+)
 
 __all__ = ["add_models_parser"]
 
 
 def add_models_parser(commands: Any) -> None:
     """Register ``models`` and its subcommands on the CLI's subparsers."""
-    models = commands.add_parser("models", help="add, list or remove model connections")
-    actions = models.add_subparsers(dest="action", metavar="{add,list,remove}", required=True)
+    models = commands.add_parser("models", help="add, list, test or remove model connections")
+    actions = models.add_subparsers(dest="action", metavar="{add,list,test,remove}", required=True)
 
     add = actions.add_parser("add", help="serve a model of an OpenAI-compatible server")
     add.add_argument("name", help="the name users pick (%%chat -m NAME)")
@@ -38,16 +46,25 @@ def add_models_parser(commands: Any) -> None:
     )
     add.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds (default 120)")
     add.add_argument("--replace", action="store_true", help="change an existing connection")
+    add.add_argument(
+        "--no-check",
+        action="store_true",
+        help="save it without asking the server first (one that is not up yet)",
+    )
     add.set_defaults(run=_add)
 
     listing = actions.add_parser("list", help="the connections of models.toml")
     listing.set_defaults(run=_list)
 
+    test = actions.add_parser("test", help="check that a connection works: server, key, model")
+    test.add_argument("name")
+    test.set_defaults(run=_test)
+
     remove = actions.add_parser("remove", help="stop serving a model")
     remove.add_argument("name")
     remove.set_defaults(run=_remove)
 
-    for sub in (add, listing, remove):
+    for sub in (add, listing, test, remove):
         sub.add_argument("--data-dir", help="default: CHATSPACE_DATA_DIR or the user data dir")
 
 
@@ -68,12 +85,19 @@ def _add(args: argparse.Namespace) -> int:
         key_env=args.key_env,
         timeout=args.timeout,
         replace=args.replace,
+        check=not args.no_check,
     )
+    checked = "not checked" if args.no_check else "checked"
     print(
         f"added model {connection.name} ({connection.url}, remote model {connection.model}, "
-        f"key: {connection.describe_key()}); the service of {where} serves it from its next "
-        "request"
+        f"key: {connection.describe_key()}, {checked}); the service of {where} serves it "
+        "from its next request"
     )
+    return 0
+
+
+def _test(args: argparse.Namespace) -> int:
+    print(check_saved(data_dir(args.data_dir), args.name))
     return 0
 
 

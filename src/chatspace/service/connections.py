@@ -4,8 +4,10 @@ A connection is a model name users pick, an OpenAI-compatible base URL, an optio
 the remote model name and a timeout. ``chatspace models add`` and ``%chat models add``
 write them here; a running service re-reads the file whenever it changes (it compares the
 file's ``stat`` on every look-up, so a change is seen by the next request, without a
-restart). The file never holds a key: a key is either the name of an environment
-variable of the service (``key_env``) or a file of mode 0600 under ``keys/``
+restart). Adding one checks it first (:func:`check_connection`, skipped with
+``--no-check``): nothing is saved for a server that cannot be reached, refuses the key or
+does not serve the model. The file never holds a key: a key is either the name of an
+environment variable of the service (``key_env``) or a file of mode 0600 under ``keys/``
 (``--key-stdin``, or the notebook's password prompt)::
 
     [models.llama]
@@ -27,10 +29,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import tomli_w
 from pydantic import SecretStr
 
 from chatspace._shared import DEFAULT_MODEL
+
+from .discovery import model_ids
 
 __all__ = [
     "FILE_NAME",
@@ -38,7 +43,9 @@ __all__ = [
     "Connection",
     "ConnectionsFile",
     "add_connection",
+    "check_connection",
     "check_name",
+    "check_saved",
     "check_url",
     "read_connections",
     "remove_connection",
@@ -51,6 +58,9 @@ _KEYS = "keys"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$")
 RESERVED = frozenset({DEFAULT_MODEL})
 DEFAULT_TIMEOUT = 120.0
+CHECK_TIMEOUT = 10.0
+"""Longest a check waits for the server's model list (a connection's timeout is for answers)."""
+_LISTED = 20
 
 
 class BadConnection(ValueError):
@@ -112,6 +122,65 @@ def check_url(url: str) -> str:
     if not re.match(r"^https?://[^\s/]+", url):
         raise BadConnection(f"--url {url!r} must start with http:// or https://")
     return url.rstrip("/")
+
+
+def check_connection(
+    url: str, model: str, key: str | None, *, timeout: float = CHECK_TIMEOUT, adding: bool = True
+) -> list[str]:
+    """The ids the server at ``url`` serves, once it answered that it serves ``model``.
+
+    One ``GET {url}/models`` tells the three things that make a connection work: the server
+    answers, it accepts the key, and it lists the model. Anything else raises
+    :class:`BadConnection` with one line saying which and what to do; the line never holds
+    the key (the server's own error text is not quoted, as it may repeat the key).
+    ``adding``: the line may point at ``--no-check`` where the server may just not be up.
+    """
+    url = check_url(url)
+    unchecked = " (--no-check saves the model unchecked)" if adding else ""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    try:
+        with httpx.Client(timeout=timeout) as client:
+            response = client.get(f"{url}/models", headers=headers)
+    except httpx.TimeoutException:
+        raise BadConnection(
+            f"{url} did not list its models within {timeout:g} s: is it the server's "
+            f"OpenAI-compatible base URL?{unchecked}"
+        ) from None
+    except httpx.HTTPError as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise BadConnection(
+            f"{url} cannot be reached ({reason}): is the server running and the URL "
+            f"right?{unchecked}"
+        ) from None
+    status = response.status_code
+    if status in (401, 403):
+        if key:
+            raise BadConnection(f"{url} refused the key (HTTP {status}): check the key")
+        raise BadConnection(
+            f"{url} asks for a key (HTTP {status}): give it with --key-env VAR "
+            "(or --key-prompt in a notebook, --key-stdin in a shell)"
+        )
+    if status == 404:
+        raise BadConnection(
+            f"{url}/models is not found (HTTP 404): an OpenAI-compatible base URL usually "
+            f"ends in /v1{unchecked}"
+        )
+    if status >= 400:
+        raise BadConnection(f"{url} answered HTTP {status} when asked for its models")
+    try:
+        served = model_ids(response)
+    except ValueError:
+        raise BadConnection(
+            f"{url} did not answer with a list of models: is it an OpenAI-compatible base URL?"
+        ) from None
+    if model not in served:
+        listed = ", ".join(sorted(served)[:_LISTED]) or "none"
+        more = f" and {len(served) - _LISTED} more" if len(served) > _LISTED else ""
+        raise BadConnection(
+            f"{url} does not serve a model {model!r}; it serves: {listed}{more} "
+            "(name the server's model with --model)"
+        )
+    return served
 
 
 def _path(data_dir: Path) -> Path:
@@ -191,8 +260,14 @@ def add_connection(
     key_env: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     replace: bool = False,
+    check: bool = True,
+    environ: Mapping[str, str] | None = None,
 ) -> Connection:
-    """Add (or with ``replace``, change) a connection; a ``key`` goes to a 0600 file."""
+    """Add (or with ``replace``, change) a connection; a ``key`` goes to a 0600 file.
+
+    With ``check`` (the default) the server is asked first (:func:`check_connection`),
+    with the key of ``key`` or of ``key_env`` in ``environ`` (default: this process's).
+    """
     if key is not None and key_env is not None:
         raise BadConnection("give the key either in a variable or directly, not both")
     if key is not None and not key.strip():
@@ -209,12 +284,13 @@ def add_connection(
         key_file=f"{_KEYS}/{_key_file_name(name)}" if key is not None else None,
         timeout=float(timeout),
     )
+    if check:
+        _refuse_taken(read_connections(data_dir), name, replace)  # before the network
+        checked_key = key.strip() if key is not None else _checked_key(key_env, environ)
+        check_connection(connection.url, connection.model, checked_key)
     with _locked(data_dir):
         current = read_connections(data_dir)
-        if not replace and any(c.name == name for c in current):
-            raise BadConnection(
-                f"model {name!r} exists already; remove it first or add it with --replace"
-            )
+        _refuse_taken(current, name, replace)
         old = next((c for c in current if c.name == name), None)
         if key is not None:
             _write_key(data_dir, connection.key_file or "", key.strip())
@@ -228,14 +304,57 @@ def remove_connection(data_dir: Path, name: str) -> Connection:
     """Remove a connection and its key file; an unknown name lists the known ones."""
     with _locked(data_dir):
         current = read_connections(data_dir)
-        found = next((c for c in current if c.name == name), None)
-        if found is None:
-            known = ", ".join(c.name for c in current) or "none"
-            raise BadConnection(f"no model {name!r} in {FILE_NAME} (it has: {known})")
+        found = _find(current, name)
         _write(data_dir, [c for c in current if c.name != name])
         if found.key_file:
             (data_dir / found.key_file).unlink(missing_ok=True)
     return found
+
+
+def check_saved(data_dir: Path, name: str, environ: Mapping[str, str] | None = None) -> str:
+    """Check a saved connection as :func:`add_connection` checks a new one; the sentence
+    saying that it works."""
+    found = _find(read_connections(data_dir), name)
+    if found.key_env:
+        key = _checked_key(found.key_env, environ)
+    else:
+        secret = found.key(data_dir)
+        key = None if secret is None else secret.get_secret_value()
+    served = check_connection(found.url, found.model, key, adding=False)
+    keyed = "accepts its key and " if key else ""
+    return (
+        f"model {found.name} works: {found.url} {keyed}serves {found.model} "
+        f"(one of the {len(served)} models it serves)"
+    )
+
+
+def _find(current: list[Connection], name: str) -> Connection:
+    """The connection named ``name``; an unknown name lists the known ones."""
+    found = next((c for c in current if c.name == name), None)
+    if found is None:
+        known = ", ".join(c.name for c in current) or "none"
+        raise BadConnection(f"no model {name!r} in {FILE_NAME} (it has: {known})")
+    return found
+
+
+def _refuse_taken(current: list[Connection], name: str, replace: bool) -> None:
+    if not replace and any(c.name == name for c in current):
+        raise BadConnection(
+            f"model {name!r} exists already; remove it first or add it with --replace"
+        )
+
+
+def _checked_key(key_env: str | None, environ: Mapping[str, str] | None) -> str | None:
+    """The key ``key_env`` names here, to check the connection with."""
+    if key_env is None:
+        return None
+    value = (os.environ if environ is None else environ).get(key_env)
+    if not value:
+        raise BadConnection(
+            f"--key-env {key_env} is not set here, so the key cannot be checked: set it, "
+            "or add the model with --no-check"
+        )
+    return value
 
 
 def _key_file_name(name: str) -> str:

@@ -6,8 +6,9 @@
   through its OpenAI-compatible ``/v1``.
 
 Discovery runs in the background: a failure is one log line and is tried again later,
-never fatal, and never delays the start. ``CHATSPACE_AUTODETECT=0`` (``--no-autodetect``)
-turns it off.
+never fatal, and never delays the start; only ``GET /models`` waits for its first round
+(at most :data:`DISCOVERY_TIMEOUT`), so that a listing right after the start is whole.
+``CHATSPACE_AUTODETECT=0`` (``--no-autodetect``) turns it off.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pydantic import SecretStr
 if TYPE_CHECKING:
     from .engines.registry import ModelRegistry
 
-__all__ = ["OPENAI_URL", "Endpoint", "discover", "endpoints_from_env", "running"]
+__all__ = ["OPENAI_URL", "Endpoint", "discover", "endpoints_from_env", "model_ids", "running"]
 
 log = logging.getLogger("chatspace.service")
 
@@ -89,11 +90,17 @@ async def discover(endpoint: Endpoint, *, timeout: float = DISCOVERY_TIMEOUT) ->
     if response.status_code in (401, 403):
         raise ValueError(f"the key was refused (HTTP {response.status_code})")
     response.raise_for_status()
-    data = response.json().get("data")
+    return sorted(i for i in model_ids(response) if endpoint.is_chat_model(i))
+
+
+def model_ids(response: httpx.Response) -> list[str]:
+    """The ids of an OpenAI-compatible ``GET /models`` answer; ``ValueError`` when it is
+    not a list of models."""
+    body = response.json()
+    data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, list):
         raise ValueError("its /models answer has no list of models")
-    ids = [str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")]
-    return sorted(i for i in ids if endpoint.is_chat_model(i))
+    return [str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")]
 
 
 def _reason(exc: Exception) -> str:
@@ -106,13 +113,16 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-async def _keep_discovering(registry: ModelRegistry, endpoint: Endpoint) -> None:
+async def _keep_discovering(
+    registry: ModelRegistry, endpoint: Endpoint, first_round: asyncio.Event
+) -> None:
     """Discover ``endpoint`` now and again; say once when it fails, once when it works."""
     failing: str | None = None
     while True:
         try:
             models = await discover(endpoint)
         except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            first_round.set()
             reason = _reason(exc)
             # A missing local Ollama is the usual case, not worth a warning.
             level = logging.INFO if endpoint.source == "ollama" else logging.WARNING
@@ -130,13 +140,19 @@ async def _keep_discovering(registry: ModelRegistry, endpoint: Endpoint) -> None
             log.info("%s: %d models discovered", endpoint.source, len(models))
         failing = None
         registry.set_discovered(endpoint, models)
+        first_round.set()
         await asyncio.sleep(REFRESH_SECONDS)
 
 
 @asynccontextmanager
 async def running(registry: ModelRegistry, endpoints: list[Endpoint]) -> AsyncIterator[None]:
-    """Discover the endpoints in the background while the service runs."""
-    tasks = [asyncio.create_task(_keep_discovering(registry, e)) for e in endpoints]
+    """Discover the endpoints in the background while the service runs (``GET /models``
+    waits for their first round: :meth:`~.engines.registry.ModelRegistry.first_discovery`)."""
+    registry.first_rounds = [asyncio.Event() for _ in endpoints]
+    tasks = [
+        asyncio.create_task(_keep_discovering(registry, e, first))
+        for e, first in zip(endpoints, registry.first_rounds, strict=True)
+    ]
     try:
         yield
     finally:

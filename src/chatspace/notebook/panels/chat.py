@@ -4,7 +4,9 @@ The panel only binds widgets to the notebook's application layer: the question i
 by :func:`chatspace.notebook.asking.ask` (the same request, history budget, stored tags and
 result as ``%%chat``) on a thread of the session's :class:`ThreadBook`, so ``%chat threads``
 lists it and ``panel.resume(name)`` rebuilds it after a kernel restart. The model, top_k
-and workspace start from the shared settings (``%config ChatspaceMagics.default_model``).
+and workspace start from the shared settings (``%config ChatspaceMagics.default_model``);
+the model picker's first entry is the default, saying which model that is and why
+(:meth:`~chatspace.notebook.session.NotebookSession.model_choice`).
 
 The answer streams in a background thread (sync client), so the kernel stays free while
 it arrives: in ipykernel, widget updates from a thread go out through the IOPub thread.
@@ -66,7 +68,7 @@ class ChatPanel(Panel):
 
     turns = List(Dict(), help="The conversation, one dict per turn (role, content, citations).")
     streaming = Bool(False, help="True while an answer streams in; stop() ends it.")
-    model = Unicode(DEFAULT_MODEL, help="The model of the next question (from GET /models).")
+    model = Unicode("", help="The model of the next question (from GET /models); '': the default.")
     temperature = Float(1.0, min=0.0, max=2.0, help="Sampling temperature of the next question.")
     file_ids = List(Unicode(), help="Files the next question searches; [] means all of them.")
     metadata_filter = Unicode("", help="Retrieval filter on file metadata: JSON or k=v pairs.")
@@ -94,8 +96,10 @@ class ChatPanel(Panel):
         self.session.threads.get(self.thread)  # taken: the next panel gets another name
         self.model = self.session.model
         self.top_k = self.session.top_k
+        self._served: list[str] = []
+        self._default_model = DEFAULT_MODEL
 
-        self.model_picker = w.Dropdown(description="Model", options=[self.model])
+        self.model_picker = w.Dropdown(description="Model", options=[])
         self.model_picker.add_class("chatspace-model")
         self.workspace_picker = WorkspacePicker(self)
         self.temperature_slider = w.FloatSlider(
@@ -136,7 +140,7 @@ class ChatPanel(Panel):
         self.send_button = button("Send", "chatspace-send", style="primary")
         self.stop_button = button("Stop", "chatspace-stop", style="warning")
         self.stop_button.layout.display = "none"
-        self.usage_label = w.Label(value=usage_line(None, 0, self.model))
+        self.usage_label = w.Label(value=usage_line(None, 0, self._asked_model))
         self.usage_label.add_class("chatspace-usage")
 
         link((self, "temperature"), (self.temperature_slider, "value"))
@@ -207,29 +211,39 @@ class ChatPanel(Panel):
         self._offer_models(list(change["new"]))
 
     def _offer_models(self, names: list[str]) -> None:
-        """New options keep the panel's model (offered even when unlisted): a Dropdown
+        """The default first ("default: smollm (the one connected model)"), then the models
+        served. New options keep the panel's model (offered even when unlisted): a Dropdown
         would select its first option for a moment, and that is no choice of the user's."""
-        offered = names if self.model in names else [*names, self.model]
+        self._served = names
+        self._default_model, why = self.session.model_choice(names)
+        offered = [(f"default: {self._default_model} ({why})", ""), *((n, n) for n in names)]
+        if self.model and self.model not in names:
+            offered.append((self.model, self.model))
         self._picking = True
         try:
             self.model_picker.options = offered
             self.model_picker.value = self.model
         finally:
             self._picking = False
+        if self._last is None and hasattr(self, "usage_label"):
+            self.usage_label.value = usage_line(None, 0, self._asked_model)
 
     def _on_session_model(self, change: dict[str, Any]) -> None:
         self.model = change["new"]
 
     def _on_model_picked(self, change: dict[str, Any]) -> None:
-        if change["new"] and not self._picking:
+        if change["new"] is not None and not self._picking:
             self.model = change["new"]
 
     @observe("model")
     def _on_model(self, change: dict[str, Any]) -> None:
         if hasattr(self, "model_picker"):
-            self._offer_models(list(self.model_picker.options))
-        if self._last is None and hasattr(self, "usage_label"):
-            self.usage_label.value = usage_line(None, 0, change["new"])
+            self._offer_models(self._served)
+
+    @property
+    def _asked_model(self) -> str:
+        """The model the next question goes to: the one picked, else the default."""
+        return self.model or self._default_model
 
     # ---------------------------------------------------------------- actions
 
@@ -243,7 +257,7 @@ class ChatPanel(Panel):
             raise PanelInputError("an answer is still streaming; stop it or wait for it")
         asked = Question(
             text=question,
-            model=self.model,
+            model=self.model or None,
             workspace=self.workspace,
             temperature=self.temperature,
             file_ids=list(self.file_ids),
@@ -277,7 +291,7 @@ class ChatPanel(Panel):
         self._last = None
         self.session.threads.reset(self.thread)
         self.conversation.children = []
-        self.usage_label.value = usage_line(None, 0, self.model)
+        self.usage_label.value = usage_line(None, 0, self._asked_model)
 
     @action
     def resume(self, thread: str) -> None:
@@ -345,7 +359,8 @@ class ChatPanel(Panel):
         self._last = result
         self.turns = [*self.turns[:-1], done]
         widget.value = self._render(done)
-        self.usage_label.value = usage_line(result, self.usage.get("total_tokens", 0), self.model)
+        total = self.usage.get("total_tokens", 0)
+        self.usage_label.value = usage_line(result, total, self._asked_model)
         self.streaming = False
 
     @observe("streaming")

@@ -22,6 +22,8 @@ model there makes that model derive the metadata (:mod:`.instructions`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Mapping
@@ -52,6 +54,26 @@ HOW_TO_ADD = (
 _ClientKey = tuple[str, str | None, float]
 
 
+def _advice(owned_by: str, name: str) -> str:
+    """Where a connection comes from and how to check it, for its failures' messages."""
+    if owned_by == FILE_NAME:
+        return (
+            f"It comes from models.toml: check it with '%chat models test {name}' (in a "
+            f"shell: 'chatspace models test {name}'), change it with 'models add {name} "
+            "--replace'"
+        )
+    if owned_by == SERVE:
+        return (
+            "It comes from the service's command line (--upstream-url or "
+            "CHATSPACE_UPSTREAMS): check the URL, key and model name given there"
+        )
+    if owned_by == "openai":
+        return "It comes from OPENAI_BASE_URL and OPENAI_API_KEY where the service started"
+    if owned_by == "ollama":
+        return "It comes from the local Ollama: check that it serves the model ('ollama list')"
+    return f"It comes from {owned_by}: check that it serves the model"
+
+
 class ModelRegistry:
     """Engines by model name, over the four sources of models."""
 
@@ -72,13 +94,19 @@ class ModelRegistry:
                     raise ValueError(f"model name {name!r} is served twice")
                 client = self._client(upstream.url, upstream.key, upstream.timeout)
                 self._fixed[name] = UpstreamEngine(
-                    name=name, remote=remote, client=client, owned_by=SERVE
+                    name=name,
+                    remote=remote,
+                    client=client,
+                    owned_by=SERVE,
+                    advice=_advice(SERVE, name),
                 )
         self._file = ConnectionsFile(data_dir) if data_dir is not None else None
         self._from_file: dict[str, Engine] = {}
         self._discovered: dict[Endpoint, dict[str, Engine]] = {}
         self._merged: dict[str, Engine] = dict(self._fixed)
         self._shadowed: set[tuple[str, str]] = set()
+        self.first_rounds: list[asyncio.Event] = []
+        """Set once each endpoint of the environment was asked (:mod:`..discovery`)."""
         if instructions_model not in self.engines():
             raise ValueError(f"instructions model {instructions_model!r} is not served")
         self.instructions_model = instructions_model
@@ -110,6 +138,7 @@ class ModelRegistry:
                         c.url, c.key(self._file.data_dir, self._environ), c.timeout
                     ),
                     owned_by=FILE_NAME,
+                    advice=_advice(FILE_NAME, c.name),
                 )
                 for c in self._file.connections
             }
@@ -120,10 +149,25 @@ class ModelRegistry:
         """The models an endpoint of the environment serves now (:mod:`..discovery`)."""
         client = self._client(endpoint.url, endpoint.key, DEFAULT_TIMEOUT)
         self._discovered[endpoint] = {
-            i: UpstreamEngine(name=i, remote=i, client=client, owned_by=endpoint.source)
+            i: UpstreamEngine(
+                name=i,
+                remote=i,
+                client=client,
+                owned_by=endpoint.source,
+                advice=_advice(endpoint.source, i),
+            )
             for i in model_ids
         }
         self._merge()
+
+    async def first_discovery(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until every endpoint of the environment was
+        asked once, so that a listing right after the start holds their models: a
+        notebook's first ``%%chat`` takes its default model from it."""
+        pending = [e.wait() for e in self.first_rounds if not e.is_set()]
+        if pending:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*pending), timeout)
 
     def discovered(self, endpoint: Endpoint) -> list[str]:
         return list(self._discovered.get(endpoint, {}))

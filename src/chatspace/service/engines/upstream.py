@@ -14,7 +14,9 @@ sent them. Usage is the upstream's own.
 Failures: an unreachable server or an HTTP error status is a 502 that quotes the
 upstream's own error message (one line, cut, with the connection's key and address
 scrubbed; a 401 or 403 says that the key was refused), no answer within the upstream's
-``timeout`` a 504 (:mod:`..problems`).
+``timeout`` a 504 (:mod:`..problems`). A failure that is the connection's (unreachable,
+key refused, 404) ends with the engine's ``advice``: where the connection comes from and
+how to check it, as the registry words it for each source.
 """
 
 from __future__ import annotations
@@ -138,9 +140,17 @@ class UpstreamEngine:
     system_fingerprint: str | None = None
 
     def __init__(
-        self, *, name: str, remote: str, client: httpx.AsyncClient, owned_by: str = "upstream"
+        self,
+        *,
+        name: str,
+        remote: str,
+        client: httpx.AsyncClient,
+        owned_by: str = "upstream",
+        advice: str = "",
     ) -> None:
         self.name, self.remote, self.client, self.owned_by = name, remote, client, owned_by
+        self.advice = advice
+        """A sentence saying where the connection comes from and how to check it."""
 
     def ignored(self, request: ChatCompletionRequest) -> list[str]:
         """Nothing: every field is forwarded, for the upstream to honour or refuse."""
@@ -173,9 +183,14 @@ class UpstreamEngine:
             body["stream_options"] = {"include_usage": True}
         return body
 
-    def _failed(self, why: str, reason: str = "") -> UpstreamFailed:
+    def _failed(self, why: str, reason: str = "", *, advise: bool = False) -> UpstreamFailed:
         said = f": {self._scrubbed(reason)}" if reason else ""
-        return UpstreamFailed(f"The upstream model '{self.name}' failed: {why}{said}.")
+        return self._problem(f"failed: {why}{said}", advise=advise)
+
+    def _problem(self, what: str, *, advise: bool) -> UpstreamFailed:
+        """``The upstream model 'x' <what>.``, then the advice when the connection is at fault."""
+        advice = f" {self.advice}." if advise and self.advice else ""
+        return UpstreamFailed(f"The upstream model '{self.name}' {what}.{advice}")
 
     def _scrubbed(self, reason: str) -> str:
         """``reason`` cut to :data:`_MAX_REASON` characters, without the connection's key
@@ -198,11 +213,14 @@ class UpstreamEngine:
             reason = _reason(response.json())
         except ValueError:
             reason = ""
+        said = f": {self._scrubbed(reason)}" if reason else ""
         if status in (401, 403):
-            said = f": {self._scrubbed(reason)}" if reason else ""
-            return UpstreamFailed(
-                f"The upstream model '{self.name}' refused the connection's key "
-                f"(HTTP {status}){said}."
+            return self._problem(f"refused the connection's key (HTTP {status}){said}", advise=True)
+        if status == 404:
+            return self._problem(
+                f"was not found (HTTP 404{said}): the connection's URL or its model name "
+                f"'{self.remote}' is wrong",
+                advise=True,
             )
         return self._failed(f"it answered HTTP {status}", reason)
 
@@ -246,7 +264,7 @@ class UpstreamEngine:
         except httpx.TimeoutException:
             raise self._timeout() from None
         except httpx.HTTPError:
-            raise self._failed("its server could not be reached") from None
+            raise self._failed("its server could not be reached", advise=True) from None
         if response.status_code >= 400:
             raise await self._refused(response)
         return self._json(response)
@@ -293,7 +311,7 @@ class UpstreamEngine:
         except httpx.TimeoutException:
             raise self._timeout() from None
         except httpx.HTTPError:
-            raise self._failed("its server could not be reached") from None
+            raise self._failed("its server could not be reached", advise=True) from None
         if not chunks:
             raise self._failed("it streamed no answer")
         if usage is not None:

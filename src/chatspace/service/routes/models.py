@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from chatspace.service.deps import CallerDep, StateDep
+from chatspace.service.discovery import DISCOVERY_TIMEOUT
 from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.problems import error_responses
 from chatspace.types import Model, ModelList
@@ -15,10 +16,12 @@ router = APIRouter(
 
 
 @router.get("/models", summary="List models")
-def list_models(_: CallerDep, state: StateDep) -> ModelList:
+async def list_models(_: CallerDep, state: StateDep) -> ModelList:
     """``service-l0`` (the built-in local engine) and every connected model; ``owned_by``
     says where each comes from (``chatspace``, ``chatspace serve``, ``models.toml``,
-    ``openai``, ``ollama``)."""
+    ``openai``, ``ollama``). Right after the start it waits (at most 5 s) for the models of
+    the environment's endpoints to be discovered."""
+    await state.models.first_discovery(DISCOVERY_TIMEOUT)
     return ModelList(data=state.models.list_models())
 
 

@@ -227,6 +227,18 @@ def test_a_notebook_starts_in_the_workspace_it_last_used(
     assert NotebookSession(client=client).workspace == "default"
 
 
+def test_the_last_workspace_applies_before_the_client_is_made(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client.workspaces.create("research", "Research")
+    monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/analysis.ipynb")
+    NotebookSession(client=client).workspace = "research"
+    monkeypatch.setenv("CHATSPACE_BASE_URL", client.base_url)
+    fresh = NotebookSession()  # a new kernel: no client until the first call
+    assert fresh.workspace == "research"
+    assert fresh._client is None
+
+
 def test_df_uploads_once_per_content_and_names_the_variable(client: Client) -> None:
     import pandas as pd
 

@@ -501,3 +501,27 @@ def test_filter_words_are_pairs_as_in_the_panel(
         )
     result = run(ip, '%%chat --filter "team=ml year=2024"\nWhat was the ML budget?').value
     assert {c.filename for c in result.citations} == {"ml-2024.txt"}
+
+
+def test_first_cell_of_a_kernel_goes_to_the_configured_workspace(
+    ip: Any, magics: ChatspaceMagics, service: Any, org: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chatspace.notebook.session import reset_session
+
+    token = service.token("alice", org)
+    with Client(base_url=service.url, token=token) as admin:
+        admin.workspaces.create("research", "Research")
+        notes = admin.files.upload(NOTES, filename="notes.txt", workspace="research").id
+    monkeypatch.setenv("CHATSPACE_BASE_URL", service.url)
+    monkeypatch.setenv("CHATSPACE_TOKEN", token)
+    monkeypatch.setenv("CHATSPACE_WORKSPACE", "research")
+    reset_session()  # a new kernel: the session makes its own client from the environment
+    try:
+        first = run(ip, "%%chat\nWhat was the Q3 churn in Lyon?").value
+        assert first.workspace == "research"
+        assert [c.file_id for c in first.citations] == [notes]
+        assert magics.default_workspace == "research"
+        with Client(base_url=service.url, token=token) as admin:
+            assert admin.chat.get(first.id, workspace="research").id == first.id
+    finally:
+        reset_session()

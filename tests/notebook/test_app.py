@@ -152,6 +152,21 @@ def test_a_bad_filter_names_the_field_and_leaves_the_thread_alone() -> None:
     assert "t" not in ctx.session.threads.threads
 
 
+def test_files_are_ids_or_unique_names_for_magics_and_panels_alike(client: Client) -> None:
+    from chatspace.notebook.panels.chat import PANEL_WORDS
+
+    notes = client.files.upload(b"Lyon churn: 5 percent.", filename="notes.txt")
+    ctx = NotebookContext(session=NotebookSession(client=client))
+    request = build(ctx, Question("Hi", file_ids=["notes.txt", notes.id], thread="t"))
+    assert request.kwargs["messages"][-1]["content"][1]["file_ids"] == [notes.id, notes.id]
+    again = client.files.upload(b"Lyon churn: 6 percent.", filename="notes.txt")
+    ambiguous = r"^Files: 2 files are named 'notes.txt' in workspace 'default': "
+    with pytest.raises(InputError, match=ambiguous) as raised:
+        build(ctx, Question("Hi", file_ids=["notes.txt"], words=PANEL_WORDS, thread="u"))
+    assert again.id in str(raised.value)
+    assert "u" not in ctx.session.threads.threads  # nothing changed
+
+
 def test_service_refusals_are_told_in_the_surfaces_words() -> None:
     error = UnprocessableEntityError(
         [

@@ -525,3 +525,28 @@ def test_first_cell_of_a_kernel_goes_to_the_configured_workspace(
             assert admin.chat.get(first.id, workspace="research").id == first.id
     finally:
         reset_session()
+
+
+def test_files_option_takes_ids_or_unique_names(
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str
+) -> None:
+    from support.office_files import sales_xlsx
+
+    sales = client.files.upload(sales_xlsx(), filename="sales-q1-2025.xlsx")
+    question = "\nWhat was the Q3 churn in Lyon?"
+    result = run(ip, f"%%chat --files sales-q1-2025.xlsx notes.txt{question}").value
+    assert [c.file_id for c in result.citations] == [notes]
+    sent = client.chat.messages(result.id).data[-2].content_parts
+    assert sent is not None
+    assert sent[-1]["file_ids"] == [sales.id, notes]  # names became ids, in the order typed
+    cited = run(ip, f"%%chat --files {notes} sales-q1-2025.xlsx{question}").value.citations
+    assert [c.file_id for c in cited] == [notes]  # ids and names mix
+    cited = run(ip, f"%%chat --files sales-q1-2025.xlsx{question}").value.citations
+    assert {c.file_id for c in cited} <= {sales.id}  # the notes were not searched
+    line = run(ip, "%%chat --files nope.md\nHi").error_line()
+    assert "--files: no file named 'nope.md' in workspace 'default'" in line
+    again = client.files.upload(sales_xlsx(), filename="sales-q1-2025.xlsx")
+    line = run(ip, "%%chat --files sales-q1-2025.xlsx\nHi").error_line()
+    assert "2 files are named 'sales-q1-2025.xlsx' in workspace 'default'" in line
+    assert sales.id in line
+    assert again.id in line

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .conversations import estimate_tokens
 from .display import ChatResult, evidence_of
+from .filerefs import file_ids as find_ids
 from .formats import FORMAT_HINTS, take_value
 from .grammar import InputError, parse_filter
 from .interpolate import interpolate
@@ -60,6 +61,7 @@ class Question:
     max_tokens: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
     file_ids: list[str] = field(default_factory=list)
+    """Files to search: ids, or names unique in the workspace (:mod:`.filerefs`)."""
     filter: str | Mapping[str, Any] | None = None
     """Typed by the user: a JSON object or ``k=v`` words (:mod:`.grammar`)."""
     top_k: int | None = None
@@ -144,7 +146,8 @@ def _content(
     ctx: NotebookContext, q: Question, question: str, workspace: str
 ) -> str | list[dict[str, Any]]:
     """The user message: plain text, or text and a filter part when retrieval is narrowed."""
-    file_ids = list(q.file_ids)
+    words = q.words.get("file_ids", "file_ids")
+    file_ids = find_ids(ctx.session.client, workspace, q.file_ids, field=words)
     if q.df:
         file_ids.append(ctx.upload_frame(q.df, workspace))
     filter_json = parse_filter(q.filter, field=q.words.get("filter", "filter"))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .commands import Command
 from .display import Message, fenced, publish
+from .filerefs import file_ids
 from .grammar import parse_mapping, parse_pairs
 from .markup import one_line, safe_markdown
 from .options import OptionError, Parser, positive_int
@@ -41,23 +42,8 @@ def _workspace(ctx: NotebookContext, args: argparse.Namespace) -> str:
 
 
 def _file_id(ctx: NotebookContext, workspace: str, ref: str) -> str:
-    """The id of file ``ref``: an id as given, else the one file of that name.
-
-    A name two files share is an error that lists them, so that nothing is deleted or
-    shown by a guess.
-    """
-    if ref.startswith("file-"):
-        return ref
-    named = [f for f in ctx.session.client.files.list(workspace=workspace) if f.filename == ref]
-    if len(named) == 1:
-        return str(named[0].id)
-    if not named:
-        raise OptionError(
-            f"no file named {ref!r} in workspace {workspace!r}; %files list lists the files"
-        )
-    listed = ", ".join(f"{f.id} ({f.bytes} bytes)" for f in named)
-    raise OptionError(f"{len(named)} files are named {ref!r} in workspace {workspace!r}: "
-                      f"{listed}; give the id of the one you mean")  # fmt: skip
+    """The id of file ``ref``, an id or a unique name (:mod:`.filerefs`)."""
+    return file_ids(ctx.session.client, workspace, [ref])[0]
 
 
 def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
@@ -108,7 +94,8 @@ def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
 def _delete(ctx: NotebookContext, args: argparse.Namespace) -> None:
     files = ctx.session.client.files
     workspace = _workspace(ctx, args)
-    chosen = {ref: _file_id(ctx, workspace, ref) for ref in args.ids}  # all known, or none go
+    ids = file_ids(ctx.session.client, workspace, args.ids)  # all known, or none go
+    chosen = dict(zip(args.ids, ids, strict=True))
     for ref, file_id in chosen.items():
         files.delete(file_id, workspace=workspace)
         Message(f"deleted {file_id}" + (f" ({ref})" if ref != file_id else "")).show()

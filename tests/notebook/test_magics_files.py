@@ -184,3 +184,20 @@ def test_files_are_addressed_by_name_where_the_name_is_unique(
         run(ip, "%files delete budget-memo.txt").plain() == f"deleted {again.id} (budget-memo.txt)"
     )
     assert list(client.files.list()) == []
+
+
+def test_an_existing_path_is_a_path_even_with_glob_characters(
+    ip: Any, nb_session: NotebookSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "weird").mkdir()
+    (tmp_path / "weird" / "a [v2].md").write_text("Version two.")
+    (tmp_path / "weird" / "a2.md").write_text("Matched by the glob a[v2].md, not named so.")
+    monkeypatch.chdir(tmp_path)
+    uploaded = run(ip, '%files upload "weird/a [v2].md"').value
+    assert list(uploaded["filename"]) == ["a [v2].md"]
+    globbed = run(ip, "%files upload weird/a[v2].md").value  # no such path: a glob
+    assert list(globbed["filename"]) == ["a2.md"]
+    line = run(ip, '%files upload "weird/b [v3].md"').error_line()
+    assert "no file matches 'weird/b [v3].md'" in line
+    line = run(ip, "%files upload weird").error_line()
+    assert "'weird' is a folder; upload its files with 'weird/*'" in line

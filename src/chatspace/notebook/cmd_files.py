@@ -64,11 +64,7 @@ def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """Upload the paths and globs given, in one request; the new files as a DataFrame."""
     paths: list[str] = []
     for pattern in args.paths:
-        found = sorted(glob.glob(os.path.expanduser(pattern), recursive=True))
-        found = [p for p in found if os.path.isfile(p)]
-        if not found:
-            raise OptionError(f"%files upload: no file matches {pattern!r}")
-        paths += [p for p in found if p not in paths]
+        paths += [p for p in _expand(pattern) if p not in paths]
     meta = parse_pairs(args.metadata, field="--metadata")
     client, workspace = ctx.session.client, _workspace(ctx, args)
     earlier: list[Any] = []
@@ -89,6 +85,20 @@ def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     from chatspace.client import to_pandas
 
     return to_pandas(files if isinstance(files, list) else [files])
+
+
+def _expand(pattern: str) -> list[str]:
+    """The files ``pattern`` names: itself when that path exists (``a [v2].md`` is a name,
+    not a glob of ``a2.md``), else what it matches as a glob."""
+    path = os.path.expanduser(pattern)
+    if os.path.isdir(path):
+        raise OptionError(f"%files upload: {pattern!r} is a folder; upload its files with "
+                          f"{os.path.join(pattern, '*')!r}")  # fmt: skip
+    found = [path] if os.path.exists(path) else sorted(glob.glob(path, recursive=True))
+    found = [p for p in found if os.path.isfile(p)]
+    if not found:
+        raise OptionError(f"%files upload: no file matches {pattern!r}")
+    return found
 
 
 def _delete(ctx: NotebookContext, args: argparse.Namespace) -> None:

@@ -201,3 +201,18 @@ def test_an_existing_path_is_a_path_even_with_glob_characters(
     assert "no file matches 'weird/b [v3].md'" in line
     line = run(ip, "%files upload weird").error_line()
     assert "'weird' is a folder; upload its files with 'weird/*'" in line
+
+
+def test_names_are_kept_as_typed_and_found_as_typed(
+    ip: Any, nb_session: NotebookSession, client: Client, tmp_path: Path
+) -> None:
+    name = "c 👩\u200d💻 dev.md"  # a zero-width joiner makes one emoji of two
+    (tmp_path / name).write_text("Pair programming on Fridays.")
+    uploaded = run(ip, f'%files upload "{tmp_path / name}"').value
+    assert list(uploaded["filename"]) == [name]
+    assert [f.filename for f in client.files.list()] == [name]
+    assert "Pair programming on Fridays." in run(ip, f'%files show "{name}"').plain()
+    # macOS writes names decomposed (e + U+0301); the name typed is composed (é)
+    decomposed = client.files.upload(b"Summer notes.", filename="e\u0301te\u0301.md")
+    assert decomposed.filename == "e\u0301te\u0301.md"  # stored as sent
+    assert "Summer notes." in run(ip, "%files show \u00e9t\u00e9.md").plain()

@@ -2,12 +2,15 @@
 
 ``%files show|download|delete|update``, ``%%chat --files`` and the chat panel's files all
 take either. A name two files share is an error that lists both, so that nothing is
-asked, shown or deleted on a guess.
+asked, shown or deleted on a guess. The service keeps names exactly as sent; names are
+compared in Unicode's composed form (NFC), so that ``été.md`` typed finds the ``e`` +
+accent that macOS writes in its file names, which looks the same.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -37,11 +40,15 @@ def file_ids(client: Client, workspace: str, refs: Sequence[str], *, field: str 
         return list(refs)
     by_name: dict[str, list[File]] = {}
     for found in client.files.list(workspace=workspace):
-        by_name.setdefault(found.filename, []).append(found)
+        by_name.setdefault(_same(found.filename), []).append(found)
     return [
-        ref if is_file_id(ref) else _one(by_name.get(ref, []), ref, workspace, field)
+        ref if is_file_id(ref) else _one(by_name.get(_same(ref), []), ref, workspace, field)
         for ref in refs
     ]
+
+
+def _same(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
 
 
 def _one(named: list[File], ref: str, workspace: str, field: str) -> str:

@@ -550,3 +550,17 @@ def test_files_option_takes_ids_or_unique_names(
     assert "2 files are named 'sales-q1-2025.xlsx' in workspace 'default'" in line
     assert sales.id in line
     assert again.id in line
+
+
+def test_resume_of_an_unknown_thread_is_one_line_naming_what_exists(
+    ip: Any, nb_session: NotebookSession
+) -> None:
+    run(ip, "%chat --thread trip What is the capital of France?")
+    run(ip, "%chat --thread main Hello")
+    run(ip, "%chat --thread scratch --no-store Hello")  # in this kernel only
+    line = run(ip, "%chat resume no-such-thread").error_line()
+    assert "✗ %chat: no stored thread 'no-such-thread' in workspace 'default'" in line
+    assert "stored: main (1 turn), trip (1 turn)" in line
+    assert "in this kernel only: scratch" in line
+    assert nb_session.threads.current == "scratch"  # nothing changed
+    assert "no-such-thread" not in nb_session.threads.threads

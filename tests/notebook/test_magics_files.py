@@ -216,3 +216,18 @@ def test_names_are_kept_as_typed_and_found_as_typed(
     decomposed = client.files.upload(b"Summer notes.", filename="e\u0301te\u0301.md")
     assert decomposed.filename == "e\u0301te\u0301.md"  # stored as sent
     assert "Summer notes." in run(ip, "%files show \u00e9t\u00e9.md").plain()
+
+
+@pytest.mark.parametrize("name", ["empty.txt", "empty.csv", "empty.png"])
+def test_show_of_an_empty_file_says_so(
+    ip: Any, nb_session: NotebookSession, client: Client, name: str
+) -> None:
+    client.files.upload(b"", filename=name)
+    assert run(ip, f"%files show {name}").plain() == f"{name} is empty (0 bytes)"
+
+
+def test_show_of_a_file_without_text_says_so(
+    ip: Any, nb_session: NotebookSession, client: Client
+) -> None:
+    client.files.upload(b" \n\n \n", filename="blank.md")
+    assert run(ip, "%files show blank.md").plain() == "blank.md has no text (5 bytes)"

@@ -129,6 +129,8 @@ def _show(ctx: NotebookContext, args: argparse.Namespace) -> Any:
     info = files.get(file_id, workspace=workspace)
     suffix = Path(info.filename).suffix.lower()
     content = files.content(file_id, workspace=workspace)
+    if not content:  # nothing to parse or draw: an empty output would look like a failure
+        return Message(f"{info.filename} is empty (0 bytes)")
     if suffix in _TABLES:
         import pandas as pd
 
@@ -149,6 +151,8 @@ def _show(ctx: NotebookContext, args: argparse.Namespace) -> Any:
         return Message(
             f"{info.filename} is binary ({len(content)} bytes); %files download {file_id}"
         )
+    if not text.strip():
+        return Message(f"{info.filename} has no text ({len(content)} bytes)")
     _show_text(info.filename, text, suffix)
     return None
 

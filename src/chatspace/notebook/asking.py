@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .conversations import estimate_tokens
 from .display import ChatResult, evidence_of
+from .failures import told
 from .filerefs import file_ids as find_ids
 from .formats import FORMAT_HINTS, take_value
 from .grammar import InputError, parse_filter
@@ -202,14 +203,14 @@ def in_words(error: APIStatusError, q: Question) -> str:
     """A 422 told with the asking surface's names (``--files 'file-x': ...``), not the
     request body's path (``body.messages.14.content.1.file_ids.0``)."""
     if not isinstance(error.detail, list):
-        return str(error)
-    told = []
+        return told(error)
+    items = []
     for item in error.detail:
         loc = [str(p) for p in item.get("loc", ())] if isinstance(item, dict) else []
         msg = str(item.get("msg", "")) if isinstance(item, dict) else str(item)
         named = [i for i, part in enumerate(loc) if part in q.words]
         if not named:
-            told.append(msg)
+            items.append(msg)
             continue
         at = named[-1]
         word = q.words[loc[at]]
@@ -217,8 +218,8 @@ def in_words(error: APIStatusError, q: Question) -> str:
         if loc[at] == "file_ids" and index is not None and index.isdigit():
             chosen = q.file_ids[int(index)] if int(index) < len(q.file_ids) else None
             word += f" {chosen!r}" if chosen else ""
-        told.append(f"{word}: {msg}")
-    return f"the service refused {'; '.join(told)} ({error.status_code})"
+        items.append(f"{word}: {msg}")
+    return f"the service refused {'; '.join(items)} ({error.status_code})"
 
 
 def _streamed(

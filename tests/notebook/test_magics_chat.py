@@ -458,9 +458,11 @@ def test_export_writes_a_thread_with_its_citations(
     ran = run(ip, f"%chat export trip --to md -o {target}")
     assert ran.plain() == f"wrote 2 turns of thread trip to {target}"
     text = target.read_text()
-    assert "What was the Q3 churn in Lyon" in text
-    assert "notes\\.txt" in text  # the source, named ...
-    assert notes in text  # ... and identified
+    assert "What was the Q3 churn in Lyon?" in text
+    assert "**`notes.txt`**" in text  # the source, named as it is ...
+    assert f"(`{notes}`)" in text  # ... and identified
+    assert "“The Q3 churn in Lyon was 5 percent.”" in text
+    assert text.count("\\") == 2 * text.count("\\[1\\]")  # a marker's brackets only
     run(ip, f"%chat export -o {tmp_path}/trip.ipynb")  # the current thread, by suffix
     import nbformat
 

@@ -23,6 +23,7 @@ from chatspace._shared import DEFAULT_MODEL
 
 from .conversations import ThreadBook
 from .formats import FORMATS
+from .notebook_file import current_path
 
 if TYPE_CHECKING:
     from chatspace.client import Client
@@ -165,8 +166,9 @@ def _read_memory() -> dict[str, dict[str, str]]:
 
 
 def notebook_name() -> str | None:
-    """The notebook's file name, when the front end tells it (JupyterLab, VS Code)."""
-    path = os.environ.get("JPY_SESSION_NAME")
+    """The notebook's file name now: asked of the Jupyter server (it knows renames), else
+    as the front end told it at the kernel's start (JupyterLab, VS Code)."""
+    path = current_path() or os.environ.get("JPY_SESSION_NAME")
     if not path:
         from IPython import get_ipython
 

@@ -57,14 +57,20 @@ class ConfigurationError(ChatspaceError):
 
 
 class APIConnectionError(ChatspaceError):
-    """The service could not be reached, or the connection broke before an answer."""
+    """The service could not be reached, or the connection broke before an answer.
 
-    def __init__(self, message: str, *, url: str | None = None) -> None:
+    ``reason`` is what the network said (``[Errno 111] Connection refused``), without the
+    request, for messages that must not show URLs (the notebook's).
+    """
+
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None) -> None:
         super().__init__(message)
         self.url = url
+        self.reason = reason
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (type(self), (str(self),), {"url": self.url}))
+        state = {"url": self.url, "reason": self.reason}
+        return (_rebuild, (type(self), (str(self),), state))
 
 
 class APITimeoutError(APIConnectionError):

@@ -20,6 +20,7 @@ from chatspace.notebook.export import export_text, write_thread
 from chatspace.notebook.formats import take_value
 from chatspace.notebook.grammar import InputError, parse_filter, parse_mapping, parse_pairs
 from chatspace.notebook.session import NotebookSession
+from support.magics import render_markdown
 
 # ---------------------------------------------------------------- the one grammar
 
@@ -152,6 +153,21 @@ def test_a_bad_filter_names_the_field_and_leaves_the_thread_alone() -> None:
     assert "t" not in ctx.session.threads.threads
 
 
+def test_files_are_ids_or_unique_names_for_magics_and_panels_alike(client: Client) -> None:
+    from chatspace.notebook.panels.chat import PANEL_WORDS
+
+    notes = client.files.upload(b"Lyon churn: 5 percent.", filename="notes.txt")
+    ctx = NotebookContext(session=NotebookSession(client=client))
+    request = build(ctx, Question("Hi", file_ids=["notes.txt", notes.id], thread="t"))
+    assert request.kwargs["messages"][-1]["content"][1]["file_ids"] == [notes.id, notes.id]
+    again = client.files.upload(b"Lyon churn: 6 percent.", filename="notes.txt")
+    ambiguous = r"^Files: 2 files are named 'notes.txt' in workspace 'default': "
+    with pytest.raises(InputError, match=ambiguous) as raised:
+        build(ctx, Question("Hi", file_ids=["notes.txt"], words=PANEL_WORDS, thread="u"))
+    assert again.id in str(raised.value)
+    assert "u" not in ctx.session.threads.threads  # nothing changed
+
+
 def test_service_refusals_are_told_in_the_surfaces_words() -> None:
     error = UnprocessableEntityError(
         [
@@ -195,8 +211,11 @@ def test_export_keeps_citations_in_every_format(tmp_path: Path) -> None:
         "What did travel cost?", ChatResult(text="300 EUR [1].", model="m", citations=[cited])
     )
     markdown = export_text(thread, "md")
-    assert "“Travel cost 300 EUR\\.”" in markdown  # the quote, as Markdown text
-    assert "\\<b\\>memo" in markdown  # a file name is never markup
+    assert "“Travel cost 300 EUR.”" in markdown  # the quote, with no needless escapes
+    assert "**`<b>memo</b>.txt`** (`file-a`)" in markdown  # a file name is never markup
+    html = render_markdown(markdown)
+    assert "<b>" not in html
+    assert "<code>&lt;b&gt;memo&lt;/b&gt;.txt</code>" in html
     record = json.loads(export_text(thread, "json"))
     assert record["turns"][0]["citations"][0]["file_id"] == "file-a"
     import nbformat
@@ -227,6 +246,18 @@ def test_a_notebook_starts_in_the_workspace_it_last_used(
     assert NotebookSession(client=client).workspace == "default"
 
 
+def test_the_last_workspace_applies_before_the_client_is_made(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client.workspaces.create("research", "Research")
+    monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/analysis.ipynb")
+    NotebookSession(client=client).workspace = "research"
+    monkeypatch.setenv("CHATSPACE_BASE_URL", client.base_url)
+    fresh = NotebookSession()  # a new kernel: no client until the first call
+    assert fresh.workspace == "research"
+    assert fresh._client is None
+
+
 def test_df_uploads_once_per_content_and_names_the_variable(client: Client) -> None:
     import pandas as pd
 
@@ -239,3 +270,26 @@ def test_df_uploads_once_per_content_and_names_the_variable(client: Client) -> N
     assert client.files.get(first).metadata == {"source": "dataframe", "variable": "sales"}
     with pytest.raises(InputError, match="'n' is a int, not a pandas DataFrame"):
         ctx.upload_frame("n", "default")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sales-q1-2025.xlsx (v2), 3.5% of R&D_total",
+        "# not a heading",
+        "- not a list",
+        "1. not a list either",
+        "--- no rule",
+        "[x](javascript:alert(1)) *b* _i_ <img src=x onerror=y> &amp; $x$ ~~s~~ \\ `c`",
+    ],
+)
+def test_markdown_text_shows_as_typed_with_only_the_escapes_needed(text: str) -> None:
+    from html import unescape
+
+    from chatspace.notebook.markup import code_span, markdown_text
+
+    html = render_markdown(markdown_text(text))
+    assert html.startswith("<p>")
+    assert unescape(html.removeprefix("<p>").removesuffix("</p>\n")) == text
+    assert markdown_text("sales-q1-2025.xlsx, 3.5% (v2)") == "sales-q1-2025.xlsx, 3.5% (v2)"
+    assert unescape(render_markdown(code_span(text))) == f"<p><code>{text}</code></p>\n"

@@ -459,9 +459,11 @@ def test_export_writes_a_thread_with_its_citations(
     ran = run(ip, f"%chat export trip --to md -o {target}")
     assert ran.plain() == f"wrote 2 turns of thread trip to {target}"
     text = target.read_text()
-    assert "What was the Q3 churn in Lyon" in text
-    assert "notes\\.txt" in text  # the source, named ...
-    assert notes in text  # ... and identified
+    assert "What was the Q3 churn in Lyon?" in text
+    assert "**`notes.txt`**" in text  # the source, named as it is ...
+    assert f"(`{notes}`)" in text  # ... and identified
+    assert "“The Q3 churn in Lyon was 5 percent.”" in text
+    assert text.count("\\") == 2 * text.count("\\[1\\]")  # a marker's brackets only
     run(ip, f"%chat export -o {tmp_path}/trip.ipynb")  # the current thread, by suffix
     import nbformat
 
@@ -502,3 +504,66 @@ def test_filter_words_are_pairs_as_in_the_panel(
         )
     result = run(ip, '%%chat --filter "team=ml year=2024"\nWhat was the ML budget?').value
     assert {c.filename for c in result.citations} == {"ml-2024.txt"}
+
+
+def test_first_cell_of_a_kernel_goes_to_the_configured_workspace(
+    ip: Any, magics: ChatspaceMagics, service: Any, org: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chatspace.notebook.session import reset_session
+
+    token = service.token("alice", org)
+    with Client(base_url=service.url, token=token) as admin:
+        admin.workspaces.create("research", "Research")
+        notes = admin.files.upload(NOTES, filename="notes.txt", workspace="research").id
+    monkeypatch.setenv("CHATSPACE_BASE_URL", service.url)
+    monkeypatch.setenv("CHATSPACE_TOKEN", token)
+    monkeypatch.setenv("CHATSPACE_WORKSPACE", "research")
+    reset_session()  # a new kernel: the session makes its own client from the environment
+    try:
+        first = run(ip, "%%chat\nWhat was the Q3 churn in Lyon?").value
+        assert first.workspace == "research"
+        assert [c.file_id for c in first.citations] == [notes]
+        assert magics.default_workspace == "research"
+        with Client(base_url=service.url, token=token) as admin:
+            assert admin.chat.get(first.id, workspace="research").id == first.id
+    finally:
+        reset_session()
+
+
+def test_files_option_takes_ids_or_unique_names(
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str
+) -> None:
+    from support.office_files import sales_xlsx
+
+    sales = client.files.upload(sales_xlsx(), filename="sales-q1-2025.xlsx")
+    question = "\nWhat was the Q3 churn in Lyon?"
+    result = run(ip, f"%%chat --files sales-q1-2025.xlsx notes.txt{question}").value
+    assert [c.file_id for c in result.citations] == [notes]
+    sent = client.chat.messages(result.id).data[-2].content_parts
+    assert sent is not None
+    assert sent[-1]["file_ids"] == [sales.id, notes]  # names became ids, in the order typed
+    cited = run(ip, f"%%chat --files {notes} sales-q1-2025.xlsx{question}").value.citations
+    assert [c.file_id for c in cited] == [notes]  # ids and names mix
+    cited = run(ip, f"%%chat --files sales-q1-2025.xlsx{question}").value.citations
+    assert {c.file_id for c in cited} <= {sales.id}  # the notes were not searched
+    line = run(ip, "%%chat --files nope.md\nHi").error_line()
+    assert "--files: no file named 'nope.md' in workspace 'default'" in line
+    again = client.files.upload(sales_xlsx(), filename="sales-q1-2025.xlsx")
+    line = run(ip, "%%chat --files sales-q1-2025.xlsx\nHi").error_line()
+    assert "2 files are named 'sales-q1-2025.xlsx' in workspace 'default'" in line
+    assert sales.id in line
+    assert again.id in line
+
+
+def test_resume_of_an_unknown_thread_is_one_line_naming_what_exists(
+    ip: Any, nb_session: NotebookSession
+) -> None:
+    run(ip, "%chat --thread trip What is the capital of France?")
+    run(ip, "%chat --thread main Hello")
+    run(ip, "%chat --thread scratch --no-store Hello")  # in this kernel only
+    line = run(ip, "%chat resume no-such-thread").error_line()
+    assert "✗ %chat: no stored thread 'no-such-thread' in workspace 'default'" in line
+    assert "stored: main (1 turn), trip (1 turn)" in line
+    assert "in this kernel only: scratch" in line
+    assert nb_session.threads.current == "scratch"  # nothing changed
+    assert "no-such-thread" not in nb_session.threads.threads

@@ -201,3 +201,50 @@ def test_files_are_addressed_by_name_where_the_name_is_unique(
         run(ip, "%files delete budget-memo.txt").plain() == f"deleted {again.id} (budget-memo.txt)"
     )
     assert list(client.files.list()) == []
+
+
+def test_an_existing_path_is_a_path_even_with_glob_characters(
+    ip: Any, nb_session: NotebookSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "weird").mkdir()
+    (tmp_path / "weird" / "a [v2].md").write_text("Version two.")
+    (tmp_path / "weird" / "a2.md").write_text("Matched by the glob a[v2].md, not named so.")
+    monkeypatch.chdir(tmp_path)
+    uploaded = run(ip, '%files upload "weird/a [v2].md"').value
+    assert list(uploaded["filename"]) == ["a [v2].md"]
+    globbed = run(ip, "%files upload weird/a[v2].md").value  # no such path: a glob
+    assert list(globbed["filename"]) == ["a2.md"]
+    line = run(ip, '%files upload "weird/b [v3].md"').error_line()
+    assert "no file matches 'weird/b [v3].md'" in line
+    line = run(ip, "%files upload weird").error_line()
+    assert "'weird' is a folder; upload its files with 'weird/*'" in line
+
+
+def test_names_are_kept_as_typed_and_found_as_typed(
+    ip: Any, nb_session: NotebookSession, client: Client, tmp_path: Path
+) -> None:
+    name = "c 👩\u200d💻 dev.md"  # a zero-width joiner makes one emoji of two
+    (tmp_path / name).write_text("Pair programming on Fridays.")
+    uploaded = run(ip, f'%files upload "{tmp_path / name}"').value
+    assert list(uploaded["filename"]) == [name]
+    assert [f.filename for f in client.files.list()] == [name]
+    assert "Pair programming on Fridays." in run(ip, f'%files show "{name}"').plain()
+    # macOS writes names decomposed (e + U+0301); the name typed is composed (é)
+    decomposed = client.files.upload(b"Summer notes.", filename="e\u0301te\u0301.md")
+    assert decomposed.filename == "e\u0301te\u0301.md"  # stored as sent
+    assert "Summer notes." in run(ip, "%files show \u00e9t\u00e9.md").plain()
+
+
+@pytest.mark.parametrize("name", ["empty.txt", "empty.csv", "empty.png"])
+def test_show_of_an_empty_file_says_so(
+    ip: Any, nb_session: NotebookSession, client: Client, name: str
+) -> None:
+    client.files.upload(b"", filename=name)
+    assert run(ip, f"%files show {name}").plain() == f"{name} is empty (0 bytes)"
+
+
+def test_show_of_a_file_without_text_says_so(
+    ip: Any, nb_session: NotebookSession, client: Client
+) -> None:
+    client.files.upload(b" \n\n \n", filename="blank.md")
+    assert run(ip, "%files show blank.md").plain() == "blank.md has no text (5 bytes)"

@@ -57,6 +57,14 @@ HOSTILE = {
     "名前 ü.txt": "名前 ü.txt",
     "tab\tand\x7fdel.txt": "tabanddel.txt",
     "  spaced.txt  ": "spaced.txt",
+    # kept as sent: joiners (ZWJ emoji, Persian ZWNJ), no-break spaces, soft hyphens
+    "c 👩\u200d💻 dev.md": "c 👩\u200d💻 dev.md",
+    "نامه\u200cها.txt": "نامه\u200cها.txt",
+    "a\u00a0b\u00adc.txt": "a\u00a0b\u00adc.txt",
+    "e\u0301 decomposed.txt": "e\u0301 decomposed.txt",  # no Unicode normalization
+    # bidirectional controls reorder what is shown ("Trojan Source"): dropped
+    "invoice\u202etxt.exe": "invoicetxt.exe",
+    "line\u2028break.txt": "linebreak.txt",
 }
 
 

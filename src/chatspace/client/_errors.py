@@ -69,9 +69,11 @@ def connection_error(exc: httpx.TransportError, request: httpx.Request) -> APICo
             f"{request.method} {url} timed out ({type(exc).__name__}). "
             "Raise the client's timeout= or retry later.",
             url=url,
+            reason=type(exc).__name__,
         )
     return APIConnectionError(
         f"{request.method} {url} failed: {reason}. Check that the service is running "
         "and that the base URL (CHATSPACE_BASE_URL or base_url=...) is right.",
         url=url,
+        reason=reason,
     )

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from .conversations import estimate_tokens
 from .display import ChatResult, evidence_of
+from .failures import told
+from .filerefs import file_ids as find_ids
 from .formats import FORMAT_HINTS, take_value
 from .grammar import InputError, parse_filter
 from .interpolate import interpolate
@@ -60,6 +62,7 @@ class Question:
     max_tokens: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
     file_ids: list[str] = field(default_factory=list)
+    """Files to search: ids, or names unique in the workspace (:mod:`.filerefs`)."""
     filter: str | Mapping[str, Any] | None = None
     """Typed by the user: a JSON object or ``k=v`` words (:mod:`.grammar`)."""
     top_k: int | None = None
@@ -145,7 +148,8 @@ def _content(
     ctx: NotebookContext, q: Question, question: str, workspace: str
 ) -> str | list[dict[str, Any]]:
     """The user message: plain text, or text and a filter part when retrieval is narrowed."""
-    file_ids = list(q.file_ids)
+    words = q.words.get("file_ids", "file_ids")
+    file_ids = find_ids(ctx.session.client, workspace, q.file_ids, field=words)
     if q.df:
         file_ids.append(ctx.upload_frame(q.df, workspace))
     filter_json = parse_filter(q.filter, field=q.words.get("filter", "filter"))
@@ -206,14 +210,14 @@ def in_words(error: APIStatusError, q: Question) -> str:
     """A 422 told with the asking surface's names (``--files 'file-x': ...``), not the
     request body's path (``body.messages.14.content.1.file_ids.0``)."""
     if not isinstance(error.detail, list):
-        return str(error)
-    told = []
+        return told(error)
+    items = []
     for item in error.detail:
         loc = [str(p) for p in item.get("loc", ())] if isinstance(item, dict) else []
         msg = str(item.get("msg", "")) if isinstance(item, dict) else str(item)
         named = [i for i, part in enumerate(loc) if part in q.words]
         if not named:
-            told.append(msg)
+            items.append(msg)
             continue
         at = named[-1]
         word = q.words[loc[at]]
@@ -221,8 +225,8 @@ def in_words(error: APIStatusError, q: Question) -> str:
         if loc[at] == "file_ids" and index is not None and index.isdigit():
             chosen = q.file_ids[int(index)] if int(index) < len(q.file_ids) else None
             word += f" {chosen!r}" if chosen else ""
-        told.append(f"{word}: {msg}")
-    return f"the service refused {'; '.join(told)} ({error.status_code})"
+        items.append(f"{word}: {msg}")
+    return f"the service refused {'; '.join(items)} ({error.status_code})"
 
 
 def _streamed(

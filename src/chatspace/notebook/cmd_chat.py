@@ -61,7 +61,13 @@ def add_chat_options(parser: Parser) -> None:
     add("-t", "--temperature", type=float, help="sampling temperature, 0 to 2")
     add("--max-tokens", type=positive_int, metavar="N", help="longest answer, in tokens")
     add("--param", action="append", metavar="K=V", help="any other request field (V as JSON)")
-    add("--files", nargs="+", metavar="ID", default=[], help="search only these files")
+    add(
+        "--files",
+        nargs="+",
+        metavar="ID|NAME",
+        default=[],
+        help="search only these files (ids, or names no other file has)",
+    )
     add(
         "--filter",
         metavar="K=V|JSON",

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .commands import Command
 from .display import Message, fenced, publish
+from .filerefs import file_ids
 from .grammar import parse_mapping, parse_pairs
 from .markup import one_line, safe_markdown
 from .options import OptionError, Parser, positive_int
@@ -41,23 +42,8 @@ def _workspace(ctx: NotebookContext, args: argparse.Namespace) -> str:
 
 
 def _file_id(ctx: NotebookContext, workspace: str, ref: str) -> str:
-    """The id of file ``ref``: an id as given, else the one file of that name.
-
-    A name two files share is an error that lists them, so that nothing is deleted or
-    shown by a guess.
-    """
-    if ref.startswith("file-"):
-        return ref
-    named = [f for f in ctx.session.client.files.list(workspace=workspace) if f.filename == ref]
-    if len(named) == 1:
-        return str(named[0].id)
-    if not named:
-        raise OptionError(
-            f"no file named {ref!r} in workspace {workspace!r}; %files list lists the files"
-        )
-    listed = ", ".join(f"{f.id} ({f.bytes} bytes)" for f in named)
-    raise OptionError(f"{len(named)} files are named {ref!r} in workspace {workspace!r}: "
-                      f"{listed}; give the id of the one you mean")  # fmt: skip
+    """The id of file ``ref``, an id or a unique name (:mod:`.filerefs`)."""
+    return file_ids(ctx.session.client, workspace, [ref])[0]
 
 
 def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
@@ -78,11 +64,7 @@ def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """Upload the paths and globs given, in one request; the new files as a DataFrame."""
     paths: list[str] = []
     for pattern in args.paths:
-        found = sorted(glob.glob(os.path.expanduser(pattern), recursive=True))
-        found = [p for p in found if os.path.isfile(p)]
-        if not found:
-            raise OptionError(f"%files upload: no file matches {pattern!r}")
-        paths += [p for p in found if p not in paths]
+        paths += [p for p in _expand(pattern) if p not in paths]
     meta = parse_pairs(args.metadata, field="--metadata")
     client, workspace = ctx.session.client, _workspace(ctx, args)
     earlier: list[Any] = []
@@ -105,10 +87,25 @@ def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     return to_pandas(files if isinstance(files, list) else [files])
 
 
+def _expand(pattern: str) -> list[str]:
+    """The files ``pattern`` names: itself when that path exists (``a [v2].md`` is a name,
+    not a glob of ``a2.md``), else what it matches as a glob."""
+    path = os.path.expanduser(pattern)
+    if os.path.isdir(path):
+        raise OptionError(f"%files upload: {pattern!r} is a folder; upload its files with "
+                          f"{os.path.join(pattern, '*')!r}")  # fmt: skip
+    found = [path] if os.path.exists(path) else sorted(glob.glob(path, recursive=True))
+    found = [p for p in found if os.path.isfile(p)]
+    if not found:
+        raise OptionError(f"%files upload: no file matches {pattern!r}")
+    return found
+
+
 def _delete(ctx: NotebookContext, args: argparse.Namespace) -> None:
     files = ctx.session.client.files
     workspace = _workspace(ctx, args)
-    chosen = {ref: _file_id(ctx, workspace, ref) for ref in args.ids}  # all known, or none go
+    ids = file_ids(ctx.session.client, workspace, args.ids)  # all known, or none go
+    chosen = dict(zip(args.ids, ids, strict=True))
     for ref, file_id in chosen.items():
         files.delete(file_id, workspace=workspace)
         Message(f"deleted {file_id}" + (f" ({ref})" if ref != file_id else "")).show()
@@ -132,6 +129,8 @@ def _show(ctx: NotebookContext, args: argparse.Namespace) -> Any:
     info = files.get(file_id, workspace=workspace)
     suffix = Path(info.filename).suffix.lower()
     content = files.content(file_id, workspace=workspace)
+    if not content:  # nothing to parse or draw: an empty output would look like a failure
+        return Message(f"{info.filename} is empty (0 bytes)")
     if suffix in _TABLES:
         import pandas as pd
 
@@ -152,6 +151,8 @@ def _show(ctx: NotebookContext, args: argparse.Namespace) -> Any:
         return Message(
             f"{info.filename} is binary ({len(content)} bytes); %files download {file_id}"
         )
+    if not text.strip():
+        return Message(f"{info.filename} has no text ({len(content)} bytes)")
     _show_text(info.filename, text, suffix)
     return None
 

@@ -17,9 +17,6 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS"]
 
-STORED_SCAN = 1000
-"""``%chat threads`` counts the stored turns among the newest this many completions."""
-
 
 def _threads(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """The threads in memory, and those stored for this notebook, one row each."""
@@ -44,22 +41,10 @@ def _threads(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _stored_threads(ctx: NotebookContext) -> Counter[str]:
-    session = ctx.session
-    notebook = ctx.notebook
-    page = session.client.chat.list(
-        workspace=session.workspace,
-        metadata={"notebook": notebook} if notebook else None,
-        order="desc",
-        limit=100,
-    )
-    counts: Counter[str] = Counter()
-    for seen, completion in enumerate(page, start=1):
-        thread = (completion.metadata or {}).get("thread")
-        if thread:
-            counts[str(thread)] += 1
-        if seen >= STORED_SCAN:
-            break
-    return counts
+    from .conversations import stored_threads
+
+    workspace = ctx.session.workspace
+    return stored_threads(ctx.session.client, workspace=workspace, notebook=ctx.notebook)
 
 
 def _reset(ctx: NotebookContext, args: argparse.Namespace) -> Message:
@@ -79,11 +64,6 @@ def _resume(ctx: NotebookContext, args: argparse.Namespace) -> Message:
     thread = ctx.session.threads.resume(
         session.client, args.name, workspace=session.workspace, notebook=ctx.notebook
     )
-    if not thread.turns:
-        return Message(
-            f"no stored turns of thread {args.name} in workspace {session.workspace}; "
-            f"%%chat starts it afresh"
-        )
     return Message(
         f"thread {thread.name} resumed with {len(thread.turns)} stored turns "
         f"(~{thread.tokens} tokens); %%chat continues it"

@@ -11,6 +11,7 @@ rebuild a thread after a kernel restart.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from chatspace._shared import TOKEN_PATTERN
 from chatspace.errors import ChatspaceError
 
 from .display import Citation, evidence_of
+from .grammar import InputError
 
 if TYPE_CHECKING:
     from chatspace.client import Client
@@ -25,11 +27,21 @@ if TYPE_CHECKING:
 
     from .display import ChatResult
 
-__all__ = ["DEFAULT_THREAD", "Thread", "ThreadBook", "Turn", "estimate_tokens", "question_of"]
+__all__ = [
+    "DEFAULT_THREAD",
+    "Thread",
+    "ThreadBook",
+    "Turn",
+    "estimate_tokens",
+    "question_of",
+    "stored_threads",
+]
 
 DEFAULT_THREAD = "main"
 RESUME_LIMIT = 500
 """At most this many stored turns are read back into a resumed thread (the newest)."""
+STORED_SCAN = 1000
+"""Stored threads are counted among the newest this many completions."""
 
 # The reference service's tokenizer rule: close enough to hosted models' counts for a
 # budget, and it needs no vocabulary.
@@ -170,7 +182,8 @@ class ThreadBook:
         """Rebuild thread ``name`` from the completions stored for it (current if ``select``).
 
         The latest conversation of that name is taken (the one after the last ``--new``),
-        its turns in order.
+        its turns in order. A name with nothing stored is an error that lists the threads
+        there are, and changes nothing (a typo must not start a new current thread).
         """
         metadata = {"thread": name}
         if notebook:
@@ -181,24 +194,56 @@ class ThreadBook:
             stored.append(completion)
             if len(stored) >= RESUME_LIMIT:
                 break
+        if not stored:
+            raise InputError(self._unknown(client, name, workspace=workspace, notebook=notebook))
         thread = Thread(name)
-        if stored:
-            latest = max(_tag(c, "conversation") for c in stored)
-            kept = sorted(
-                (c for c in stored if _tag(c, "conversation") == latest),
-                key=lambda c: (_turn_number(c), c.created),
-            )
-            thread.conversation = latest or thread.conversation
-            for completion in kept:
-                question = question_of(client, completion, workspace)
-                tokens = estimate_tokens(question) + completion.usage.completion_tokens
-                shown, cited = evidence_of(completion)
-                turn = Turn(question, completion.text, completion.id, tokens or 1, cited, shown)
-                thread.turns.append(turn)
+        latest = max(_tag(c, "conversation") for c in stored)
+        kept = sorted(
+            (c for c in stored if _tag(c, "conversation") == latest),
+            key=lambda c: (_turn_number(c), c.created),
+        )
+        thread.conversation = latest or thread.conversation
+        for completion in kept:
+            question = question_of(client, completion, workspace)
+            tokens = estimate_tokens(question) + completion.usage.completion_tokens
+            shown, cited = evidence_of(completion)
+            turn = Turn(question, completion.text, completion.id, tokens or 1, cited, shown)
+            thread.turns.append(turn)
         self.threads[name] = thread
         if select:
             self.current = name
         return thread
+
+    def _unknown(self, client: Client, name: str, *, workspace: str, notebook: str | None) -> str:
+        """Why ``name`` cannot be resumed, and the threads that can be (one line)."""
+        stored = stored_threads(client, workspace=workspace, notebook=notebook)
+        told = ", ".join(f"{n} ({c} turn{'s' if c > 1 else ''})" for n, c in sorted(stored.items()))
+        local = sorted(n for n, t in self.threads.items() if t.turns and n not in stored)
+        where = f" for {notebook}" if notebook else ""
+        return (
+            f"no stored thread {name!r} in workspace {workspace!r}{where}; "
+            f"stored: {told or 'none'}"
+            + (f"; in this kernel only: {', '.join(local)}" if local else "")
+        )
+
+
+def stored_threads(client: Client, *, workspace: str, notebook: str | None) -> Counter[str]:
+    """The stored turns of each thread (of ``notebook`` when known), among the newest
+    :data:`STORED_SCAN` completions."""
+    page = client.chat.list(
+        workspace=workspace,
+        metadata={"notebook": notebook} if notebook else None,
+        order="desc",
+        limit=100,
+    )
+    counts: Counter[str] = Counter()
+    for seen, completion in enumerate(page, start=1):
+        thread = _tag(completion, "thread")
+        if thread:
+            counts[thread] += 1
+        if seen >= STORED_SCAN:
+            break
+    return counts
 
 
 def _tag(completion: Any, key: str) -> str:

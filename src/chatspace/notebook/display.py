@@ -408,7 +408,8 @@ def show_failure(magic: str, exc: BaseException) -> None:
     if isinstance(exc, KeyboardInterrupt):
         text = f"{magic}: interrupted"
     elif isinstance(exc, InputError) or _is_chatspace_error(exc):
-        text = str(exc) if str(exc).startswith(magic) else f"{magic}: {exc}"
+        said = _in_words(exc)
+        text = said if said.startswith(magic) else f"{magic}: {said}"
     elif isinstance(exc, OSError) and exc.strerror:
         where = f": {exc.filename}" if exc.filename else ""
         text = f"{magic}: {exc.strerror}{where}"
@@ -421,3 +422,12 @@ def _is_chatspace_error(exc: BaseException) -> bool:
     from chatspace.errors import ChatspaceError
 
     return isinstance(exc, ChatspaceError)
+
+
+def _in_words(exc: BaseException) -> str:
+    """A client error without its request (:mod:`.failures`); typed input as it is."""
+    from chatspace.errors import ChatspaceError
+
+    from .failures import told
+
+    return told(exc) if isinstance(exc, ChatspaceError) else str(exc)

@@ -1,7 +1,10 @@
 """A conversation written out with its citations: Markdown, a notebook, or JSON.
 
 ``%chat export`` uses it; the notebook form has one Markdown cell per question and one
-per answer (with its sources), so it opens as a readable record in JupyterLab.
+per answer (with its sources), so it opens as a readable record in JupyterLab. The text
+is meant to be read as plain text too: file names and ids are code spans, and questions
+and quotes carry only the escapes Markdown needs (``sales-q1-2025.xlsx``, not
+``sales\\-q1\\-2025\\.xlsx``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
 from .grammar import InputError
-from .markup import markdown_literal, one_line, safe_markdown
+from .markup import code_span, markdown_text, one_line, safe_markdown
 
 if TYPE_CHECKING:
     from .conversations import Thread, Turn
@@ -27,8 +30,8 @@ def _sources(turn: Turn) -> str:
     if not turn.citations:
         return ""
     items = [
-        f"- {markdown_literal(c.marker)} **{markdown_literal(c.filename)}** ({c.file_id}): "
-        f"“{markdown_literal(one_line(c.quote, 300))}”"
+        f"- {markdown_text(c.marker)} **{code_span(c.filename)}** ({code_span(c.file_id)}): "
+        f"“{markdown_text(one_line(c.quote, 300))}”"
         for c in turn.citations
     ]
     return "**Sources**\n\n" + "\n".join(items)
@@ -36,7 +39,7 @@ def _sources(turn: Turn) -> str:
 
 def _cells(turn: Turn) -> tuple[str, str]:
     """The question and the answer of a turn as Markdown (model text made inert)."""
-    question = f"**You**\n\n{markdown_literal(turn.question)}"
+    question = f"**You**\n\n{markdown_text(turn.question)}"
     answer = "\n\n".join(
         p for p in (f"**Assistant**\n\n{safe_markdown(turn.shown_answer)}", _sources(turn)) if p
     )
@@ -60,11 +63,11 @@ def export_text(thread: Thread, fmt: ExportFormat) -> str:
         return json.dumps(record, indent=1, ensure_ascii=False)
     cells = [text for turn in thread.turns for text in _cells(turn)]
     if fmt == "md":
-        return "\n\n---\n\n".join([f"# {markdown_literal(title)}", *cells]) + "\n"
+        return "\n\n---\n\n".join([f"# {markdown_text(title)}", *cells]) + "\n"
     import nbformat
 
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_markdown_cell(f"# {markdown_literal(title)}")]
+    notebook.cells = [nbformat.v4.new_markdown_cell(f"# {markdown_text(title)}")]
     notebook.cells += [nbformat.v4.new_markdown_cell(text) for text in cells]
     return str(nbformat.writes(notebook))
 

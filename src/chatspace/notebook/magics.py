@@ -112,6 +112,8 @@ class ChatspaceMagics(Magics):
         for old in self._links:
             old.unlink()
         self._session = session
+        if self.default_workspace == "default":  # none chosen: the session's start wins
+            self.default_workspace = session.workspace  # (CHATSPACE_WORKSPACE, the last one)
         # The magics' values win at first: they hold what %config and ipython_config set.
         self._links = [link((self, mine), (session, theirs)) for mine, theirs in _SHARED.items()]
 

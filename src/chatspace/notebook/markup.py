@@ -12,9 +12,11 @@ from functools import cache
 from typing import Any
 
 __all__ = [
+    "code_span",
     "escape",
     "escape_markdown_html",
     "markdown_literal",
+    "markdown_text",
     "markdown_to_html",
     "one_line",
     "safe_markdown",
@@ -68,6 +70,40 @@ def markdown_literal(text: object) -> str:
     ``*stars*`` or ``<b>`` in a file name stay plain characters.
     """
     return _MD_PUNCT.sub(r"\\\1", " ".join(str(text).split()))
+
+
+# What Markdown reads as markup inside a line of text: escapes, code, emphasis, links and
+# images, raw HTML and entities, strikethrough, and JupyterLab's $math$ ...
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>&$~])")
+# ... and at the start of a line: a heading, a quote, a list item or a rule.
+_MD_LINE_START = re.compile(r"^(?:#{1,6}(?=\s|$)|\+(?=\s|$)|-(?=[-\s]|$)|\d{1,9}(?=[.)](?:\s|$)))")
+
+
+def markdown_text(text: object) -> str:
+    """Text on one line that Markdown shows as it is, with only the escapes it needs there:
+    for a record people read as plain text too (``%chat export``), where
+    :func:`markdown_literal` would write ``notes\\.txt``.
+
+    >>> markdown_text("Travel cost 300 EUR (q1-2025). <b>*")
+    'Travel cost 300 EUR (q1-2025). \\\\<b\\\\>\\\\*'
+    """
+    flat = _MD_INLINE.sub(r"\\\1", " ".join(str(text).split()))
+    start = _MD_LINE_START.match(flat)
+    if start is None:
+        return flat
+    end = start.end()
+    if flat[:1].isdigit():  # "1. x" is a list item: escape its dot
+        return f"{flat[:end]}\\{flat[end:]}"
+    return f"\\{flat}"
+
+
+def code_span(text: object) -> str:
+    """``text`` on one line as inline code: shown exactly, nothing in it is markup (file
+    names and ids), with a fence longer than any run of backticks in it."""
+    flat = " ".join(str(text).split())
+    fence = "`" * (max(map(len, re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat[:1] == "`" or flat[-1:] == "`" else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
 
 
 def one_line(text: object, limit: int = 300) -> str:

@@ -23,9 +23,11 @@ from chatspace._shared import DEFAULT_MODEL
 
 from .conversations import ThreadBook
 from .formats import FORMATS
+from .notebook_file import current_path
 
 if TYPE_CHECKING:
     from chatspace.client import Client
+    from chatspace.client._config import Resolved
     from chatspace.types import Model
 
 __all__ = [
@@ -59,8 +61,9 @@ class NotebookSession(HasTraits):
         self.threads = ThreadBook()
         self.frame_uploads: dict[tuple[str, str, str], str] = {}
         self._remembering = False
-        if client is not None:
-            self._restore_workspace()
+        if "workspace" not in kwargs:
+            self._start_workspace()
+        self._restore_workspace()
 
     @property
     def client(self) -> Client:
@@ -69,10 +72,6 @@ class NotebookSession(HasTraits):
             from chatspace.client import Client
 
             self._client = Client()
-            config = self._client.config
-            # CHATSPACE_WORKSPACE applies unless a workspace was already chosen here.
-            if config.sources.get("workspace") != "default" and self.workspace == "default":
-                self.workspace = config.workspace
             self._restore_workspace()
         return self._client
 
@@ -109,11 +108,22 @@ class NotebookSession(HasTraits):
 
     # ---------------------------------------------------------------- workspace memory
 
+    def _start_workspace(self) -> None:
+        """Start where the client works (``CHATSPACE_WORKSPACE``), even before it exists.
+
+        The client is made on first use, after the first question is built: a workspace
+        taken from it then would come one question late.
+        """
+        configured = self._client.config if self._client is not None else _configured()
+        if configured is not None:
+            self.workspace = configured.workspace
+
     def _restore_workspace(self) -> None:
         """Start in the workspace this notebook last used with this service, if any."""
-        notebook, client = notebook_name(), self._client
-        if client is not None and notebook and self.workspace == "default":
-            remembered = _read_memory().get(client.config.base_url, {}).get(notebook)
+        notebook = notebook_name()
+        service = _service_url(self._client) if notebook and self.workspace == "default" else None
+        if notebook and service:
+            remembered = _read_memory().get(service, {}).get(notebook)
             if remembered:
                 self.workspace = remembered
         if not self._remembering:
@@ -133,6 +143,34 @@ class NotebookSession(HasTraits):
         partial.replace(path)  # whole or not at all: two kernels may write at once
 
 
+def _configured() -> Resolved | None:
+    """What a client made now would be configured with (None when the configuration is
+    wrong: making the client says what is wrong)."""
+    from chatspace.client._config import resolve
+    from chatspace.errors import ConfigurationError
+
+    try:
+        return resolve(base_url=None, token=None, workspace=None, beta=False)
+    except ConfigurationError:
+        return None
+
+
+def _service_url(client: Client | None) -> str | None:
+    """The URL of the service the session's client uses, or will use once it is made
+    (the embedded service's only when it runs: a new one would have a new port)."""
+    if client is not None:
+        return client.config.base_url
+    configured = _configured()
+    if configured is None:
+        return None
+    if configured.base_url is not None:
+        return configured.base_url
+    from chatspace.embedded import live_service_url
+    from chatspace.local_auth import data_dir
+
+    return live_service_url(data_dir())
+
+
 def _memory_path() -> Path:
     from chatspace.local_auth import data_dir
 
@@ -148,8 +186,9 @@ def _read_memory() -> dict[str, dict[str, str]]:
 
 
 def notebook_name() -> str | None:
-    """The notebook's file name, when the front end tells it (JupyterLab, VS Code)."""
-    path = os.environ.get("JPY_SESSION_NAME")
+    """The notebook's file name now: asked of the Jupyter server (it knows renames), else
+    as the front end told it at the kernel's start (JupyterLab, VS Code)."""
+    path = current_path() or os.environ.get("JPY_SESSION_NAME")
     if not path:
         from IPython import get_ipython
 

@@ -14,6 +14,7 @@ blob of the request is removed before the error leaves :func:`receive_upload`. T
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -266,11 +267,22 @@ def safe_filename(raw: str) -> str | None:
     """The last path component of an uploaded name, without control characters.
 
     ``../../etc/passwd`` is ``passwd``, ``C:\\Users\\x\\a.txt`` is ``a.txt``; None when
-    nothing usable remains. The result is only ever stored, never used as a path.
+    nothing usable remains. The result is only ever stored, never used as a path. Every
+    other character is kept as sent, with no Unicode normalization: the joiner of an emoji
+    such as 👩‍💻 and a no-break space are part of the name the user types back.
     """
     name = raw.replace("\\", "/").rsplit("/", 1)[-1]
-    name = "".join(ch for ch in name if ch.isprintable()).strip()
+    name = "".join(ch for ch in name if not _unsafe(ch)).strip()
     return None if name in {"", ".", ".."} else name
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _unsafe(ch: str) -> bool:
+    """Controls and line breaks (they forge lines in logs and listings), and the bidi
+    controls that show a name in another order ("Trojan Source": ``invoice\u202etxt.exe``)."""
+    return unicodedata.category(ch) in {"Cc", "Cs", "Zl", "Zp"} or ch in _BIDI_CONTROLS
 
 
 def read_fields(form: UploadForm) -> tuple[UploadFields, list[tuple[str, TempBlob]]]:

@@ -18,6 +18,7 @@ import ipywidgets as w
 from traitlets import Bool, Unicode, link
 
 from chatspace.errors import ChatspaceError
+from chatspace.notebook.failures import told
 from chatspace.notebook.grammar import InputError
 from chatspace.notebook.markup import escape
 
@@ -59,7 +60,9 @@ def one_line(exc: BaseException | str) -> str:
     """An error as one short line: what happened, never a traceback."""
     if isinstance(exc, str):
         text = exc
-    elif isinstance(exc, ChatspaceError | InputError):
+    elif isinstance(exc, ChatspaceError):
+        text = told(exc)  # without the request's URL
+    elif isinstance(exc, InputError):
         text = str(exc)
     else:
         text = f"{type(exc).__name__}: {exc}"

@@ -192,6 +192,8 @@ def ask(
     take_value(result, request.format)
     if not result.interrupted:
         request.thread.add(request.question, result)
+    if result.stored and result.id:
+        ctx.session.last_stored = {"id": result.id, "workspace": result.workspace}
     return result
 
 

@@ -66,7 +66,7 @@ class Dashboard(w.Tab):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
         if self.side is not None:
             return {"text/plain": f"chatspace opened in the right side area ({SIDE_TITLE!r})."}
-        return super()._repr_mimebundle_(**kwargs)  # type: ignore[no-any-return]
+        return super()._repr_mimebundle_(**kwargs)
 
     def close(self) -> None:
         for panel in (self.chat, self.completions, self.files, self.workspaces):

@@ -96,6 +96,18 @@ def _assert_side_in_view(page: Page) -> None:
     assert side.evaluate(_IN_VIEW_JS)
 
 
+def _widen_side(page: Page, by: int) -> None:
+    """Drag the handle between the main area and the side area, as a user would."""
+    handle = page.locator("#jp-main-split-panel > .lm-SplitPanel-handle:visible").last
+    box = handle.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - by, y, steps=5)
+    page.mouse.up()
+
+
 def test_1_side_panel_opens_in_the_right_area(page: Page) -> None:
     side = _side(page)
     expect(side.locator(".chatspace-chat")).to_be_visible(timeout=60_000)
@@ -106,6 +118,12 @@ def test_1_side_panel_opens_in_the_right_area(page: Page) -> None:
     assert cell.locator(".chatspace-dashboard").count() == 0
     assert page.locator(".chatspace-dashboard").count() == 1
     _assert_side_in_view(page)
+    width = side.bounding_box()
+    assert width is not None
+    _widen_side(page, 260)
+    wider = side.bounding_box()
+    assert wider is not None
+    assert wider["width"] > width["width"] + 200
     assert page.page_errors == []  # type: ignore[attr-defined]
 
 
@@ -143,14 +161,14 @@ def test_3_ask_in_the_side_panel_and_insert_its_code_below(page: Page, coder: Fa
     )
     # the notebook in front is the second one, its only cell active
     page.locator(".jp-NotebookPanel:visible .jp-Cell").first.locator(".jp-InputPrompt").click()
-    shot(page, "side-panel-insert-code")
+    shot(page, "side-panel-answer", answer)
     insert.click()
     page.wait_for_function(f"() => ({_SOURCES_JS})().length === 2", timeout=30_000)
     assert page.evaluate(_SOURCES_JS) == [SECOND[0], CODE]
     assert page.evaluate(_CURRENT_JS) == "second.ipynb"
     new_cell = page.locator(".jp-NotebookPanel:visible .jp-Cell").nth(1)
     expect(new_cell).to_contain_text("sales.plot(x='month', y='churn')")
-    shot(page, "side-panel-inserted-code")
+    shot(page, "side-panel")
     answer.locator(".chatspace-copy-code").click()
     expect(answer.locator(".chatspace-copy-code")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == CODE

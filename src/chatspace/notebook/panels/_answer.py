@@ -50,6 +50,7 @@ function action(label, css, title, onClick) {
 
 function render({ model, el }) {
   const body = document.createElement("div");
+  body.className = "chatspace-answer-code";
   el.appendChild(body);
   const draw = () => {
     body.innerHTML = model.get("value");
@@ -84,10 +85,21 @@ export default { render };
 """
 
 
+_CSS = """
+.chatspace-answer-code pre {
+  background: var(--jp-cell-editor-background, #f5f5f5);
+  border: 1px solid var(--jp-border-color2, #e0e0e0);
+  padding: 4px 6px;
+  overflow-x: auto;
+}
+"""
+
+
 class AnswerView(anywidget.AnyWidget):
     """A turn as HTML; each code block gets Copy and Insert buttons once ``codes`` is set."""
 
     _esm = _ESM
+    _css = _CSS
     value = Unicode("", help="The turn as sanitized HTML.").tag(sync=True)
     codes = List(
         Unicode(),

@@ -37,7 +37,7 @@ from chatspace.notebook.markup import code_blocks
 
 from ._answer import AnswerView
 from ._cells import insert_below
-from ._common import Panel, PanelInputError, action, button
+from ._common import Panel, PanelInputError, action, button, row
 from ._conversation import render_turn, usage_line
 from ._pickers import WorkspacePicker, file_choices, list_models
 from ._prompt import PromptBox
@@ -169,12 +169,12 @@ class ChatPanel(Panel):
         self.new_button.on_click(lambda _: self.new_chat())
 
         self.children = [
-            w.HBox([self.model_picker, self.workspace_picker, self.new_button]),
-            w.HBox([self.temperature_slider, self.code_toggle]),
-            w.HBox([self.file_picker, self.filter_text]),
+            row(self.model_picker, self.workspace_picker, self.new_button),
+            row(self.temperature_slider, self.code_toggle),
+            row(self.file_picker, self.filter_text),
             self.scroller,
             self.input,
-            w.HBox([self.send_button, self.stop_button]),
+            row(self.send_button, self.stop_button),
             self.usage_label,
             self.confirm,
             self.error_line,

@@ -25,7 +25,7 @@ from chatspace.notebook.display import Citation
 from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table
+from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
 from ._conversation import render_citations
 from ._export import MIME, export_bytes, export_format, usage_chart_png
 from ._links import data_link
@@ -136,15 +136,15 @@ class CompletionsBrowser(Panel):
         self.session.observe(self._on_stored, "last_stored")
 
         self.children = [
-            w.HBox([self.workspace_picker, self.model_picker, self.refresh_button]),
-            w.HBox([self.filter_text, self.order_buttons]),
+            row(self.workspace_picker, self.model_picker, self.refresh_button),
+            row(self.filter_text, self.order_buttons),
             self.table_box,
-            w.HBox([self.more_button, self.count_label]),
+            row(self.more_button, self.count_label),
             self.picker,
             self.messages,
-            w.HBox([self.metadata_editor, self.save_button, self.delete_button]),
+            row(self.metadata_editor, self.save_button, self.delete_button),
             self.confirm,
-            w.HBox([self.export_path, self.export_button, self.download]),
+            row(self.export_path, self.export_button, self.download),
             self.chart_button,
             self.chart_image,
             self.error_line,

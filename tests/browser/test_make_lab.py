@@ -1,8 +1,9 @@
 """``make lab`` as a new user meets it: the URL it prints opens the quickstart notebook.
 
 The recipe is read from ``make -n lab`` (the Makefile as it is, nothing retyped here),
-run with this environment's JupyterLab on a free port with every directory temporary,
-and the URL it prints is opened in Chromium.
+run with this environment's JupyterLab on a free port with every directory temporary (the
+notebooks a copy, as JupyterLab keeps checkpoints next to what it opens), and the URL it
+prints is opened in Chromium.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,9 +55,13 @@ def test_the_url_make_lab_prints_opens_the_quickstart(browser: Any, tmp_path: Pa
         JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
         JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
     )
+    checkout = tmp_path / "checkout"
+    shutil.copytree(REPO / "notebooks", checkout / "notebooks")
     log_path = tmp_path / "lab.log"
     with log_path.open("w") as log:
-        proc = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            command, cwd=checkout, stdout=log, stderr=subprocess.STDOUT, env=env
+        )
     try:
         _wait_for_lab(f"http://127.0.0.1:{port}", proc, log_path)
         urls = re.findall(rf"http://127\.0\.0\.1:{port}\S*", log_path.read_text())

@@ -89,4 +89,5 @@ def test_the_url_make_lab_prints_opens_the_quickstart(browser: Any, tmp_path: Pa
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
         stop_service(tmp_path / "data")

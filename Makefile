@@ -46,9 +46,11 @@ setup-llama: $(LLAMA_STAMP)
 # Jupyter refuses to run as root unless told; CI machines and containers run as root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-## JupyterLab on the quickstart notebook, against the embedded service.
+## JupyterLab on the quickstart notebook, against the embedded service. The notebook is the
+## server's default URL, so the URL it prints (and opens) is the quickstart's: a path argument
+## opens it only in a browser JupyterLab starts, and prints the Launcher's URL.
 lab: setup
-	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/quickstart.ipynb
+	$(BIN)/jupyter lab $(LAB_FLAGS) --LabApp.default_url=/lab/tree/notebooks/quickstart.ipynb
 
 ## Debian's Chromium for the browser tests (Playwright's own download cannot work here).
 browser-deps:

@@ -7,12 +7,13 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 
 import chatspace
-from chatspace.notebook.panels import CompletionsBrowser
+from chatspace.notebook.panels import ChatPanel, CompletionsBrowser
 from chatspace.notebook.session import NotebookSession
 from support.service import HOSTILE
 
@@ -271,3 +272,45 @@ def test_rows_scroll_in_a_box_above_fixed_controls_in_a_stable_order(
         assert rows.index(box) < rows.index(b.picker)  # the detail stays below the box
     finally:
         b.close()
+
+
+def test_a_chat_stored_next_to_it_shows_without_refresh(
+    browser: CompletionsBrowser,
+    client: chatspace.Client,
+    session: NotebookSession,
+    stored: list[str],
+) -> None:
+    """The chat panel and the browser of one session: the answer is a row at once."""
+    chat = ChatPanel(client, session=session)
+    try:
+        chat.send("Where is the Lyon office?")
+        assert chat.wait(30)
+        assert chat.error == ""
+        answer = chat.turns[-1]["id"]
+        # newest first; within one second by id (the fixture's three are of this second)
+        assert sorted(ids(browser)) == sorted([answer, *stored])
+        assert session.last_stored == {"id": answer, "workspace": "default"}
+        client.workspaces.create("elsewhere", "Elsewhere")
+        session.workspace = "elsewhere"  # as %workspace or a picker does: both panels follow
+        chat.send("Anything here?")
+        assert chat.wait(30)
+        assert browser.workspace == "elsewhere"
+        assert ids(browser) == [chat.turns[-1]["id"]]
+    finally:
+        chat.close()
+
+
+def test_a_chat_stored_by_the_magic_shows_without_refresh(
+    ip: Any, nb_session: NotebookSession, stored: list[str]
+) -> None:
+    b = CompletionsBrowser()  # the notebook's session, as %%chat's
+    try:
+        assert ids(b) == stored[::-1]
+        result = ip.run_cell_magic("chat", "", "What about Lyon?")
+        assert result.stored
+        assert sorted(ids(b)) == sorted([result.id, *stored])
+    finally:
+        b.close()
+    after = ip.run_cell_magic("chat", "", "And after closing?")  # a closed one stays closed
+    assert after.stored
+    assert after.id not in ids(b)

@@ -77,3 +77,35 @@ def test_magics_and_panels_share_the_notebook_session(ip: Any, nb_session: Noteb
     result = ip.run_line_magic("workspace", "")
     assert "workspace default" in str(result)
     board.close()
+
+
+def test_side_dashboard_goes_to_the_right_side_area(client: chatspace.Client) -> None:
+    """``side=True``: the panels are the output of a Sidecar (JupyterLab's right area);
+    the cell that opened them shows one line, not a second copy of the panels."""
+    from sidecar import Sidecar
+
+    board = dashboard(client, session=NotebookSession(client=client), side=True)
+    side = board.side
+    assert isinstance(side, Sidecar)
+    assert (side.title, side.anchor) == ("chatspace", "right")
+    [output] = side.outputs
+    view = output["data"]["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == board.model_id
+    shown = board._repr_mimebundle_()
+    assert shown == {"text/plain": "chatspace opened in the right side area ('chatspace')."}
+    board.open_side()  # again (after the user closed its tab): a new area, the old one gone
+    assert board.side is not side
+    assert side.comm is None
+    board.chat.send("Hello from the side")
+    assert board.chat.wait(30)
+    assert board.chat.error == ""
+    board.close()
+    assert board.side is None
+
+
+def test_dashboard_in_a_cell_shows_the_panels(client: chatspace.Client) -> None:
+    board = dashboard(client, session=NotebookSession(client=client))
+    assert board.side is None
+    view = board._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == board.model_id
+    board.close()

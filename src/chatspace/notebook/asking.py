@@ -203,6 +203,8 @@ def ask(
     take_value(result, request.format)
     if not result.interrupted:
         request.thread.add(request.question, result)
+    if result.stored and result.id:
+        ctx.session.last_stored = {"id": result.id, "workspace": result.workspace}
     return result
 
 

@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 __all__ = [
+    "code_blocks",
     "code_span",
     "escape",
     "escape_markdown_html",
@@ -207,3 +208,10 @@ def markdown_to_html(text: str) -> str:
     import nh3
 
     return nh3.clean(_renderer().render(text), url_schemes={"http", "https", "mailto"})
+
+
+def code_blocks(text: str) -> list[str]:
+    """The code of each code block of ``text`` (fenced or indented), without its last line
+    break, in the order :func:`markdown_to_html` renders them as ``<pre>`` elements."""
+    tokens = _renderer().parse(text)
+    return [t.content.rstrip("\n") for t in tokens if t.type in ("fence", "code_block")]

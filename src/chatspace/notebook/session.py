@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from traitlets import Bool, Enum, HasTraits, Instance, Int, List, Unicode
+from traitlets import Bool, Dict, Enum, HasTraits, Instance, Int, List, Unicode
 
 from chatspace._shared import DEFAULT_MODEL
 
@@ -53,6 +53,10 @@ class NotebookSession(HasTraits):
     format = Enum(FORMATS, "markdown", help="How answers are asked for and shown by default.")
     history_tokens = Int(4000, help="Tokens of earlier turns a thread may send again.")
     models = List(Unicode(), help="The ids of the models the service serves, as last listed.")
+    last_stored = Dict(
+        help="The completion a magic or panel stored last ({'id', 'workspace'}): the "
+        "completions browser shows it without a Refresh."
+    )
     _client = Instance("chatspace.client.Client", allow_none=True)
 
     def __init__(self, client: Client | None = None, **kwargs: Any) -> None:

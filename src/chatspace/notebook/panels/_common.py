@@ -36,6 +36,7 @@ __all__ = [
     "one_line",
     "renamed",
     "render_table",
+    "row",
 ]
 
 P = ParamSpec("P")
@@ -131,6 +132,12 @@ def button(description: str, css: str, *, style: str = "", tooltip: str = "") ->
     b = w.Button(description=description, button_style=style, tooltip=tooltip or description)
     b.add_class(css)
     return b
+
+
+def row(*children: w.Widget) -> w.HBox:
+    """Controls side by side that wrap onto the next line where the panel is narrow (the
+    side area), instead of being cut off."""
+    return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap"))
 
 
 def render_table(

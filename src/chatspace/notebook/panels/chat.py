@@ -15,6 +15,10 @@ bounded height that keeps its bottom in view while an answer grows (unless the r
 scrolled up), so the Stop button below it stays on screen. ``send()``/``stop()``/
 ``new_chat()`` are the buttons' twins, Enter in the input box sends (Shift+Enter adds a
 line), and ``wait()`` returns when the answer is complete.
+
+An answer's code blocks get Copy and Insert buttons (:mod:`._answer`); Insert puts the code
+into a new cell below the active one (:mod:`._cells`), and ``insert_code()`` is its twin.
+"Code only" asks as ``%%chat --format code`` does: one code block, nothing else.
 """
 
 from __future__ import annotations
@@ -30,8 +34,12 @@ from traitlets import Bool, Dict, Float, Int, List, Unicode, link, observe
 from chatspace._shared import DEFAULT_MODEL
 from chatspace.notebook.asking import Question, ask
 from chatspace.notebook.context import NotebookContext
+from chatspace.notebook.display import fenced
+from chatspace.notebook.markup import code_blocks
 
-from ._common import Panel, PanelInputError, action, button
+from ._answer import AnswerView
+from ._cells import insert_below
+from ._common import Panel, PanelInputError, action, button, row
 from ._conversation import render_turn, usage_line
 from ._pickers import WorkspacePicker, file_choices, list_models
 from ._prompt import PromptBox
@@ -73,6 +81,9 @@ class ChatPanel(Panel):
     file_ids = List(Unicode(), help="Files the next question searches; [] means all of them.")
     metadata_filter = Unicode("", help="Retrieval filter on file metadata: JSON or k=v pairs.")
     top_k = Int(0, min=0, max=50, help="Passages to retrieve (1..50); 0 for the service default.")
+    code_only = Bool(
+        False, help="Ask for code only, one block to insert (as %%chat --format code does)."
+    )
     usage = Dict(help="Tokens used by the whole conversation (prompt, completion, total).")
     render_interval = Float(0.1, help="Seconds between renders of a streaming answer.")
     thread = Unicode(help="The session's thread this panel continues (panel-1, panel-2, ...).")
@@ -112,6 +123,10 @@ class ChatPanel(Panel):
         )
         self.temperature_slider.add_class("chatspace-temperature")
         self.new_button = button("New chat", "chatspace-new-chat", tooltip="Forget this chat")
+        self.code_toggle = w.ToggleButton(
+            description="Code only", tooltip="Ask for code only: one block, ready to insert"
+        )
+        self.code_toggle.add_class("chatspace-code-only")
         self.file_picker = w.SelectMultiple(
             description="Files", rows=4, options=[], layout=w.Layout(width="auto", min_width="50%")
         )
@@ -145,6 +160,7 @@ class ChatPanel(Panel):
 
         link((self, "temperature"), (self.temperature_slider, "value"))
         link((self, "metadata_filter"), (self.filter_text, "value"))
+        link((self, "code_only"), (self.code_toggle, "value"))
         self.model_picker.observe(self._on_model_picked, "value")
         # A model added or removed by %chat models shows here at once, and so does a new
         # default model (%config ChatspaceMagics.default_model).
@@ -157,12 +173,12 @@ class ChatPanel(Panel):
         self.new_button.on_click(lambda _: self.new_chat())
 
         self.children = [
-            w.HBox([self.model_picker, self.workspace_picker, self.new_button]),
-            w.HBox([self.temperature_slider]),
-            w.HBox([self.file_picker, self.filter_text]),
+            row(self.model_picker, self.workspace_picker, self.new_button),
+            row(self.temperature_slider, self.code_toggle),
+            row(self.file_picker, self.filter_text),
             self.scroller,
             self.input,
-            w.HBox([self.send_button, self.stop_button]),
+            row(self.send_button, self.stop_button),
             self.usage_label,
             self.confirm,
             self.error_line,
@@ -263,6 +279,7 @@ class ChatPanel(Panel):
             file_ids=list(self.file_ids),
             filter=self.metadata_filter,
             words=PANEL_WORDS,
+            format="code" if self.code_only else None,
             top_k=self.top_k,
             stream=True,
             thread=self.thread,
@@ -324,7 +341,7 @@ class ChatPanel(Panel):
     def _answer(self, asked: Question) -> None:
         turn: dict[str, Any] = {"role": "assistant", "content": "", "workspace": asked.workspace}
         self.turns = [*self.turns, turn]
-        widget = self._turn_widget(-1)
+        widget = self._answer_view(turn)
         self.conversation.children = [*self.conversation.children, widget]
         last_render = [0.0]
 
@@ -344,9 +361,12 @@ class ChatPanel(Panel):
             self.input.value = asked.text
             self.streaming = False
             raise
+        content = result.text if result.shown is None else result.shown
+        if result.format == "code" and result.value:
+            content = fenced(result.value)  # the code alone, as Insert will put it
         done = {
             **turn,
-            "content": result.text if result.shown is None else result.shown,
+            "content": content,
             "id": result.id,
             "citations": [dataclasses.asdict(c) for c in result.citations],
             "stopped": result.interrupted,
@@ -359,6 +379,7 @@ class ChatPanel(Panel):
         self._last = result
         self.turns = [*self.turns[:-1], done]
         widget.value = self._render(done)
+        widget.codes = code_blocks(content)  # complete: its code gets its buttons
         total = self.usage.get("total_tokens", 0)
         self.usage_label.value = usage_line(result, total, self._asked_model)
         self.streaming = False
@@ -380,7 +401,40 @@ class ChatPanel(Panel):
             self.session.unobserve(self._on_session_model, "model")
         super().close()
 
-    def _turn_widget(self, index: int) -> w.HTML:
-        html = w.HTML(self._render(self.turns[index]))
-        html.add_class("chatspace-turn-" + self.turns[index]["role"])
-        return html
+    def _turn_widget(self, index: int) -> w.DOMWidget:
+        turn = self.turns[index]
+        if turn["role"] == "assistant":
+            return self._answer_view(turn)
+        view = w.HTML(self._render(turn))
+        view.add_class("chatspace-turn-" + turn["role"])
+        return view
+
+    def _answer_view(self, turn: dict[str, Any]) -> AnswerView:
+        view = AnswerView(value=self._render(turn), codes=code_blocks(turn["content"]))
+        view.add_class("chatspace-turn-assistant")
+        view.on_insert(self._insert)
+        return view
+
+    # ---------------------------------------------------------------- code to cells
+
+    @action
+    def insert_code(self, turn: int = -1, block: int = 0) -> str:
+        """What Insert on code block ``block`` of answer ``turn`` does (the last answer's
+        first block by default): its code goes into a new cell below the active one."""
+        answers = [v for v in self.conversation.children if isinstance(v, AnswerView)]
+        if not answers:
+            raise PanelInputError("no answer yet: ask a question first")
+        try:
+            view = answers[turn]
+        except IndexError:
+            raise PanelInputError(f"no answer {turn}: the chat has {len(answers)}") from None
+        if not view.codes:
+            raise PanelInputError("this answer has no code block")
+        try:
+            return view.insert(block)
+        except IndexError as exc:
+            raise PanelInputError(str(exc)) from None
+
+    @action
+    def _insert(self, code: str) -> None:
+        insert_below(code)

@@ -4,9 +4,10 @@ Pages load on demand (``refresh()`` then ``load_more()``), following the service
 cursor, and show in a stable order (created, then id). The table scrolls inside a box of
 bounded height, so the detail, export and chart controls stay where they are below it
 however many rows are loaded. A filter applies as soon as it is chosen (the model picker,
-the order) or typed (the metadata filter, on Enter). Exports and the chart cover every
-completion that matches the filters, not just the loaded pages, because that is what an
-analysis wants.
+the order) or typed (the metadata filter, on Enter), and a completion stored by a magic
+or panel of the same session (its ``last_stored``) shows without a Refresh. Exports and
+the chart cover every completion that matches the filters, not just the loaded pages,
+because that is what an analysis wants.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from chatspace.notebook.display import Citation
 from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table
+from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
 from ._conversation import render_citations
 from ._export import MIME, export_bytes, export_format, usage_chart_png
 from ._links import data_link
@@ -131,17 +132,19 @@ class CompletionsBrowser(Panel):
         self.observe(
             lambda _: self.refresh(), ["workspace", "metadata_filter", "order", "model_filter"]
         )
+        # A chat stored by the chat panel next to it, or by %%chat, shows without a Refresh.
+        self.session.observe(self._on_stored, "last_stored")
 
         self.children = [
-            w.HBox([self.workspace_picker, self.model_picker, self.refresh_button]),
-            w.HBox([self.filter_text, self.order_buttons]),
+            row(self.workspace_picker, self.model_picker, self.refresh_button),
+            row(self.filter_text, self.order_buttons),
             self.table_box,
-            w.HBox([self.more_button, self.count_label]),
+            row(self.more_button, self.count_label),
             self.picker,
             self.messages,
-            w.HBox([self.metadata_editor, self.save_button, self.delete_button]),
+            row(self.metadata_editor, self.save_button, self.delete_button),
             self.confirm,
-            w.HBox([self.export_path, self.export_button, self.download]),
+            row(self.export_path, self.export_button, self.download),
             self.chart_button,
             self.chart_image,
             self.error_line,
@@ -175,6 +178,10 @@ class CompletionsBrowser(Panel):
             self._picking = False
         page = self.client.chat.list(limit=self.page_size, **query)
         self._show_page(list(page.data), bool(page.has_more), replace=True)
+
+    def _on_stored(self, change: dict[str, Any]) -> None:
+        if change["new"].get("workspace") == self.workspace:
+            self.refresh()
 
     @action
     def load_more(self) -> None:
@@ -324,6 +331,12 @@ class CompletionsBrowser(Panel):
             data, target.name, MIME[kind], css="chatspace-download-link", text=f"⬇ {target.name}"
         )
         return target
+
+    def close(self) -> None:
+        """Stop following the session's stored completions, then close the widget."""
+        if self._link is not None:  # not closed before
+            self.session.unobserve(self._on_stored, "last_stored")
+        super().close()
 
     @action
     def chart(self) -> bytes:

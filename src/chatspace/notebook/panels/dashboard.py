@@ -1,8 +1,18 @@
-"""``chatspace.dashboard()``: the four panels in tabs, sharing one client and workspace."""
+"""``chatspace.dashboard()``: the four panels in tabs, sharing one client and workspace.
+
+``dashboard(side=True)`` puts them in JupyterLab's right side area instead of the cell's
+output, where they stay while the notebook scrolls and while other notebooks are opened.
+The side area is a ``sidecar.Sidecar`` (Jupyter's widgets team keeps it; its prebuilt lab
+extension opens the area as soon as the widget exists): an Output widget whose front end
+lives in the shell rather than in a cell. The dashboard goes in as its output data, not
+by capturing a cell's output, so it works outside a running cell too (a button's
+callback), and the cell that opened it shows one line saying where it went instead of a
+second copy of the panels.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
@@ -12,10 +22,15 @@ from .files import FilesPanel
 from .workspaces import WorkspacePanel
 
 if TYPE_CHECKING:
+    from sidecar import Sidecar
+
     from chatspace.client import Client
     from chatspace.notebook.session import NotebookSession
 
-__all__ = ["Dashboard", "dashboard"]
+__all__ = ["SIDE_TITLE", "Dashboard", "dashboard"]
+
+SIDE_TITLE = "chatspace"
+"""The side area's tab title."""
 
 
 class Dashboard(w.Tab):
@@ -28,6 +43,7 @@ class Dashboard(w.Tab):
         self.completions = CompletionsBrowser(client, session=session)
         self.files = FilesPanel(client, session=session)
         self.workspaces = WorkspacePanel(client, session=session)
+        self.side: Sidecar | None = None
         super().__init__(
             children=[self.chat, self.completions, self.files, self.workspaces],
             titles=("Chat", "Completions", "Files", "Workspaces"),
@@ -36,16 +52,42 @@ class Dashboard(w.Tab):
         # a file uploaded in one tab is offered by the chat's file picker at once
         self.files.observe(lambda _: self.chat.refresh(), "last_uploaded")
 
+    def open_side(self) -> None:
+        """Show the panels in JupyterLab's right side area (again, if it was closed)."""
+        from sidecar import Sidecar
+
+        if self.side is not None:
+            self.side.close()
+        self.side = Sidecar(title=SIDE_TITLE)
+        self.side.add_class("chatspace-side")
+        view = w.Widget._repr_mimebundle_(self)  # the panels, not the line of the cell
+        self.side.outputs = ({"output_type": "display_data", "data": view, "metadata": {}},)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        if self.side is not None:
+            return {"text/plain": f"chatspace opened in the right side area ({SIDE_TITLE!r})."}
+        return super()._repr_mimebundle_(**kwargs)
+
     def close(self) -> None:
         for panel in (self.chat, self.completions, self.files, self.workspaces):
             panel.close()
+        if self.side is not None:
+            self.side.close()
+            self.side = None
         super().close()
 
 
-def dashboard(client: Client | None = None, *, session: NotebookSession | None = None) -> Dashboard:
+def dashboard(
+    client: Client | None = None, *, session: NotebookSession | None = None, side: bool = False
+) -> Dashboard:
     """All four panels in tabs; without a client they use the notebook session's.
 
+    ``side=True`` opens them in JupyterLab's right side area, where they stay put.
+
     >>> import chatspace
-    >>> chatspace.dashboard()
+    >>> chatspace.dashboard(side=True)
     """
-    return Dashboard(client, session=session)
+    board = Dashboard(client, session=session)
+    if side:
+        board.open_side()
+    return board

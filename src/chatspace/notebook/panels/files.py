@@ -19,7 +19,7 @@ from traitlets import Dict, Float, List, Unicode, link
 from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table
+from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
 from ._links import file_download_url
 from ._pickers import WorkspacePicker, file_choices
 from ._preview import preview_html
@@ -119,14 +119,14 @@ class FilesPanel(Panel):
         self.observe(lambda _: self.refresh(), "workspace")
 
         self.children = [
-            w.HBox([self.uploader, self.meta_text, self.instructions_text, self.upload_button]),
+            row(self.uploader, self.meta_text, self.instructions_text, self.upload_button),
             self.progress_bar,
-            w.HBox([self.workspace_picker, self.filter_text, self.refresh_button]),
+            row(self.workspace_picker, self.filter_text, self.refresh_button),
             self.table,
             self.picker,
             self.preview_box,
-            w.HBox([self.metadata_editor, self.save_button]),
-            w.HBox([self.derive_text, self.derive_button, self.delete_button]),
+            row(self.metadata_editor, self.save_button),
+            row(self.derive_text, self.derive_button, self.delete_button),
             self.confirm,
             self.error_line,
         ]

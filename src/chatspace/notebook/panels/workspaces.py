@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 import ipywidgets as w
 from traitlets import Dict, List, Unicode
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table
+from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
 from ._inputs import parse_workspace_id
 
 if TYPE_CHECKING:
@@ -88,12 +88,12 @@ class WorkspacePanel(Panel):
 
         self.children = [
             self.table,
-            w.HBox([self.picker, self.use_button, self.delete_button]),
-            w.HBox([self.new_id, self.new_name, self.create_button]),
+            row(self.picker, self.use_button, self.delete_button),
+            row(self.new_id, self.new_name, self.create_button),
             w.HTML("<b>Users of the selected workspace</b>"),
             self.users_table,
-            w.HBox([self.user_text, self.access_picker]),
-            w.HBox([self.add_button, self.set_button, self.remove_button]),
+            row(self.user_text, self.access_picker),
+            row(self.add_button, self.set_button, self.remove_button),
             self.confirm,
             self.error_line,
         ]

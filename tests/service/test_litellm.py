@@ -127,7 +127,19 @@ def relay(
         "--data-dir",
         str(data),
     ]
-    subprocess.run(add, input="sk-not-the-master-key", text=True, check=True, timeout=60)
+    # The check of `models add` asks the proxy, which cannot check a key other than its
+    # master key without its database: one line in its words, nothing saved; --no-check
+    # keeps it anyway (the question-time refusal is tested below).
+    checked = subprocess.run(
+        add, input="sk-not-the-master-key", text=True, capture_output=True, timeout=60
+    )
+    assert checked.returncode == 2, checked.stdout + checked.stderr
+    assert "answered HTTP 400 when asked for its models: No connected db." in checked.stderr
+    assert "sk-not" not in checked.stderr
+    assert not (data / "models.toml").exists()
+    subprocess.run(
+        [*add, "--no-check"], input="sk-not-the-master-key", text=True, check=True, timeout=60
+    )
     env = {"CHATSPACE_AUTODETECT": "1", "OPENAI_BASE_URL": proxy, "OPENAI_API_KEY": MASTER_KEY}
     svc = start_service(
         data, "--upstream-url", tools_upstream.url, "--upstream-model", "tools", env=env

@@ -461,3 +461,20 @@ def test_models_toml_wins_over_the_environment_for_a_name_both_serve(
         svc.wait_for_log("model echo of openai is not served: models.toml serves that name")
     finally:
         svc.stop()
+
+
+def test_a_refusal_in_the_servers_words_never_repeats_the_key() -> None:
+    from chatspace.service.connections import _their_words
+
+    key = "sk-secret-0123456789"
+
+    def said(body: object) -> str:
+        return _their_words(httpx.Response(400, json=body), key)
+
+    assert said({"error": {"message": "No connected\n db."}}) == "No connected db."
+    assert said({"error": "quota exceeded"}) == "quota exceeded"
+    assert said({"error": {"message": f"bad key {key}"}}) == ""
+    assert said({"error": {"message": "key ends in 0123456789"}}) == ""
+    assert said({"error": {"message": "x" * 500}}) == "x" * 120
+    assert said(["not", "an", "object"]) == ""
+    assert _their_words(httpx.Response(400, text="<html>"), key) == ""

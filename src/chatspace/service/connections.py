@@ -124,6 +124,22 @@ def check_url(url: str) -> str:
     return url.rstrip("/")
 
 
+def _their_words(response: httpx.Response, key: str | None) -> str:
+    """The server's own error message, cut short, unless it repeats the key (or any
+    part of it long enough to matter): left out then."""
+    try:
+        error = response.json().get("error")
+        message = error.get("message") if isinstance(error, dict) else error
+    except (ValueError, AttributeError):
+        return ""
+    if not isinstance(message, str):
+        return ""
+    message = " ".join(message.split())[:120]
+    if key and any(key[i : i + 8] in message for i in range(max(1, len(key) - 7))):
+        return ""
+    return message
+
+
 def check_connection(
     url: str, model: str, key: str | None, *, timeout: float = CHECK_TIMEOUT, adding: bool = True
 ) -> list[str]:
@@ -166,7 +182,11 @@ def check_connection(
             f"ends in /v1{unchecked}"
         )
     if status >= 400:
-        raise BadConnection(f"{url} answered HTTP {status} when asked for its models")
+        said = _their_words(response, key)
+        raise BadConnection(
+            f"{url} answered HTTP {status} when asked for its models"
+            + (f": {said}" if said else "")
+        )
     try:
         served = model_ids(response)
     except ValueError:

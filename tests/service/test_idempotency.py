@@ -20,7 +20,7 @@ from chatspace.service.problems import Conflict
 from chatspace.service.store.db import open_database
 from chatspace.service.store.idempotency import RETENTION_SECONDS, purge
 from chatspace.service.store.transactions import write_transaction
-from support.platform import blob_files, incoming_files, stored
+from support.platform import blob_files, blob_of, incoming_files, stored
 from support.service import Service
 
 
@@ -122,6 +122,7 @@ def test_concurrent_requests_with_one_key_create_once(
                 "/files", files={"file": ("same.txt", b"same bytes" * 1000)}, headers=_key("race")
             )
 
+    blobs_before = len(blob_files(service))
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(send, range(8)))
     # The first to commit creates; the others wait for it and replay its answer.
@@ -130,6 +131,9 @@ def test_concurrent_requests_with_one_key_create_once(
     assert len({a.text for a in answers}) == 1
     assert alice.get("/files").json()["total"] == 1
     assert incoming_files(service) == []
+    (kept,) = alice.get("/files").json()["data"]
+    assert blob_of(service, kept["id"]) in blob_files(service)
+    assert len(blob_files(service)) == blobs_before + 1, "the replayed requests' blobs are gone"
 
 
 def test_the_api_for_other_routes_and_the_24_hour_retention(

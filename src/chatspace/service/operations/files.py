@@ -218,7 +218,7 @@ async def create_files(
 
     def run() -> Answer:
         try:
-            return once.run(
+            answer = once.run(
                 state.db,
                 write,
                 authorize=lambda conn: require_access(conn, caller, workspace, "writer"),
@@ -227,6 +227,9 @@ async def create_files(
         except BaseException:
             state.blobs.delete_many(placed)
             raise
+        if answer.replayed:  # a request under the key finished first: its files stand
+            state.blobs.delete_many(placed)
+        return answer
 
     return await run_in_threadpool(run)
 

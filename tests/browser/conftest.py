@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from chatspace.embedded import stop_service
-from support.lab import REPO, TOKEN, Lab
+from support.lab import REPO, TOKEN, Lab, stop_lab
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
@@ -73,11 +73,7 @@ def running_lab(tmp: Path, env: dict[str, str] | None = None) -> Iterator[Lab]:
         _wait_for_lab(base, proc, log_path)
         yield Lab(base=base, root=root, data_dir=data_dir, log=log_path)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_lab(proc)
         log.close()
         stop_service(data_dir)  # the extension's service outlives the server by design
 

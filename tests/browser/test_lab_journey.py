@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from support.lab import Lab, shot
+from support.lab import KERNEL_IDLE_JS, Lab, shot
 
 pytestmark = pytest.mark.browser
 
@@ -31,10 +31,6 @@ _CELLS_JS = """() => window.jupyterapp.shell.currentWidget.content.widgets.map(
            count: j.execution_count ?? null, outputs: j.outputs || [] }; })"""
 _ALL_RUN_JS = """() => window.jupyterapp.shell.currentWidget.content.widgets.every(
     c => c.model.type !== 'code' || c.model.executionCount !== null)"""
-_IDLE_JS = """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-    const k = w && w.sessionContext && w.sessionContext.session
-              && w.sessionContext.session.kernel;
-    return !!k && k.connectionStatus === 'connected' && k.status === 'idle'; }"""
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +69,7 @@ def _record_texts(page: Page, root: str, last_of: str | None = None) -> None:
 
 
 def _wait_idle(page: Page) -> None:
-    page.wait_for_function(_IDLE_JS, timeout=90_000)
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
 
 
 def test_1_quickstart_runs_with_every_output_rendered(session_page: Page, lab: Lab) -> None:

@@ -10,12 +10,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
 from browser.conftest import running_lab
-from support.lab import Lab, shot
+from support.lab import KERNEL_IDLE_JS, Lab, shot
 from support.upstream import FakeUpstream
 
 pytestmark = pytest.mark.browser
@@ -54,20 +53,13 @@ def model_lab(tmp_path_factory: pytest.TempPathFactory, upstream: FakeUpstream) 
 def test_chat_with_the_model_of_the_environment_in_a_new_notebook(
     browser: Any, model_lab: Lab, upstream: FakeUpstream
 ) -> None:
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(notebook, model_lab.root / "real-model.ipynb")
+    model_lab.write_notebook("real-model.ipynb", CELLS)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     try:
         page.goto(model_lab.url("lab/tree/real-model.ipynb"))
         page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-        page.wait_for_function(
-            "() => { const w = window.jupyterapp.shell.currentWidget; const k = w && "
-            "w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;"
-            " return !!k && k.status === 'idle'; }",
-            timeout=90_000,
-        )
+        page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
         page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.wait_for_function(_DONE_JS, arg=len(CELLS), timeout=120_000)
         answer = page.locator(".jp-Cell").nth(3).locator(".jp-OutputArea-output").last

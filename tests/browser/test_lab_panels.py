@@ -14,12 +14,11 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import nbformat
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browser.conftest import running_lab
-from support.lab import Lab, shot
+from support.lab import KERNEL_IDLE_JS, Lab, shot
 from support.upstream import USAGE, FakeUpstream, _chunk, _event
 
 pytestmark = pytest.mark.browser
@@ -38,9 +37,6 @@ CELLS = [
 _DONE_JS = """(n) => { const w = window.jupyterapp.shell.currentWidget;
     return !!w && !!w.content && w.content.widgets.length === n
         && w.content.widgets.every(c => c.model.executionCount !== null); }"""
-_IDLE_JS = """() => { const w = window.jupyterapp.shell.currentWidget; const k = w &&
-    w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-    return !!k && k.status === 'idle'; }"""
 # Whether the newest text of the conversation shows inside its scroll box.
 _FOLLOWS_JS = """(box) => { const turns = box.querySelectorAll('.chatspace-turn');
     const last = turns[turns.length - 1].getBoundingClientRect();
@@ -80,9 +76,7 @@ def page(
 ) -> Iterator[Page]:
     env = {"OPENAI_BASE_URL": upstream.url, "OPENAI_API_KEY": KEY, "CHATSPACE_AUTODETECT": "1"}
     with running_lab(tmp_path_factory.mktemp("panels-lab"), env) as lab:
-        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
-        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-        nbformat.write(notebook, lab.root / "panels.ipynb")
+        lab.write_notebook("panels.ipynb", CELLS)
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         opened = context.new_page()
         errors: list[str] = []
@@ -96,10 +90,10 @@ def page(
 def _run_all(page: Page, lab: Lab) -> None:
     page.goto(lab.url("lab/tree/panels.ipynb"))
     page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-    page.wait_for_function(_IDLE_JS, timeout=90_000)
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(_DONE_JS, arg=len(CELLS), timeout=180_000)
-    page.wait_for_function(_IDLE_JS, timeout=90_000)
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
 
 
 def _chat(page: Page) -> Locator:

@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
 from browser.conftest import running_lab
-from support.lab import Lab, shot
+from support.lab import KERNEL_IDLE_JS, Lab, shot
 from support.llama_server import MODEL_ALIAS, LlamaServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.real_model]
@@ -34,9 +33,6 @@ CELLS = [
     "print(_chat.model, _chat.interpolated, \"KeyError: 'q2'\" in asked)",
     "%%chat --no-store --format code\nWrite a Python function add(a, b) that returns a + b.",
 ]
-_IDLE_JS = """() => { const w = window.jupyterapp.shell.currentWidget; const k = w &&
-    w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-    return !!k && k.status === 'idle'; }"""
 _RAN_JS = """(n) => { const cells = window.jupyterapp.shell.currentWidget.content.widgets;
     return cells.slice(0, n).every(c => c.model.executionCount !== null); }"""
 _RUN_JS = """(i) => { const panel = window.jupyterapp.shell.currentWidget;
@@ -61,20 +57,18 @@ def llama_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 def test_a_failing_cell_explained_and_code_put_below_by_the_connected_model(
     browser: Any, llama_lab: Lab
 ) -> None:
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(notebook, llama_lab.root / "explain.ipynb")
+    llama_lab.write_notebook("explain.ipynb", CELLS)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     try:
         page.goto(llama_lab.url("lab/tree/explain.ipynb"))
         page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-        page.wait_for_function(_IDLE_JS, timeout=90_000)
+        page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
         # Cell by cell, as a user runs them: run-all would stop at the error.
         for index in range(len(CELLS)):
             page.evaluate(_RUN_JS, index)
             page.wait_for_function(_RAN_JS, arg=index + 1, timeout=180_000)
-            page.wait_for_function(_IDLE_JS, timeout=180_000)
+            page.wait_for_function(KERNEL_IDLE_JS, timeout=180_000)
         page.wait_for_function(_RAN_JS, arg=len(CELLS), timeout=60_000)
         cells = page.locator(".jp-NotebookPanel .jp-Cell")
         checked = cells.nth(3).locator(".jp-OutputArea-output").last

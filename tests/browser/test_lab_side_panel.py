@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import nbformat
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browser.conftest import running_lab
-from support.lab import Lab, shot
+from support.lab import KERNEL_IDLE_JS, shot
 from support.upstream import FakeUpstream
 
 pytestmark = pytest.mark.browser
@@ -34,9 +33,6 @@ FIRST = [
     "for i in range(120):\n    print('a long output line', i)",
 ]
 SECOND = ["total = 1 + 1\ntotal"]
-_IDLE_JS = """() => { const w = window.jupyterapp.shell.currentWidget; const k = w &&
-    w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-    return !!k && k.status === 'idle'; }"""
 _DONE_JS = """(n) => { const w = window.jupyterapp.shell.currentWidget;
     return !!w && !!w.content && w.content.widgets.length === n
         && w.content.widgets.every(c => c.model.executionCount !== null); }"""
@@ -47,12 +43,6 @@ _SOURCES_JS = """() => window.jupyterapp.shell.currentWidget.content.widgets.map
 _IN_VIEW_JS = """(el) => { const r = el.getBoundingClientRect();
     return r.width > 100 && r.height > 100 && r.top >= 0 && r.bottom <= window.innerHeight
         && r.left >= 0 && r.right <= window.innerWidth; }"""
-
-
-def _notebook(lab: Lab, name: str, cells: list[str]) -> None:
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(notebook, lab.root / name)
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +58,8 @@ def page(
 ) -> Iterator[Page]:
     env = {"OPENAI_BASE_URL": coder.url, "OPENAI_API_KEY": KEY, "CHATSPACE_AUTODETECT": "1"}
     with running_lab(tmp_path_factory.mktemp("side-lab"), env) as lab:
-        _notebook(lab, "first.ipynb", FIRST)
-        _notebook(lab, "second.ipynb", SECOND)
+        lab.write_notebook("first.ipynb", FIRST)
+        lab.write_notebook("second.ipynb", SECOND)
         context = browser.new_context(viewport={"width": 1500, "height": 950})
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=lab.base)
         opened = context.new_page()
@@ -78,10 +68,10 @@ def page(
         opened.page_errors = errors  # type: ignore[attr-defined]
         opened.goto(lab.url("lab/tree/first.ipynb"))
         opened.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-        opened.wait_for_function(_IDLE_JS, timeout=90_000)
+        opened.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
         opened.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         opened.wait_for_function(_DONE_JS, arg=len(FIRST), timeout=180_000)
-        opened.wait_for_function(_IDLE_JS, timeout=90_000)
+        opened.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
         yield opened
         context.close()
 
@@ -139,7 +129,7 @@ def test_2_it_stays_while_the_notebook_scrolls_and_another_opens(page: Page) -> 
         "() => { window.jupyterapp.commands.execute('docmanager:open', {path: 'second.ipynb'}); }"
     )
     page.wait_for_function(f"() => ({_CURRENT_JS})() === 'second.ipynb'", timeout=30_000)
-    page.wait_for_function(_IDLE_JS, timeout=90_000)
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(_DONE_JS, arg=len(SECOND), timeout=60_000)
     _assert_side_in_view(page)

@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from browser.conftest import _free_port, _wait_for_lab
 from chatspace.embedded import stop_service
-from support.lab import REPO, TOKEN
+from support.lab import REPO, TOKEN, stop_lab
 
 pytestmark = pytest.mark.browser
 
@@ -84,10 +84,5 @@ def test_the_url_make_lab_prints_opens_the_quickstart(browser: Any, tmp_path: Pa
         finally:
             context.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_lab(proc)
         stop_service(tmp_path / "data")

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jupyter_client.manager import KernelManager
 
+from support.kernels import execute_reply, iopub_until_idle, running_kernel
 from support.service import Service, new_org, running_service
 from support.upstream import FakeUpstream
 
-TIMEOUT = 60
 CODE = "clean = df.dropna()\nclean.describe()"
 PIECES = ["Drop the missing rows first:\n\n```python\n", f"{CODE}\n", "```\n"]
 
@@ -46,33 +45,14 @@ def kernel(code_service: Service, tmp_path: Path) -> Iterator[Any]:
         CHATSPACE_BASE_URL=code_service.url,
         CHATSPACE_TOKEN=code_service.token("ann", new_org()),
     )
-    manager = KernelManager(kernel_name="python3")
-    manager.start_kernel(env=env, cwd=str(tmp_path))
-    client = manager.client()
-    client.start_channels()
-    try:
-        client.wait_for_ready(timeout=TIMEOUT)
+    with running_kernel(env, tmp_path) as (_, client):
         yield client
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def _execute(client: Any, code: str) -> tuple[list[dict], dict]:
     """Run ``code`` as a notebook cell: its iopub messages and its execute reply."""
     msg_id = client.execute(code)
-    seen = []
-    while True:
-        msg = client.get_iopub_msg(timeout=TIMEOUT)
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        seen.append(msg)
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            break
-    reply = client.get_shell_msg(timeout=TIMEOUT)
-    while reply["parent_header"].get("msg_id") != msg_id:  # wait_for_ready's kernel_info
-        reply = client.get_shell_msg(timeout=TIMEOUT)
-    return seen, reply["content"]
+    return iopub_until_idle(client, msg_id), execute_reply(client, msg_id)
 
 
 def test_explain_sends_the_traceback_without_colours_and_code_lands_in_the_next_cell(

@@ -16,10 +16,9 @@ from typing import Any
 import pytest
 from jupyter_client.manager import KernelManager
 
+from support.kernels import TIMEOUT, iopub_until_idle, running_kernel
 from support.service import Service, new_org, running_service
 from support.upstream import PIECES, FakeUpstream
-
-TIMEOUT = 60
 
 
 @pytest.fixture(scope="module")
@@ -41,36 +40,13 @@ def kernel(stalling_service: Service, tmp_path: Path) -> Iterator[tuple[KernelMa
         CHATSPACE_BASE_URL=stalling_service.url,
         CHATSPACE_TOKEN=stalling_service.token("ann", new_org()),
     )
-    manager = KernelManager(kernel_name="python3")
-    manager.start_kernel(env=env, cwd=str(tmp_path))
-    client = manager.client()
-    client.start_channels()
-    try:
-        client.wait_for_ready(timeout=TIMEOUT)
-        yield manager, client
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
-
-
-def _outputs_until_idle(client: Any, msg_id: str, stop_at: str | None = None) -> list[dict]:
-    """The iopub messages of one execution, up to its idle status (or ``stop_at`` text)."""
-    seen = []
-    while True:
-        msg = client.get_iopub_msg(timeout=TIMEOUT)
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        seen.append(msg)
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            return seen
-        data = msg["content"].get("data", {})
-        if stop_at is not None and stop_at in data.get("text/markdown", ""):
-            return seen
+    with running_kernel(env, tmp_path) as started:
+        yield started
 
 
 def _run(client: Any, code: str) -> list[dict]:
     msg_id = client.execute(code)
-    outputs = _outputs_until_idle(client, msg_id)
+    outputs = iopub_until_idle(client, msg_id)
     reply = client.get_shell_msg(timeout=TIMEOUT)
     assert reply["content"]["status"] == "ok", reply["content"]
     return outputs
@@ -83,9 +59,9 @@ def test_interrupting_the_kernel_keeps_the_partial_answer(
     _run(client, "%load_ext chatspace")
     msg_id = client.execute("%%chat -m stall --no-store\nWhat do the deserts hide?")
     # The first piece on screen: the stream is live, and the upstream now stalls.
-    _outputs_until_idle(client, msg_id, stop_at=PIECES[0].strip())
+    iopub_until_idle(client, msg_id, stop_at=PIECES[0].strip())
     manager.interrupt_kernel()
-    rest = _outputs_until_idle(client, msg_id)
+    rest = iopub_until_idle(client, msg_id)
     reply = client.get_shell_msg(timeout=TIMEOUT)
     assert reply["content"]["status"] == "ok"  # the magic caught it: no traceback
     assert not [m for m in rest if m["msg_type"] == "error"]

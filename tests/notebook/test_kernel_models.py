@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jupyter_client.manager import KernelManager
 
 from chatspace.embedded import stop_service
+from support.kernels import TIMEOUT, execute_reply, iopub_until_idle, running_kernel
 from support.upstream import REPLY, FakeUpstream
 
-TIMEOUT = 60
 KEY = "sk-typed-into-the-prompt-0123456789"
 
 
@@ -31,16 +30,10 @@ def kernel(tmp_path: Path) -> Iterator[tuple[Any, Path, FakeUpstream]]:
     }
     env["CHATSPACE_DATA_DIR"] = str(data)
     upstream = FakeUpstream().start()
-    manager = KernelManager(kernel_name="python3")
-    manager.start_kernel(env=env, cwd=str(tmp_path))
-    client = manager.client()
-    client.start_channels()
     try:
-        client.wait_for_ready(timeout=TIMEOUT)
-        yield client, data, upstream
+        with running_kernel(env, tmp_path) as (_, client):
+            yield client, data, upstream
     finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
         stop_service(data)
         upstream.stop()
 
@@ -53,16 +46,9 @@ def _execute(client: Any, code: str, answer: str | None = None) -> tuple[list[di
         request = client.get_stdin_msg(timeout=TIMEOUT)
         requests.append(request)
         client.input(answer)
-    seen = []
-    while True:
-        msg = client.get_iopub_msg(timeout=TIMEOUT)
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        seen.append(msg)
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            break
-    reply = client.get_shell_msg(timeout=TIMEOUT)
-    assert reply["content"]["status"] == "ok", reply["content"]
+    seen = iopub_until_idle(client, msg_id)
+    reply = execute_reply(client, msg_id)
+    assert reply["status"] == "ok", reply
     return seen, requests
 
 

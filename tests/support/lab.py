@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("CHATSPACE_SCREENSHOTS", REPO / "artifacts" / "screenshots"))
 TOKEN = "browser-test-token"
+KERNEL_IDLE_JS = """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const k = w && w.sessionContext && w.sessionContext.session
+              && w.sessionContext.session.kernel;
+    return !!k && k.connectionStatus === 'connected' && k.status === 'idle'; }"""
+"""True once the current notebook's kernel is connected and idle (for wait_for_function)."""
 
 
 @dataclass
@@ -21,6 +27,25 @@ class Lab:
 
     def url(self, path: str) -> str:
         return f"{self.base}/{path.lstrip('/')}?token={TOKEN}"
+
+    def write_notebook(self, name: str, cells: list[str]) -> None:
+        """A notebook of these code cells in the server's root, for the Python 3 kernel."""
+        import nbformat
+
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+        nbformat.write(notebook, self.root / name)
+
+
+def stop_lab(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a JupyterLab: SIGTERM, then SIGKILL after 30 s, waited for either way (an
+    unwaited process is a ResourceWarning, which fails a later test)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def shot(page: object, name: str, element: object | None = None) -> Path:

@@ -74,6 +74,13 @@ def _advice(owned_by: str, name: str) -> str:
     return f"It comes from {owned_by}: check that it serves the model"
 
 
+def _upstream(name: str, remote: str, client: httpx.AsyncClient, owned_by: str) -> UpstreamEngine:
+    """The engine of a connection from ``owned_by``, whose failures say how to check it."""
+    return UpstreamEngine(
+        name=name, remote=remote, client=client, owned_by=owned_by, advice=_advice(owned_by, name)
+    )
+
+
 class ModelRegistry:
     """Engines by model name, over the four sources of models."""
 
@@ -93,13 +100,7 @@ class ModelRegistry:
                 if name in self._fixed:
                     raise ValueError(f"model name {name!r} is served twice")
                 client = self._client(upstream.url, upstream.key, upstream.timeout)
-                self._fixed[name] = UpstreamEngine(
-                    name=name,
-                    remote=remote,
-                    client=client,
-                    owned_by=SERVE,
-                    advice=_advice(SERVE, name),
-                )
+                self._fixed[name] = _upstream(name, remote, client, SERVE)
         self._file = ConnectionsFile(data_dir) if data_dir is not None else None
         self._from_file: dict[str, Engine] = {}
         self._discovered: dict[Endpoint, dict[str, Engine]] = {}
@@ -131,14 +132,11 @@ class ModelRegistry:
         """Every served model by name, ``models.toml`` re-read first if it changed."""
         if self._file is not None and self._file.changed():
             self._from_file = {
-                c.name: UpstreamEngine(
-                    name=c.name,
-                    remote=c.model,
-                    client=self._client(
-                        c.url, c.key(self._file.data_dir, self._environ), c.timeout
-                    ),
-                    owned_by=FILE_NAME,
-                    advice=_advice(FILE_NAME, c.name),
+                c.name: _upstream(
+                    c.name,
+                    c.model,
+                    self._client(c.url, c.key(self._file.data_dir, self._environ), c.timeout),
+                    FILE_NAME,
                 )
                 for c in self._file.connections
             }
@@ -149,14 +147,7 @@ class ModelRegistry:
         """The models an endpoint of the environment serves now (:mod:`..discovery`)."""
         client = self._client(endpoint.url, endpoint.key, DEFAULT_TIMEOUT)
         self._discovered[endpoint] = {
-            i: UpstreamEngine(
-                name=i,
-                remote=i,
-                client=client,
-                owned_by=endpoint.source,
-                advice=_advice(endpoint.source, i),
-            )
-            for i in model_ids
+            i: _upstream(i, i, client, endpoint.source) for i in model_ids
         }
         self._merge()
 

@@ -189,6 +189,7 @@ def test_request_forwarded_with_context_key_and_mapped_name(
         "file_id": file["id"],
         "filename": "deserts.txt",
         "quote": "The Sahara is the largest hot desert.",
+        "location": {"line": 1},
     }
 
 

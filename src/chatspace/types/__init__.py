@@ -33,6 +33,7 @@ from .common import (
 )
 from .files import File, FileDeleted, FileLimits, FileList
 from .models import Model, ModelList
+from .retrieval import Location, SearchHit, SearchResults, SearchScores, Source, SourceList
 from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
 from .workspaces import (
     Access,
@@ -71,12 +72,18 @@ __all__ = [
     "FilterContentPart",
     "FunctionCall",
     "HTTPValidationError",
+    "Location",
     "LogProbs",
     "Metadata",
     "Model",
     "ModelList",
     "ResponseFormat",
     "Role",
+    "SearchHit",
+    "SearchResults",
+    "SearchScores",
+    "Source",
+    "SourceList",
     "StreamOptions",
     "TextContentPart",
     "Tool",

@@ -23,6 +23,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from chatspace._shared import DEFAULT_MODEL
 
 from .common import JSON_OBJECT_STRING, Metadata, RequestModel, WireModel, WorkspaceId, relocated
+from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
 __all__ = [
@@ -350,9 +351,13 @@ class ChatCompletionRequest(RequestModel):
 
 
 class FileCitation(WireModel):
+    """The file a citation points at, the span of it that supports the sentence, and where
+    that span starts in the file (null where the file's kind has no locations)."""
+
     file_id: str
     filename: str
     quote: str
+    location: Location | None = None
 
 
 class Annotation(WireModel):

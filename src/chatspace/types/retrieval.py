@@ -1,0 +1,90 @@
+"""What retrieval found, on the wire: search hits, a completion's sources and where a
+passage stands in its file (docs/interface.md#seeing-retrieval, contract 3b)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
+
+from .common import WireModel
+
+__all__ = [
+    "Location",
+    "SearchHit",
+    "SearchResults",
+    "SearchScores",
+    "Source",
+    "SourceList",
+]
+
+
+class Location(WireModel):
+    """Where a passage or a quote starts in its file; each key only where it applies to
+    that file's kind (a PDF has pages, a spreadsheet sheets and rows, ...). Numbers count
+    from 1; ``row`` is a table's data row, its header not counted."""
+
+    page: int | None = None
+    sheet: str | None = None
+    row: int | None = None
+    slide: int | None = None
+    cell: int | None = None
+    line: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _present(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """Only the keys that apply: ``{"page": 2}``, not five nulls beside it."""
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
+class SearchScores(WireModel):
+    """The two halves of a passage's relevance: null where that half did not score it."""
+
+    lexical: float | None = None
+    dense: float | None = None
+
+
+class SearchHit(WireModel):
+    """A passage ``POST /files/search`` found, with the quote an answer would show."""
+
+    file_id: str
+    filename: str
+    text: str
+    quote: str
+    score: float
+    """The relevance (0..1) the service's cut compares with its threshold."""
+    scores: SearchScores = Field(default_factory=SearchScores)
+    cited: bool
+    """Whether the passage passes the cut, so that an answer would cite it."""
+    location: Location | None = None
+
+
+class SearchResults(WireModel):
+    """The answer of ``POST /files/search``: hits best first."""
+
+    object: Literal["list"] = "list"
+    query: str
+    data: list[SearchHit]
+
+
+class Source(WireModel):
+    """A passage retrieved for a stored completion, in rank order. A deleted file's row
+    keeps its id with ``deleted`` true and no quote."""
+
+    file_id: str
+    filename: str | None = None
+    quote: str | None = None
+    score: float | None = None
+    location: Location | None = None
+    sent: bool = False
+    """Whether the passage was given to the model."""
+    cited: bool = False
+    """Whether the answer cites it."""
+    deleted: bool = False
+
+
+class SourceList(WireModel):
+    """The answer of ``GET /chat/completions/{id}/sources``."""
+
+    object: Literal["list"] = "list"
+    data: list[Source]

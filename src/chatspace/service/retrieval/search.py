@@ -133,7 +133,8 @@ class Passage:
 
     ``score`` is its bm25 (lower is better; 0 for a passage found by meaning alone);
     ``relevance`` from 0 to 1 how well it answers the question (:func:`relevance_of`;
-    1.0 when it was not computed).
+    1.0 when it was not computed), from its ``lexical`` coverage of the question and its
+    ``dense`` cosine similarity to it (None where that half did not score it).
     """
 
     file_id: str
@@ -144,6 +145,8 @@ class Passage:
     score: float
     hits: tuple[tuple[int, int], ...] = ()
     relevance: float = 1.0
+    lexical: float | None = None
+    dense: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,13 +421,14 @@ def search(
     ranked = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)
-        rel = relevance_of(lexical.coverage.get(pid, 0.0), similarity)
+        coverage = lexical.coverage.get(pid, 0.0) if terms else None
+        rel = relevance_of(coverage or 0.0, similarity)
         if rel >= relevance:
-            ranked.append((-rel, p.score, pid, p, rel))
+            ranked.append((-rel, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:3])
     return tuple(
-        Passage(p.file_id, p.filename, p.ord, p.start, p.text, score, p.hits, rel)
-        for _, score, _, p, rel in ranked[: scope.top_k]
+        Passage(p.file_id, p.filename, p.ord, p.start, p.text, bm25, p.hits, rel, cov, sim)
+        for _, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
     )
 
 

@@ -66,7 +66,7 @@ def test_the_secret_from_the_environment_wins(tmp_path: Path) -> None:
 def test_processes_creating_the_secret_at_once_all_read_the_whole_of_it(tmp_path: Path) -> None:
     """The secret appears whole or not at all: a reader never sees it half written."""
     racer = (
-        "import sys, pathlib; from chatspace.tokens import load_or_create_secret;"
+        "import sys, pathlib; from chatspace.local_auth import load_or_create_secret;"
         "print(load_or_create_secret(pathlib.Path(sys.argv[1])))"
     )
     env = _clean_env(tmp_path)

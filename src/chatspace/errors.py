@@ -168,7 +168,7 @@ class UnprocessableEntityError(APIStatusError):
     """A 422: ``detail`` is the list of ``{loc, msg, type}`` items of the answer.
 
     Named as the ``openai`` package names it, so that it does not shadow pydantic's
-    ``ValidationError`` (its old name, an alias that warns until 0.3).
+    ``ValidationError``.
     """
 
     status_code = 422

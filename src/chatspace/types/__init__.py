@@ -32,7 +32,7 @@ from .common import (
     WorkspaceId,
 )
 from .files import File, FileDeleted, FileLimits, FileList
-from .models import Model, ModelList
+from .models import MODEL_NAME_PATTERN, Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
 from .retrieval import Location, SearchHit, SearchResults, SearchScores, Source, SourceList
 from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
 from .workspaces import (
@@ -46,6 +46,7 @@ from .workspaces import (
 )
 
 __all__ = [
+    "MODEL_NAME_PATTERN",
     "WORKSPACE_ID_PATTERN",
     "Access",
     "Annotation",
@@ -76,6 +77,9 @@ __all__ = [
     "LogProbs",
     "Metadata",
     "Model",
+    "ModelCheck",
+    "ModelConnection",
+    "ModelDeleted",
     "ModelList",
     "ResponseFormat",
     "Role",

@@ -288,6 +288,27 @@ def m007_replica_coordination(conn: sa.Connection) -> None:
     )
 
 
+@migration
+def m008_model_connections(conn: sa.Connection) -> None:
+    """Models connected over HTTP (``POST /models``), which every replica serves: the key
+    only sealed (:mod:`chatspace.service.sealing`), who added it and when."""
+    _run(
+        conn,
+        """
+        CREATE TABLE model_connections (
+            name TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            model TEXT NOT NULL,
+            timeout DOUBLE PRECISION NOT NULL,
+            sealed_key {bytes},
+            org_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            changed_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+    )
+
+
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
     """Apply those of ``migrations`` (by default every one) not yet recorded; return the
     names applied now."""

@@ -1,5 +1,5 @@
 """What retrieval found, on the wire: search hits, a completion's sources and where a
-passage stands in its file (docs/interface.md#seeing-retrieval, contract 3b)."""
+passage stands in its file (docs/interface.md#seeing-retrieval)."""
 
 from __future__ import annotations
 

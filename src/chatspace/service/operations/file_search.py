@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import json
 
+import sqlalchemy as sa
+
 from chatspace.service.deps import Caller
 from chatspace.service.engines.local import quote_of
 from chatspace.service.operations import reading
+from chatspace.service.retrieval.index import PassageIndex
 from chatspace.service.retrieval.scope import scope_of
 from chatspace.service.retrieval.search import Passage, Retrieval, retrieve
 from chatspace.service.state import AppState
@@ -29,7 +32,7 @@ from chatspace.types import (
     SearchScores,
 )
 
-__all__ = ["search_files"]
+__all__ = ["search_files", "search_in"]
 
 
 def _part(body: FileSearchRequest) -> FilterContentPart:
@@ -59,20 +62,39 @@ def _hit(passage: Passage, found: Retrieval, *, cited: bool) -> SearchHit:
 
 def search_files(state: AppState, *, caller: Caller, body: FileSearchRequest) -> SearchResults:
     """The ``top_k`` best passages for ``body.query``, best first, cited ones first."""
-    question = ChatMessage(role="user", content=body.query)
     with reading(state, caller, body.workspace) as conn:
-        scope = scope_of(
-            conn, org_id=caller.org_id, workspace_id=body.workspace, parts=[(["body"], _part(body))]
-        )
-        found = retrieve(
+        return search_in(
             conn,
             org_id=caller.org_id,
-            workspace_id=body.workspace,
-            messages=[question],
+            body=body,
             index=state.index,
             relevance=state.settings.relevance_threshold,
-            scope=scope,
         )
+
+
+def search_in(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    body: FileSearchRequest,
+    index: PassageIndex,
+    relevance: float,
+) -> SearchResults:
+    """:func:`search_files` once access is checked (``relevance``: the service's
+    threshold); what ``benchmarks/bench_search.py`` times against a completion's
+    retrieval step."""
+    scope = scope_of(
+        conn, org_id=org_id, workspace_id=body.workspace, parts=[(["body"], _part(body))]
+    )
+    found = retrieve(
+        conn,
+        org_id=org_id,
+        workspace_id=body.workspace,
+        messages=[ChatMessage(role="user", content=body.query)],
+        index=index,
+        relevance=relevance,
+        scope=scope,
+    )
     hits = [_hit(p, found, cited=True) for p in found.passages]
     hits += [_hit(p, found, cited=False) for p in found.below]
     return SearchResults(query=body.query, data=hits)

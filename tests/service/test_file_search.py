@@ -148,6 +148,9 @@ def test_an_empty_workspace_has_no_hits(alice: httpx.Client) -> None:
         ({"query": "fee", "relevance": 1.5}, ["body", "relevance"], "less_than_equal"),
         ({"query": "fee", "filter": "[1]"}, ["body", "filter"], "value_error"),
         ({"query": "fee", "filter": "{nope"}, ["body", "filter"], "value_error"),
+        ({"query": "fee", "filter": [1]}, ["body", "filter"], "object_type"),
+        ({"query": "fee", "filter": 3}, ["body", "filter"], "object_type"),
+        ({"query": "fee", "file_ids": "x"}, ["body", "file_ids"], "list_type"),
         (
             {"query": "fee", "workspace": "Not Valid"},
             ["body", "workspace"],

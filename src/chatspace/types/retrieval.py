@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import Field, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic_core import PydanticCustomError
 
 from .common import JSON_OBJECT_STRING, Relevance, RequestModel, TopK, WireModel, WorkspaceId
 
@@ -60,6 +61,16 @@ class FileSearchRequest(RequestModel):
     relevance: Relevance | None = None
     """The relevance a passage needs to be cited: null, the service's threshold; 0, no
     cut (every hit is cited)."""
+
+    @field_validator("filter", mode="before")
+    @classmethod
+    def _object_or_string(cls, value: Any) -> Any:
+        """One error naming ``filter``, not one per member of its union."""
+        if value is not None and not isinstance(value, dict | str):
+            raise PydanticCustomError(
+                "object_type", "filter must be a JSON object, or that object as a string"
+            )
+        return value
 
 
 class SearchScores(WireModel):

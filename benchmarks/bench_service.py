@@ -250,4 +250,4 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
     for name in (WITHOUT_VECTORS, WITH_VECTORS):
         uploads.add(name, files_per_s=rates[name])
     search = bench_search.section(size["retrieval_files"], *searched)
-    return [throughput, retrieval, search, uploads]
+    return [throughput, retrieval, uploads, search]

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from support.chat import ask, upload
+from support.chat import ask, client_for, upload
+from support.service import new_org, start_service
 
 FILES = [
     (
@@ -76,6 +78,26 @@ def test_cited_hits_are_what_a_completion_cites(
     assert len(hits) <= body["top_k"]
     scores = [h["score"] for h in hits]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_without_vectors_the_search_still_is_the_completions(tmp_path: Path) -> None:
+    """Full text alone, where relevance 0 ranks by bm25 without computing relevance (a
+    completion does the same): the hits are still the completion's, scored 1."""
+    plain = start_service(tmp_path / "plain", "--embeddings", "off")
+    try:
+        with client_for(plain, new_org()) as client:
+            upload(client, FILES)
+            for part in ({}, {"relevance": 0}, {"top_k": 2}):
+                expected = _cited_by_completion(client, **part)
+                hits = _search(client, **{"top_k": 5, **part}).json()["data"]
+                assert [(h["file_id"], h["quote"]) for h in hits if h["cited"]] == expected
+                assert all(h["scores"]["dense"] is None for h in hits)
+            loose = _search(client, relevance=0).json()["data"]
+            assert loose
+            assert {h["score"] for h in loose} == {1.0}
+            assert {h["scores"]["lexical"] for h in loose} == {None}
+    finally:
+        plain.stop()
 
 
 def test_a_hit_says_what_and_why(alice: httpx.Client, files: list[dict[str, Any]]) -> None:

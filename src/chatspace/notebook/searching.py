@@ -42,7 +42,9 @@ def search_frame(
     if not query:
         raise InputError("type what to search for, like: annual fee")
     if len(query) > MAX_QUERY_CHARS:
-        raise InputError(f"the search is too long ({len(query)} characters; at most {MAX_QUERY_CHARS})")
+        raise InputError(
+            f"the search is too long ({len(query)} characters; at most {MAX_QUERY_CHARS})"
+        )
     wanted = parse_mapping(filter, field=field)
     page = client.files.search(
         query,

@@ -63,6 +63,7 @@ def test_all_lifts_the_cut_and_top_k_and_filter_narrow(
         ("search fee --top-k 0", "0 is not at least 1"),
         ("search fee --top-k 51", "top_k"),
         ("search fee --filter '[1]'", "--filter must be a JSON object"),
+        ("search " + "x" * 4001, "the search is too long (4001 characters; at most 4000)"),
     ],
 )
 def test_errors_are_one_line(

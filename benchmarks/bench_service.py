@@ -1,5 +1,6 @@
 """6. The service: stored completions per second under 16 clients, retrieval latency,
-and upload throughput with and without passage vectors.
+search without asking (:mod:`.bench_search`), and upload throughput with and without
+passage vectors.
 
 Retrieval is measured in this process on the service's own database (WAL mode allows a
 second reader): the full-text search alone (FTS5 bm25, what the service ran before hybrid
@@ -21,6 +22,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from . import bench_search
 from ._harness import Section, median, percentile
 from ._profile import sampled
 from ._service import BenchService, start
@@ -201,6 +203,9 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
         upload_corpus(service.url, retrieval_token, size["retrieval_files"], scratch / "corpus")
         questions = retrieval_questions(size["retrieval_questions"])
         latency = search_latency(service.data_dir / "chatspace.db", org_id, questions)
+        searched = bench_search.search_vs_retrieval(
+            service.data_dir / "chatspace.db", org_id, questions
+        )
         documents = _prose_set(scratch / "prose", size["upload_mb"])
         rates = {WITH_VECTORS: _upload_rate(service, documents)}
     finally:
@@ -244,4 +249,5 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
     )
     for name in (WITHOUT_VECTORS, WITH_VECTORS):
         uploads.add(name, files_per_s=rates[name])
-    return [throughput, retrieval, uploads]
+    search = bench_search.section(size["retrieval_files"], *searched)
+    return [throughput, retrieval, uploads, search]

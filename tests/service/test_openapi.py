@@ -17,6 +17,7 @@ PLATFORM = {
     "/workspaces/{workspace_id}/user/{user_id}": {"delete"},
     "/workspaces/{workspace_id}/users": {"get"},
     "/files": {"get", "post"},
+    "/files/search": {"post"},
     "/files/{file_id}": {"get", "delete"},
     "/files/{file_id}/content": {"get"},
     "/files/{file_id}/metadata": {"patch"},
@@ -109,6 +110,36 @@ def test_the_multipart_upload_body(spec: dict[str, Any]) -> None:
         declared = spec["paths"][path][method]["responses"]
         assert {"408", "413"} <= set(declared), (path, method)
     assert _params(spec["paths"]["/files"]["post"])["Idempotency-Key"]["in"] == "header"
+
+
+def test_search_files_is_described(spec: dict[str, Any]) -> None:
+    op = spec["paths"]["/files/search"]["post"]
+    assert {"403", "404"} <= set(op["responses"])
+    body = _schema(spec, op["requestBody"]["content"]["application/json"]["schema"])
+    props = body["properties"]
+    assert body["required"] == ["query"]
+    assert (props["query"]["minLength"], props["query"]["maxLength"]) == (1, 4000)
+    assert (props["top_k"]["minimum"], props["top_k"]["maximum"], props["top_k"]["default"]) == (
+        1,
+        50,
+        10,
+    )
+    relevance = next(s for s in props["relevance"]["anyOf"] if s.get("type") == "number")
+    assert (relevance["minimum"], relevance["maximum"]) == (0, 1)
+    kinds = [s.get("type") for s in props["filter"]["anyOf"]]
+    assert kinds == ["object", "string", "null"]
+    answer = op["responses"]["200"]["content"]["application/json"]["schema"]
+    hit = _schema(spec, _schema(spec, answer)["properties"]["data"]["items"])
+    assert set(hit["properties"]) == {
+        "file_id",
+        "filename",
+        "text",
+        "quote",
+        "score",
+        "scores",
+        "cited",
+        "location",
+    }
 
 
 def test_list_files_parameters(spec: dict[str, Any]) -> None:

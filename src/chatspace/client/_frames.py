@@ -14,6 +14,10 @@ and every metadata key becomes a ``metadata.<key>`` column (sorted by key):
 - workspaces: ``id, name, creator_user_id, org_id, created_at``
 - users: ``user_id, access, created_at``
 - models: ``id, owned_by, created``
+- search hits: ``rank`` (from 1, best first), ``file_id, filename, quote, score`` (the
+  relevance the cut uses), ``lexical, dense`` (its two halves; NaN where that half did not
+  score the passage), ``cited``, one column per key of a location (``page, sheet, row,
+  slide, cell, line``; empty where it does not apply to the file), ``text`` (the passage)
 
 An empty list gives an empty frame with the same columns and types.
 """
@@ -23,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+from chatspace.types.retrieval import Location
 
 from ._call import Call
 
@@ -35,6 +41,8 @@ __all__ = ["COLUMNS", "question_call", "question_of", "to_frame", "to_pandas"]
 
 _TIME = "datetime64[ns, UTC]"
 _INT = "int64"
+_FLOAT = "float64"
+_NUMBER = "Int64"  # an integer or nothing
 
 # column -> dtype (None: left to pandas, object or str)
 COLUMNS: dict[str, dict[str, str | None]] = {
@@ -70,6 +78,18 @@ COLUMNS: dict[str, dict[str, str | None]] = {
     },
     "users": {"user_id": None, "access": None, "created_at": _TIME},
     "models": {"id": None, "owned_by": None, "created": _TIME},
+    "hits": {
+        "rank": _INT,
+        "file_id": None,
+        "filename": None,
+        "quote": None,
+        "score": _FLOAT,
+        "lexical": _FLOAT,
+        "dense": _FLOAT,
+        "cited": "bool",
+        **{key: None if key == "sheet" else _NUMBER for key in Location.model_fields},
+        "text": None,
+    },
 }
 
 
@@ -114,6 +134,17 @@ def _completion_row(row: dict[str, Any], questions: Mapping[str, str | None]) ->
     }
 
 
+def _hit_row(row: dict[str, Any], _: Mapping[str, str | None]) -> dict[str, Any]:
+    scores, location = row.get("scores") or {}, row.get("location") or {}
+    return {
+        **{name: row.get(name) for name in ("file_id", "filename", "quote", "score", "cited")},
+        "lexical": scores.get("lexical"),
+        "dense": scores.get("dense"),
+        **{key: location.get(key) for key in Location.model_fields},
+        "text": row.get("text"),
+    }
+
+
 def _fields(*names: str) -> Callable[[dict[str, Any], Mapping[str, str | None]], dict[str, Any]]:
     return lambda row, _: {name: row.get(name) for name in names}
 
@@ -125,6 +156,7 @@ _ROWS: dict[str, Callable[[dict[str, Any], Mapping[str, str | None]], dict[str, 
     "workspaces": _fields(*COLUMNS["workspaces"]),
     "users": _fields(*COLUMNS["users"]),
     "models": _fields(*COLUMNS["models"]),
+    "hits": _hit_row,
 }
 _HAS_METADATA = frozenset({"completions", "files"})
 
@@ -153,6 +185,9 @@ def to_frame(
     schema = COLUMNS[kind]
     make_row = _ROWS[kind]
     flat = [make_row(row, questions or {}) for row in rows]
+    if "rank" in schema:  # the order is the answer's: best first
+        for rank, row in enumerate(flat, 1):
+            row["rank"] = rank
     columns: dict[str, Any] = {name: [r[name] for r in flat] for name in schema}
     for name, dtype in schema.items():
         if dtype == _TIME:
@@ -175,6 +210,7 @@ _KINDS = {
     "Workspace": "workspaces",
     "WorkspaceUser": "users",
     "Model": "models",
+    "SearchHit": "hits",
 }
 
 

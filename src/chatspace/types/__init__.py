@@ -33,7 +33,15 @@ from .common import (
 )
 from .files import File, FileDeleted, FileLimits, FileList
 from .models import MODEL_NAME_PATTERN, Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
-from .retrieval import Location, SearchHit, SearchResults, SearchScores, Source, SourceList
+from .retrieval import (
+    FileSearchRequest,
+    Location,
+    SearchHit,
+    SearchResults,
+    SearchScores,
+    Source,
+    SourceList,
+)
 from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
 from .workspaces import (
     Access,
@@ -70,6 +78,7 @@ __all__ = [
     "FileDeleted",
     "FileLimits",
     "FileList",
+    "FileSearchRequest",
     "FilterContentPart",
     "FunctionCall",
     "HTTPValidationError",

@@ -22,6 +22,8 @@ PLATFORM = {
     "/files/{file_id}/content": {"get"},
     "/files/{file_id}/metadata": {"patch"},
     "/models": {"get"},
+    "/models/{model_id}": {"get", "delete"},
+    "/models/{model_id}/check": {"post"},
 }
 
 
@@ -47,7 +49,10 @@ def test_every_platform_operation_is_described_and_secured(spec: dict[str, Any])
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT",
-        "description": "A JWT with the claims sub (user), org_id and exp.",
+        "description": (
+            "A JWT with the claims sub (user), org_id and exp; admin: true lets it change the "
+            "models the service serves."
+        ),
     }
     for path, methods in PLATFORM.items():
         assert methods <= set(spec["paths"][path]), path
@@ -59,6 +64,15 @@ def test_every_platform_operation_is_described_and_secured(spec: dict[str, Any])
             assert invalid == {"$ref": "#/components/schemas/HTTPValidationError"}
             error = op["responses"]["401"]["content"]["application/json"]["schema"]
             assert _schema(spec, error)["required"] == ["detail", "error"]
+
+
+def test_connecting_a_model_is_described_with_a_write_only_key(spec: dict[str, Any]) -> None:
+    created = spec["paths"]["/models"]["post"]["responses"]
+    assert {"201", "403", "409", "422"} <= set(created)
+    body = _schema(spec, spec["components"]["schemas"]["ModelConnection"])
+    assert body["required"] == ["id", "url"]
+    assert body["properties"]["url"]["pattern"] == "^https?://[^\\s/]+"
+    assert "key" not in _schema(spec, spec["components"]["schemas"]["Model"])["properties"]
 
 
 def test_the_v1_aliases_are_not_described_twice(spec: dict[str, Any]) -> None:

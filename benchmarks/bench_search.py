@@ -7,11 +7,11 @@ its 5,000 completions) and a common word (the scan stops at its 100th hit)."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ._harness import Section, interleave, median
 from ._service import BenchService
+from .bench_listing import fill
 
 _TOPICS = 50
 _CITIES = 37
@@ -19,21 +19,9 @@ _SCAN = 5000  # what the old scan read at most
 _HITS = 100  # %completions search's default --max-items
 
 
-def _fill(service: BenchService, token: str, count: int) -> None:
-    """``count`` stored completions, each about one of 50 topics in one of 37 cities."""
-    from chatspace import Client
-
-    with Client(base_url=service.url, token=token) as client:
-
-        def create(i: int) -> None:
-            topic, city = i % _TOPICS, i % _CITIES
-            client.chat.create(
-                messages=f"What is the status of topic{topic} in city{city}? (request {i})",
-                store=True,
-            )
-
-        with ThreadPoolExecutor(8) as pool:
-            list(pool.map(create, range(count)))
+def _question(i: int) -> str:
+    """About one of 50 topics in one of 37 cities."""
+    return f"What is the status of topic{i % _TOPICS} in city{i % _CITIES}? (request {i})"
 
 
 def run(service: BenchService, size: dict[str, Any]) -> Section:
@@ -42,7 +30,7 @@ def run(service: BenchService, size: dict[str, Any]) -> Section:
 
     token = service.fresh_token()
     count = size["search_completions"]
-    _fill(service, token, count)
+    fill(service, token, count, _question)
     client = Client(base_url=service.url, token=token, max_retries=0)
 
     def scan(text: str) -> int:

@@ -117,6 +117,24 @@ def test_fts_syntax_is_taken_literally(client: httpx.Client, search: str) -> Non
     assert _found(client, search) == {fee}
 
 
+@pytest.mark.parametrize(
+    "search",
+    ["٣ ² ǅ ﬁ 𝔘 ᾈ", "e\u0301t\u00e9", "हिंदी", "日本語の検索", "'quoted' \\ word", "a" * 2000],
+)
+def test_odd_words_find_their_completion_on_both_engines(client: httpx.Client, search: str) -> None:
+    kept = _store(client, f"kept: {search}")
+    assert _page(client, search) == [kept]
+
+
+def test_odd_characters_are_answered_never_a_500(client: httpx.Client) -> None:
+    """Private-use and unassigned characters are not letters to the service (FTS5 keeps
+    them in words, so what is found may differ by engine), but never an error."""
+    _store(client, "x\ufdd0y \U0010fffd")
+    for search in ("x\ufdd0y", "\U0010fffd z", "a" * 3000):
+        response = client.get("/chat/completions", params={"search": search})
+        assert response.status_code in (200, 422), response.text
+
+
 def test_operator_words_are_plain_words(client: httpx.Client) -> None:
     plain = _store(client, "fee and rent")
     assert _found(client, "fee NOT rent") == set()  # "not" is a word it lacks
@@ -225,7 +243,7 @@ def test_the_migration_indexes_completions_stored_before_it(database_url: str) -
 
             def found(*words: str) -> list[str]:
                 page = store.list_completions(
-                    conn, org_id="o", workspace_id="default", limit=10, search=list(words)
+                    conn, org_id="o", workspace_id="default", limit=10, search=" ".join(words)
                 )
                 return [c.id for c in page.data]
 

@@ -201,8 +201,7 @@ def list_completions(
 ) -> ChatCompletionList:
     """Stored completions of the workspace, filtered by model, exact metadata values and
     the words of ``search`` (a 422 if it holds none)."""
-    found = [] if search is None else words(search)
-    if search is not None and not found:
+    if search is not None and not words(search):
         raise Invalid(("query", "search"), "search holds no word to find (letters or digits).")
     with reading(state, caller, workspace) as conn:
         return store.list_completions(
@@ -214,7 +213,7 @@ def list_completions(
             after=after,
             model=model,
             metadata=metadata,
-            search=found,
+            search=search,
         )
 
 

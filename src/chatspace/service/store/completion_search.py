@@ -13,6 +13,7 @@ completions on both engines (docs/decisions.md, "Completion search").
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -36,8 +37,11 @@ and PostgreSQL's parser after ``chatspace_fold`` split text."""
 
 def words(text: str) -> list[str]:
     """The distinct words of a search, in order (punctuation and FTS syntax are not words:
-    ``'"fee" NEAR -x:'`` is the words ``fee``, ``NEAR``, ``x``)."""
-    return list(dict.fromkeys(_WORD.findall(text)))
+    ``'"fee" NEAR -x:'`` is the words ``fee``, ``NEAR``, ``x``). Combining marks are
+    dropped first, as both indexes drop them inside a word (``e`` + U+0301 + ``t`` is
+    ``et``, not two words)."""
+    unmarked = "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
+    return list(dict.fromkeys(_WORD.findall(unmarked)))
 
 
 def searchable(completion: ChatCompletion, messages: Sequence[ChatMessage]) -> str:
@@ -58,19 +62,24 @@ def index_completion(
     )
 
 
-def matching(conn: sa.Connection, found: Sequence[str]) -> sa.ColumnElement[bool]:
-    """Whether a completion (``completions.id``) holds every one of the words ``found``
-    (from :func:`words`, at least one)."""
+def matching(conn: sa.Connection, search: str) -> sa.ColumnElement[bool]:
+    """Whether a completion (``completions.id``) holds every word of ``search`` (which
+    has at least one, by :func:`words`).
+
+    SQLite is asked for the words as :func:`words` splits them, each an FTS5 string, so
+    that nothing is read as syntax; PostgreSQL for ``search`` itself, through the same
+    ``chatspace_fold`` and parser as the indexed text (``plainto_tsquery`` reads no
+    operators), so that each engine splits a search as it split the text it indexed."""
     if is_postgres(conn):
         query = sa.func.plainto_tsquery(
-            sa.literal_column("'simple'::regconfig"), sa.func.chatspace_fold(" ".join(found))
+            sa.literal_column("'simple'::regconfig"),
+            sa.func.chatspace_fold(search.replace("\x00", " ")),
         )
         ids = sa.select(search_t.c.completion_id).where(
             sa.literal_column("completion_search.search_vector").op("@@")(query)
         )
     else:
-        # each word an FTS5 string, so that no word is read as syntax; juxtaposed: AND
-        expression = " ".join(f'"{word}"' for word in found)
+        expression = " ".join(f'"{word}"' for word in words(search))  # juxtaposed: AND
         rowids = sa.text("SELECT rowid FROM fts_completions WHERE fts_completions MATCH :words")
         ids = sa.select(search_t.c.completion_id).where(
             search_t.c.id.in_(rowids.bindparams(words=expression).columns(sa.column("rowid")))

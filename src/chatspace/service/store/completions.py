@@ -162,15 +162,15 @@ def list_completions(
     after: str | None = None,
     model: str | None = None,
     metadata: Mapping[str, str] | None = None,
-    search: Sequence[str] = (),
+    search: str | None = None,
 ) -> ChatCompletionList:
     """A page of the workspace's completions, filtered by model, metadata and the words
-    ``search`` (each in the question or answer; see :mod:`.completion_search`)."""
+    of ``search`` (each in the question or answer; see :mod:`.completion_search`)."""
     c = completions_t.c
     query = sa.select(c.id, c.body).where(*_scope(org_id, workspace_id))
     if model is not None:
         query = query.where(c.model == model)
-    if search:
+    if search is not None:
         query = query.where(matching(conn, search))
     for key, value in (metadata or {}).items():
         query = query.where(_metadata_is(conn, key, value))

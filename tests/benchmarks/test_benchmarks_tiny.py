@@ -16,6 +16,7 @@ SECTIONS = {
     "requests",
     "streaming",
     "listing",
+    "completion-search",
     "transfer",
     "imports",
     "service",

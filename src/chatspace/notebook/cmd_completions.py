@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "Transcript"]
 
 DEFAULT_LIMIT = 100
-SEARCH_SCAN = 5000
-"""``%completions search`` reads at most this many of the newest completions."""
 
 
 def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
@@ -47,27 +45,15 @@ def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
-    """Completions whose question or answer holds every word of TEXT, newest first.
-
-    The service has no text search of completions, so the newest ``SEARCH_SCAN`` are read
-    and matched here (case-insensitive, words in any order).
-    """
-    from chatspace.client import to_pandas
-
-    from .conversations import question_of
-
-    words = " ".join(args.text).casefold().split()
-    client = ctx.session.client
-    workspace = args.workspace or ctx.session.workspace
-    page = client.chat.list(workspace=workspace, order="desc", limit=100)
-    found = []
-    for seen, completion in enumerate(page, start=1):
-        text = f"{question_of(client, completion, workspace)}\n{completion.text}".casefold()
-        if all(word in text for word in words):
-            found.append(completion)
-        if len(found) >= args.max_items or seen >= SEARCH_SCAN:
-            break
-    return to_pandas(found) if found else page.to_pandas(max_items=0)  # the same columns
+    """Completions whose question or answer holds every word of TEXT, newest first (the
+    service's search: case, accents and order aside, punctuation not searched)."""
+    page = ctx.session.client.chat.list(
+        workspace=args.workspace or ctx.session.workspace,
+        search=" ".join(args.text),
+        order="desc",
+        limit=min(args.max_items, 100),
+    )
+    return page.to_pandas(max_items=args.max_items)
 
 
 def _show(ctx: NotebookContext, args: argparse.Namespace) -> Transcript:

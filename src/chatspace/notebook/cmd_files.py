@@ -14,10 +14,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chatspace._shared import is_dataframe
+
 from .commands import Command
 from .display import Message, fenced, publish
 from .filerefs import file_ids
-from .grammar import parse_mapping, parse_pairs
+from .grammar import InputError, parse_mapping, parse_pairs
 from .markup import one_line, safe_markdown
 from .options import OptionError, Parser, positive_int
 from .searching import search_frame
@@ -183,8 +185,13 @@ def _show_text(filename: str, text: str, suffix: str) -> None:
             {"chatspace": {"filename": one_line(filename)}})  # fmt: skip
 
 
-def _update(ctx: NotebookContext, args: argparse.Namespace) -> dict[str, Any]:
-    """Merge k=v pairs into a file's metadata (``--unset k`` removes); the new metadata."""
+def _update(ctx: NotebookContext, args: argparse.Namespace) -> dict[str, Any] | pd.DataFrame:
+    """Merge k=v pairs into a file's metadata (``--unset k`` removes); the new metadata.
+    ``--from NAME``: every row of the DataFrame ``NAME`` (see ``client.files.update``)."""
+    if args.source is not None:
+        return _update_from(ctx, args)
+    if args.id is None:
+        raise OptionError("%files update: give ID|NAME and k=v pairs, or --from DATAFRAME")
     pairs: dict[str, Any] = dict(parse_pairs(args.pairs, field="%files update"))
     for key in args.unset or ():
         pairs[key] = None
@@ -198,6 +205,22 @@ def _update(ctx: NotebookContext, args: argparse.Namespace) -> dict[str, Any]:
         workspace=workspace,
     )
     return dict(updated.metadata)
+
+
+def _update_from(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    """``%files update --from NAME``: the DataFrame variable ``NAME``, one file per row."""
+    if args.id is not None or args.pairs or args.unset or args.instructions is not None:
+        raise OptionError("%files update: --from takes no ID, k=v, --unset or --instructions")
+    frame = ctx.namespace.get(args.source)
+    if frame is None or not is_dataframe(frame):
+        raise InputError(
+            f"--from: {args.source!r} is not a DataFrame in the notebook "
+            "(for a CSV file: df = pd.read_csv(PATH), then --from df)"
+        )
+    try:
+        return ctx.session.client.files.update(frame, workspace=_workspace(ctx, args))
+    except ValueError as exc:  # the frame's columns, or names matching no file or several
+        raise InputError(f"--from {args.source}: {exc}") from None
 
 
 def _with_workspace(parser: Parser) -> None:
@@ -251,10 +274,16 @@ def _show_options(parser: Parser) -> None:
 
 
 def _update_options(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID|NAME", help="the file")
+    parser.add_argument("id", nargs="?", metavar="ID|NAME", help="the file")
     parser.add_argument("pairs", nargs="*", metavar="K=V", help="metadata to set")
     parser.add_argument("--unset", action="append", metavar="KEY", help="metadata to remove")
     parser.add_argument("--instructions", metavar="TEXT", help="derive metadata from the content")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="DATAFRAME",
+        help="a DataFrame variable: a row per file (id or filename column), a column per key",
+    )
     _with_workspace(parser)
 
 
@@ -277,7 +306,7 @@ COMMANDS = [
     Command("show", "show a file: text, a table as a DataFrame, an image", _show_options, _show),
     Command(
         "update",
-        "update metadata: ID|NAME k=v ... | --unset KEY | --instructions TEXT",
+        "update metadata: ID|NAME k=v ... | --unset KEY | --instructions TEXT | --from DF",
         _update_options,
         _update,
     ),

@@ -36,6 +36,7 @@ from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
 __all__ = [
+    "COMPLETION_SEARCH_MAX_CHARS",
     "Annotation",
     "ChatCompletion",
     "ChatCompletionChoice",
@@ -58,6 +59,9 @@ __all__ = [
     "StreamOptions",
     "TextContentPart",
 ]
+
+COMPLETION_SEARCH_MAX_CHARS = 4000
+"""The longest ``search`` of ``GET /chat/completions``."""
 
 Role = Literal["system", "user", "assistant", "developer", "tool", "function"]
 

@@ -62,9 +62,9 @@ class AsyncPage(BasePage[T]):
 
         rows: list[dict[str, Any]] = []
         async for page in self.iter_pages(raw=True):
-            if limit is not None and len(rows) >= limit:
-                break
             rows += page["data"] if isinstance(page, dict) else self._first_rows()
+            if limit is not None and len(rows) >= limit:
+                break  # before the next page is asked for
         rows = rows[:limit]
         questions: dict[str, str | None] = {}
 

@@ -37,10 +37,11 @@ from chatspace.service.engines.runner import (
 )
 from chatspace.service.idempotency import Answer, Once
 from chatspace.service.operations import reading, writing
-from chatspace.service.problems import Conflict
+from chatspace.service.problems import Conflict, Invalid
 from chatspace.service.retrieval.search import Retrieval, retrieve
 from chatspace.service.state import AppState
 from chatspace.service.store import completions as store
+from chatspace.service.store.completion_search import words
 from chatspace.types import (
     ChatCompletion,
     ChatCompletionDeleted,
@@ -196,8 +197,12 @@ def list_completions(
     order: store.Order,
     model: str | None,
     metadata: dict[str, str],
+    search: str | None = None,
 ) -> ChatCompletionList:
-    """Stored completions of the workspace, filtered by model and exact metadata values."""
+    """Stored completions of the workspace, filtered by model, exact metadata values and
+    the words of ``search`` (a 422 if it holds none)."""
+    if search is not None and not words(search):
+        raise Invalid(("query", "search"), "search holds no word to find (letters or digits).")
     with reading(state, caller, workspace) as conn:
         return store.list_completions(
             conn,
@@ -208,6 +213,7 @@ def list_completions(
             after=after,
             model=model,
             metadata=metadata,
+            search=search,
         )
 
 

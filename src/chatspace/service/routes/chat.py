@@ -31,6 +31,7 @@ from chatspace.types import (
     Metadata,
     WorkspaceId,
 )
+from chatspace.types.chat import COMPLETION_SEARCH_MAX_CHARS
 
 router = APIRouter(tags=["chat"], responses=error_responses(401, 429), route_class=BoundedJSONRoute)
 
@@ -174,8 +175,19 @@ def list_chat_completions(
     limit: Limit = 20,
     order: Order = "asc",
     model: Annotated[str | None, Query(description="Only completions of this model.")] = None,
+    search: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=COMPLETION_SEARCH_MAX_CHARS,
+            description="Only completions whose question or answer holds every word of this "
+            "text (letters and digits; case, accents and order do not matter; punctuation "
+            "separates words).",
+        ),
+    ] = None,
 ) -> ChatCompletionList:
-    """Stored completions, oldest first; also filtered by `metadata[KEY]=VALUE` parameters."""
+    """Stored completions, oldest first; also filtered by `metadata[KEY]=VALUE` parameters
+    and by the words of `search`."""
     return operations.list_completions(
         state,
         caller=caller,
@@ -185,6 +197,7 @@ def list_chat_completions(
         order=order,
         model=model,
         metadata=_metadata_filter(request),
+        search=search,
     )
 
 

@@ -26,6 +26,7 @@ from chatspace.types import (
     ChatMessage,
 )
 
+from .completion_search import index_completion, matching
 from .dialects import is_postgres
 from .schema import completion_messages as messages_t
 from .schema import completions as completions_t
@@ -108,6 +109,7 @@ def insert_completion(
         )
     )
     conn.execute(messages_t.insert(), _message_rows(completion, messages))
+    index_completion(conn, completion=completion, messages=messages)
 
 
 def get_completion(
@@ -160,12 +162,16 @@ def list_completions(
     after: str | None = None,
     model: str | None = None,
     metadata: Mapping[str, str] | None = None,
+    search: str | None = None,
 ) -> ChatCompletionList:
-    """A page of the workspace's completions, filtered by model and metadata."""
+    """A page of the workspace's completions, filtered by model, metadata and the words
+    of ``search`` (each in the question or answer; see :mod:`.completion_search`)."""
     c = completions_t.c
     query = sa.select(c.id, c.body).where(*_scope(org_id, workspace_id))
     if model is not None:
         query = query.where(c.model == model)
+    if search is not None:
+        query = query.where(matching(conn, search))
     for key, value in (metadata or {}).items():
         query = query.where(_metadata_is(conn, key, value))
     if after is not None:

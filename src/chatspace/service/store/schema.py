@@ -87,6 +87,16 @@ completion_messages = sa.Table(
     sa.Column("function_call", sa.JSON),
 )
 
+completion_search = sa.Table(
+    "completion_search",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("completion_id", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+)
+"""The text a completion is found by (:mod:`.completion_search`); PostgreSQL adds
+``search_vector``, SQLite the FTS5 table ``fts_completions``."""
+
 files = sa.Table(
     "files",
     metadata,

@@ -121,10 +121,13 @@ class AsyncChat(Resource):
         order: Literal["asc", "desc"] = "asc",
         model: str | None = None,
         metadata: Mapping[str, str] | None = None,
+        search: str | None = None,
     ) -> AsyncPage[ChatCompletion]:
         """Stored completions, oldest first (``order="desc"``: newest); pages itself.
 
-        ``metadata`` keeps those whose stored metadata has all the given pairs.
+        ``metadata`` keeps those whose stored metadata has all the given pairs;
+        ``search`` those whose question or answer holds every word of the text (in any
+        order, case and accents aside; 1..4000 characters holding a letter or digit).
         ``to_pandas()`` columns: ``id, created, model, finish_reason, prompt_tokens,
         completion_tokens, total_tokens, question, answer, metadata.<key>...``.
         """
@@ -135,6 +138,8 @@ class AsyncChat(Resource):
             params["model"] = model
         for key, value in (metadata or {}).items():
             params[f"metadata[{key}]"] = value
+        if search is not None:
+            params["search"] = search
         call = Call("GET", PATH, params=params, parse=ChatCompletionList.model_validate_json)
         return self._client._page(_COMPLETIONS, call)
 

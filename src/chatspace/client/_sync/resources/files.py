@@ -9,14 +9,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Unpack, overload
 
+from chatspace._shared import is_dataframe
+from chatspace.client._bulk import (
+    BULK_CONCURRENCY,
+    BULK_PROGRESS_ROWS,
+    MetadataRow,
+    metadata_rows,
+    resolve_names,
+    results_frame,
+)
 from chatspace.client._call import Call, dump, no_content, segment
+from chatspace.client._concurrency import run_in_turn
 from chatspace.client._deprecation import renamed
 from chatspace.client._pagination import Pager
 from chatspace.client._resource import Resource
 from chatspace.client._sync._pagination import SyncPage
-from chatspace.client._transfer import Download, ProgressSetting
+from chatspace.client._transfer import Download, Progress, ProgressSetting
 from chatspace.client._uploads import PathInput, Upload, UploadOptions
-from chatspace.errors import NotFoundError
+from chatspace.errors import ChatspaceError, NotFoundError
 from chatspace.types import File, FileDeleted, FileLimits, FileList, SearchHit, SearchResults
 from chatspace.types.retrieval import DEFAULT_SEARCH_TOP_K
 
@@ -238,6 +248,7 @@ class Files(Resource):
         call = self._in_workspace("GET", source, workspace, no_content, stream=True)
         return self._client._download(call, Download(path, progress, name=file_id))
 
+    @overload
     def update(
         self,
         file_id: str,
@@ -245,13 +256,41 @@ class Files(Resource):
         *,
         instructions: str | None = None,
         workspace: str | None = None,
-    ) -> File:
+    ) -> File: ...
+    @overload
+    def update(
+        self,
+        file_id: pd.DataFrame,
+        *,
+        workspace: str | None = None,
+        progress: ProgressSetting = None,
+    ) -> pd.DataFrame: ...
+    def update(
+        self,
+        file_id: Any,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        progress: ProgressSetting = None,
+    ) -> File | pd.DataFrame:
         """Merge ``metadata`` into the file's (a key set to None is removed), or derive
         metadata from the content by ``instructions``; the file as it is now.
 
+        Given a DataFrame instead of an id, update many files, one per row: a column
+        ``id``, ``file_id`` or ``filename`` names the file, each other column is a key
+        (NaN leaves it as it is; see :mod:`chatspace.client._bulk`). A name matching no
+        file or several raises ``ValueError`` before anything is sent; a row that fails
+        does not stop the others. Returns a DataFrame indexed as ``frame``: ``file_id``,
+        ``status`` (``updated``, ``unchanged`` or ``failed``), ``error``. ``progress``:
+        a bar (by default from 10 rows), ``False``, or ``progress(done_rows, rows)``.
+
         >>> client.files.update(f.id, {"year": 2024, "draft": None})
         >>> client.files.update(f.id, instructions="Extract the title")
+        >>> client.files.update(pd.DataFrame({"filename": ["a.pdf"], "year": [2024]}))
         """
+        if is_dataframe(file_id):
+            return self._update_frame(file_id, self._ws(workspace), progress)
         body: dict[str, Any] = dict(metadata or {})
         if instructions is not None:
             body["instructions"] = instructions
@@ -266,7 +305,35 @@ class Files(Resource):
         )
         return self._client._request(call)
 
-    def update_metadata(self, *args: Any, **kwargs: Any) -> File:
+    def _update_frame(
+        self, frame: pd.DataFrame, workspace: str, progress: ProgressSetting
+    ) -> pd.DataFrame:
+        """``update(frame)``: names resolved first, then one request per row."""
+        rows = metadata_rows(frame)
+        if any(row.file_id is None for row in rows):
+            listed: list[File] = []
+            for found in self.list(workspace=workspace):
+                listed.append(found)
+            resolve_names(rows, listed, workspace)
+        bar = Progress(progress, len(rows), "metadata", unit="file", threshold=BULK_PROGRESS_ROWS)
+
+        def apply(row: MetadataRow) -> None:
+            assert row.file_id is not None
+            try:
+                if row.metadata:
+                    self.update(row.file_id, row.metadata, workspace=workspace)
+                row.status = "updated" if row.metadata else "unchanged"
+            except ChatspaceError as exc:
+                row.status, row.error = "failed", str(exc)
+            bar.update(1)
+
+        try:
+            run_in_turn([functools.partial(apply, row) for row in rows], BULK_CONCURRENCY)
+        finally:
+            bar.close()
+        return results_frame(rows)
+
+    def update_metadata(self, *args: Any, **kwargs: Any) -> Any:
         """Deprecated spelling of :meth:`update` (``DeprecationWarning``; goes next release)."""
         renamed("files.update_metadata()", "files.update()")
         return self.update(*args, **kwargs)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from chatspace.service.deps import Caller
+from chatspace.service.access import Caller
 from chatspace.service.idempotency import Answer, Once, fingerprint, lookup, remember
 from chatspace.service.problems import Conflict
 from chatspace.service.store.db import open_database

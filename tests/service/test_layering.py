@@ -81,8 +81,9 @@ RULES = {
         f"{PREFIX}.retrieval",
         f"{PREFIX}.engines",
     ),
-    # Operations raise the service's problems, never FastAPI's, and build no responses.
-    "operations": (f"{PREFIX}.routes", "fastapi", "starlette.responses"),
+    # Operations raise the service's problems, never FastAPI's, and build no responses;
+    # access rules come from .access, not from the routes' dependencies.
+    "operations": (f"{PREFIX}.routes", f"{PREFIX}.deps", "fastapi", "starlette.responses"),
     # Retrieval reads through the store and knows no engine (the tokenizer is a leaf).
     "retrieval": (f"{PREFIX}.engines", f"{PREFIX}.operations", f"{PREFIX}.routes"),
     # Engines turn a job into events: no storage, no operations.

@@ -41,7 +41,7 @@ from fastapi import Header
 from fastapi.encoders import jsonable_encoder
 from starlette.responses import Response
 
-from .deps import Caller
+from .access import Caller
 from .problems import Conflict
 from .store import idempotency as rows
 from .store.transactions import write_transaction

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from chatspace.service.deps import Caller, Level, require_access
+from chatspace.service.access import Caller, Level, require_access
 from chatspace.service.state import AppState
 from chatspace.service.store.transactions import write_transaction
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from starlette.concurrency import run_in_threadpool
 
-from chatspace.service.deps import Caller
+from chatspace.service.access import Caller
 from chatspace.service.engines.base import Engine, Event, Job
 from chatspace.service.engines.runner import (
     CompletionBuilder,

@@ -16,7 +16,7 @@ import json
 
 import sqlalchemy as sa
 
-from chatspace.service.deps import Caller
+from chatspace.service.access import Caller
 from chatspace.service.engines.local import quote_of
 from chatspace.service.operations import reading
 from chatspace.service.retrieval.index import PassageIndex

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from chatspace.service.access import Caller
 from chatspace.service.connections import (
     CHECK_TIMEOUT,
     FILE_NAME,
@@ -17,7 +18,6 @@ from chatspace.service.connections import (
     check_connection,
     check_name,
 )
-from chatspace.service.deps import Caller
 from chatspace.service.engines.registry import SAVED
 from chatspace.service.problems import Conflict, Forbidden, Invalid, NotFound, quoted
 from chatspace.service.sealing import CONNECTIONS_SECRET_ENV, Unsealable

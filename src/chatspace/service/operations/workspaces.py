@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from chatspace.service.deps import Caller, require_access
+from chatspace.service.access import Caller, require_access
 from chatspace.service.idempotency import Answer, Once
 from chatspace.service.operations import writing
 from chatspace.service.state import AppState

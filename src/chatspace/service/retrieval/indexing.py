@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from chatspace.service.store.passages import add_passages
 
 from .embeddings import to_blobs
+from .locations import marks_to_json
 
 if TYPE_CHECKING:
     from .extract import Extracted
@@ -103,8 +104,8 @@ def index_file(
     extracted: Extracted | None,
     vectors: PassageVectors | None = None,
 ) -> int:
-    """Insert the file's passages with their vectors and index them (in the caller's
-    transaction).
+    """Insert the file's passages with their vectors and locations and index them (in
+    the caller's transaction).
 
     Returns the number of passages; 0 when the file has no extractable text.
     """
@@ -119,4 +120,5 @@ def index_file(
         vectors=vectors.blobs if vectors else None,
         vector_model=vectors.model if vectors else None,
         embeddings=vectors.columns if vectors else None,
+        locations=[marks_to_json(marks) for marks in extracted.locations] or None,
     )

@@ -1,10 +1,9 @@
 """Where a quote is, as every output that lists sources says it ("postmortem.pdf, p. 2"):
-``%%chat`` in a real IPython shell, the chat panel, ``%chat export``; over real files
-uploaded to the real service."""
+``%%chat`` in a real IPython shell and ``%chat export`` (the chat panel: its own tests),
+over real files uploaded to the real service."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,6 @@ import pytest
 
 from chatspace.client import Client
 from chatspace.notebook.display import place_of
-from chatspace.notebook.panels import ChatPanel
 from chatspace.notebook.session import NotebookSession
 from support.documents import pdf_bytes, xlsx_bytes
 from support.magics import render_markdown, run
@@ -77,22 +75,3 @@ def test_export_names_the_page(
     target = tmp_path / "incident.md"
     run(ip, f"%chat export incident --to md -o {target}")
     assert "**`postmortem.pdf`**, p. 2 (`file-" in target.read_text()
-
-
-@pytest.fixture
-def panel(client: Client, session: NotebookSession) -> Iterator[ChatPanel]:
-    p = ChatPanel(client, session=session)
-    p.download_base_url = "/"
-    yield p
-    p.stop()
-    assert p.wait(30)
-    p.close()
-
-
-def test_the_chat_panel_names_the_row(panel: ChatPanel, files: None) -> None:
-    assert panel.send("What is the target of Westmark?") is True, panel.error
-    assert panel.wait(30)
-    [cite] = panel.turns[-1]["citations"]
-    assert cite["location"] == {"sheet": "Targets", "row": 3}
-    html = panel.conversation.children[-1].value
-    assert '</a><span class="chatspace-place">, Targets row 3</span>' in html

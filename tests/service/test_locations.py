@@ -26,7 +26,7 @@ from chatspace.service.store.migrations import MIGRATIONS, m008_passage_location
 from chatspace.service.store.passages import add_passages
 from chatspace.types import Location
 from support.chat import ask, assemble, stream, upload
-from support.documents import docx_bytes, pdf_bytes, pptx_bytes, xlsx_bytes
+from support.documents import docx_bytes, parquet_bytes, pdf_bytes, pptx_bytes, xlsx_bytes
 from support.rows import add_file_row
 
 PDF = pdf_bytes(
@@ -193,6 +193,15 @@ def test_csv_rows_in_later_passages_keep_their_numbers(tmp_path: Path) -> None:
     for n in (1, 57, 399, 400):
         assert _at(passages, f"City{n},{n},") == {"row": n}
     assert _at(passages, "city,stock,note") is None
+
+
+def test_parquet_tsv_and_json_records_are_located_too(tmp_path: Path) -> None:
+    frame = parquet_bytes({"city": ["Lyon", "Nice", "Metz"], "stock": [5, 7, 9]})
+    assert _at(_passages(tmp_path, "stock.parquet", frame), "Metz,9") == {"row": 3}
+    tsv = "city\tstock\nLyon\t5\nNice\t7\n"
+    assert _at(_passages(tmp_path, "stock.tsv", tsv), "Nice\t7") == {"row": 2}
+    records = '[\n  {"city": "Lyon"},\n  {"city": "Nice"}\n]'
+    assert _at(_passages(tmp_path, "cities.json", records), '{"city": "Nice"}') == {"line": 3}
 
 
 # ---------------------------------------------------------------- the store

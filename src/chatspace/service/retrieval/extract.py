@@ -26,7 +26,7 @@ from chatspace.types import Location
 
 from .documents import Block, clean, kind_of, read_document
 from .indexing import PASSAGE_CHARS, split_passages
-from .locations import Mark, passage_marks
+from .locations import Mark, Place, passage_marks
 from .tables import Piece, Table
 
 __all__ = ["MAX_TEXT_CHARS", "Extracted", "extract", "kind_of"]
@@ -66,7 +66,7 @@ def _assemble(blocks: Iterable[Block]) -> Extracted | None:
     pieces: list[Piece] = []
     paragraphs: list[str] = []
     marks: list[Mark] = []  # of the paragraphs, in their prose
-    place = Location()
+    place: Place = {}
     prose_len = used = 0
 
     def end_prose() -> None:
@@ -83,7 +83,7 @@ def _assemble(blocks: Iterable[Block]) -> Extracted | None:
         if room <= 0:
             break
         if isinstance(block, Location):
-            place = block
+            place = block.model_dump()
             continue
         if isinstance(block, str):
             if block.strip():
@@ -116,7 +116,7 @@ def _join(pieces: list[Piece]) -> Extracted | None:
     text = _SEPARATOR.join(piece.text for piece in pieces)
     if not text.strip():
         return None
-    located = any(where.model_dump() for _, where in marks)
+    located = any(place for _, place in marks)
     return Extracted(
         text, tuple(passages), tuple(passage_marks(text, marks, passages)) if located else ()
     )

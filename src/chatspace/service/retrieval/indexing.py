@@ -23,7 +23,6 @@ import sqlalchemy as sa
 from chatspace.service.store.passages import add_passages
 
 from .embeddings import to_blobs
-from .locations import marks_to_json
 
 if TYPE_CHECKING:
     from .extract import Extracted
@@ -120,5 +119,5 @@ def index_file(
         vectors=vectors.blobs if vectors else None,
         vector_model=vectors.model if vectors else None,
         embeddings=vectors.columns if vectors else None,
-        locations=[marks_to_json(marks) for marks in extracted.locations] or None,
+        locations=[[list(mark) for mark in marks] for marks in extracted.locations] or None,
     )

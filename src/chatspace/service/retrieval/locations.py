@@ -1,10 +1,12 @@
 """Where a passage, or a quote in it, stands in its file (contract 3b's ``Location``).
 
 Extraction marks the text it makes (:mod:`.extract`): a :data:`Mark` says that from its
-offset on, the text is at its location (a PDF page, a slide, a notebook cell, a sheet).
-A location with a ``line`` or a ``row`` goes up by one at each line break after its mark:
-a text file's lines, a table's data rows (one per line, :mod:`.tables`). A location with
-no key (a table's header line, a part of a file nothing locates) says "nowhere".
+offset on, the text is at its place (a PDF page, a slide, a notebook cell, a sheet): the
+keys of a :class:`~chatspace.types.Location` as a plain dict, which a file's thousands of
+passages store and read cheaply. A place with a ``line`` or a ``row`` goes up by one at
+each line break after its mark: a text file's lines, a table's data rows (one per line,
+:mod:`.tables`). An empty place (a table's header line, a part of a file nothing
+locates) says "nowhere".
 
 Each passage keeps the marks of its own text (:func:`passage_marks`): the one in force
 where it starts, moved to offset 0, then those inside it. So the location of any offset
@@ -25,24 +27,25 @@ from chatspace.types import Location
 if TYPE_CHECKING:
     from .search import Passage
 
-__all__ = ["Mark", "marks_from_json", "marks_to_json", "passage_marks", "quote_location"]
+__all__ = ["Mark", "Place", "marks_from_json", "passage_marks", "quote_location"]
 
-Mark = tuple[int, Location]
-"""``(offset, location)``: from ``offset`` on, the text is at ``location``."""
+Place = dict[str, Any]
+"""A location's keys that apply (``{"sheet": "Targets", "row": 3}``), as a plain dict."""
+Mark = tuple[int, Place]
+"""``(offset, place)``: from ``offset`` on, the text is at ``place``."""
 _COUNTED = ("line", "row")
 
 
-def _advanced(location: Location, breaks: int) -> Location:
-    """``location`` ``breaks`` line breaks further on: its line or row that much higher."""
+def _advanced(place: Place, breaks: int) -> Place:
+    """``place`` ``breaks`` line breaks further on: its line or row that much higher."""
     for key in _COUNTED:
-        value = getattr(location, key)
-        if value is not None and breaks:
-            return location.model_copy(update={key: value + breaks})
-    return location
+        if key in place and breaks:
+            return {**place, key: place[key] + breaks}
+    return place
 
 
-def _counts(location: Location) -> bool:
-    return any(getattr(location, key) is not None for key in _COUNTED)
+def _counts(place: Place) -> bool:
+    return "line" in place or "row" in place
 
 
 def passage_marks(
@@ -61,15 +64,15 @@ def passage_marks(
         i = bisect_right(offsets, start) - 1
         own: list[Mark] = []
         if i >= 0:
-            at, location = marks[i]
-            if _counts(location):
+            at, place = marks[i]
+            if _counts(place):
                 since, breaks = at, 0
                 if counted is not None and counted[0] == i and counted[1] <= start:
                     since, breaks = counted[1], counted[2]
                 breaks += text.count("\n", since, start)
                 counted = (i, start, breaks)
-                location = _advanced(location, breaks)
-            own.append((0, location))
+                place = _advanced(place, breaks)
+            own.append((0, place))
         end = start + len(passage)
         j = i + 1
         while j < len(marks) and marks[j][0] < end:
@@ -87,20 +90,16 @@ def quote_location(passage: Passage, start: int) -> Location | None:
     i = bisect_right([offset for offset, _ in marks], start) - 1
     if i < 0:
         return None
-    at, location = marks[i]
-    if _counts(location):
-        location = _advanced(location, passage.text.count("\n", at, start))
-    return location if location.model_dump() else None
-
-
-def marks_to_json(marks: Sequence[Mark]) -> list[list[Any]]:
-    """Marks as the ``passages.locations`` column stores them: ``[[0, {"page": 2}]]``."""
-    return [[offset, location.model_dump()] for offset, location in marks]
+    at, place = marks[i]
+    if _counts(place):
+        place = _advanced(place, passage.text.count("\n", at, start))
+    return Location(**place) if place else None
 
 
 def marks_from_json(value: Any) -> tuple[Mark, ...]:
-    """Marks read back from the column (its JSON text on SQLite, a list on PostgreSQL;
-    null for a passage stored before locations were: no marks)."""
+    """Marks read back from the ``passages.locations`` column, which stores them as
+    ``[[0, {"page": 2}], ...]`` (JSON text on SQLite, a list on PostgreSQL; null for a
+    passage stored before locations were: no marks)."""
     if isinstance(value, str):
         value = json.loads(value)
-    return tuple((int(offset), Location(**location)) for offset, location in value or ())
+    return tuple((int(offset), dict(place)) for offset, place in value or ())

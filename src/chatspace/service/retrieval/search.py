@@ -49,8 +49,9 @@ import sqlalchemy as sa
 
 from chatspace.service.store import schema
 from chatspace.service.tokenizer import count_texts
-from chatspace.types import ChatMessage, Location
+from chatspace.types import ChatMessage
 
+from .locations import Mark
 from .scope import Scope, resolve_scope
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ class Passage:
     relevance: float = 1.0
     lexical: float | None = None
     dense: float | None = None
-    locations: tuple[tuple[int, Location], ...] = ()
+    locations: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,8 +26,6 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from chatspace.types import Location
-
 from .locations import Mark
 
 __all__ = [
@@ -120,12 +118,12 @@ class Table:
     def _marks(self, start: int, at: int, block: list[tuple[int, str]]) -> list[Mark]:
         """The marks of a block at ``start`` whose data lines start at ``at``: its header
         (no row: nowhere, unless on a named sheet), then each run of consecutive rows."""
-        sheet = Location(sheet=self.title)
+        sheet = {"sheet": self.title} if self.title else {}
         marks: list[Mark] = [(start, sheet)]
         previous = None
         for row, line in block:
             if previous is None or row != previous + 1:
-                marks.append((at, sheet.model_copy(update={"row": row})))
+                marks.append((at, {**sheet, "row": row}))
             previous = row
             at += len(line) + 1
         return marks

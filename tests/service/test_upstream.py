@@ -18,6 +18,7 @@ from chatspace.client import Client
 from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
 from chatspace.service.tokenizer import count_tokens
 from support.chat import ask, assemble, client_for, read_events, stream, upload
+from support.documents import pdf_bytes
 from support.service import Service, new_org, start_service
 from support.upstream import (
     ARGUMENTS,
@@ -211,6 +212,21 @@ def test_streamed_through_with_usage_and_citations(
         stored["choices"][0]["message"]["annotations"]
         == completion["choices"][0]["message"]["annotations"]
     )
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_models_citation_says_where_its_quote_is(client: httpx.Client, streamed: bool) -> None:
+    """The passage starts on page 1; the sentence that supports the answer is on page 2."""
+    atlas = pdf_bytes("Oceans cover most of the planet and hold its currents.", DESERTS)
+    upload(client, [("atlas.pdf", atlas)])
+    body = {"model": "echo", "messages": [{"role": "user", "content": QUESTION}]}
+    if streamed:
+        answer = assemble(stream(client, body)[1])
+    else:
+        answer = client.post("/chat/completions", json=body).json()
+    [note] = answer["choices"][0]["message"]["annotations"]
+    assert note["file_citation"]["quote"] == "The Sahara is the largest hot desert."
+    assert note["file_citation"]["location"] == {"page": 2}
 
 
 @pytest.mark.parametrize(

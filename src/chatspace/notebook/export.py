@@ -30,7 +30,9 @@ def _sources(turn: Turn) -> str:
     if not turn.citations:
         return ""
     items = [
-        f"- {markdown_text(c.marker)} **{code_span(c.filename)}** ({code_span(c.file_id)}): "
+        f"- {markdown_text(c.marker)} **{code_span(c.filename)}**"
+        + (f", {markdown_text(c.place)}" if c.place else "")
+        + f" ({code_span(c.file_id)}): "
         f"“{markdown_text(one_line(c.quote, 300))}”"
         for c in turn.citations
     ]

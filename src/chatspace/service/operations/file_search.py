@@ -20,6 +20,7 @@ from chatspace.service.access import Caller
 from chatspace.service.engines.local import quote_of
 from chatspace.service.operations import reading
 from chatspace.service.retrieval.index import PassageIndex
+from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.scope import scope_of
 from chatspace.service.retrieval.search import Passage, Retrieval, retrieve
 from chatspace.service.state import AppState
@@ -48,15 +49,16 @@ def _part(body: FileSearchRequest) -> FilterContentPart:
 
 
 def _hit(passage: Passage, found: Retrieval, *, cited: bool) -> SearchHit:
+    start, end, _ = quote_of(passage, found)
     return SearchHit(
         file_id=passage.file_id,
         filename=passage.filename,
         text=passage.text,
-        quote=quote_of(passage, found)[0],
+        quote=passage.text[start:end],
         score=passage.relevance,
         scores=SearchScores(lexical=passage.lexical, dense=passage.dense),
         cited=cited,
-        location=None,  # where the quote starts, once passages know their place (issue 21)
+        location=quote_location(passage, start),
     )
 
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -51,6 +51,7 @@ from chatspace.service.store import schema
 from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage
 
+from .locations import Mark
 from .scope import Scope, resolve_scope
 
 if TYPE_CHECKING:
@@ -137,6 +138,8 @@ class Passage:
     ``relevance`` from 0 to 1 how well it answers the question (:func:`relevance_of`;
     1.0 when it was not computed), from its ``lexical`` coverage of the question and its
     ``dense`` cosine similarity to it (None where that half did not score it).
+    ``locations`` say where its text is in the file (:mod:`.locations`; a quote's:
+    :func:`~.locations.quote_location`).
     """
 
     file_id: str
@@ -149,6 +152,7 @@ class Passage:
     relevance: float = 1.0
     lexical: float | None = None
     dense: float | None = None
+    locations: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,7 +445,7 @@ def rank(
         ranked.append((-rel, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:3])
     best = tuple(
-        Passage(p.file_id, p.filename, p.ord, p.start, p.text, bm25, p.hits, rel, cov, sim)
+        replace(p, score=bm25, relevance=rel, lexical=cov, dense=sim)
         for _, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
     )
     cited = 0 if unknown else sum(1 for p in best if p.relevance >= relevance)

@@ -395,6 +395,13 @@ def m009_completion_search(conn: sa.Connection) -> None:
         )
 
 
+@migration
+def m010_passage_locations(conn: sa.Connection) -> None:
+    """Where each passage's text stands in its file (pages, rows, lines: a JSON list of
+    marks); null for the passages stored before, whose locations are unknown."""
+    _run(conn, "ALTER TABLE passages ADD COLUMN locations {json}")
+
+
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
     """Apply those of ``migrations`` (by default every one) not yet recorded; return the
     names applied now."""

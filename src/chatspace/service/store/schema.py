@@ -129,6 +129,7 @@ passages = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("vector", sa.LargeBinary),
     sa.Column("vector_model", sa.Text),
+    sa.Column("locations", sa.JSON),
 )
 
 idempotency_keys = sa.Table(

@@ -4,11 +4,14 @@ Columns, in order; timestamps are timezone-aware UTC, token counts and sizes int
 and every metadata key becomes a ``metadata.<key>`` column (sorted by key):
 
 - completions: ``id, created, model, finish_reason, prompt_tokens, completion_tokens,
-  total_tokens, question, answer, metadata.<key>...``. ``question`` is the text of the
-  request's last user message: the completion's ``question`` field when the service sends
-  one, else fetched from its messages (one request per completion); ``answer`` is the
-  first choice's text.
+  total_tokens, question, answer, sources, metadata.<key>...``. ``question`` is the text
+  of the request's last user message: the completion's ``question`` field when the
+  service sends one, else fetched from its messages (one request per completion);
+  ``answer`` is the first choice's text; ``sources`` the number of passages it keeps as
+  its sources (the completion's ``sources`` field; <NA> where the service does not say).
 - messages: ``id, role, content``
+- sources: ``rank, file_id, filename, quote, score, lexical, dense, sent, cited,
+  deleted, location`` (``location`` a dict, or None)
 - files: ``id, filename, bytes, created_at, expires_at, purpose, status, workspace_id,
   user_id, metadata.<key>...`` (``expires_at`` is NaT when the file never expires)
 - workspaces: ``id, name, creator_user_id, org_id, created_at``
@@ -35,6 +38,9 @@ __all__ = ["COLUMNS", "question_call", "question_of", "to_frame", "to_pandas"]
 
 _TIME = "datetime64[ns, UTC]"
 _INT = "int64"
+_COUNT = "Int64"  # an integer that may be missing
+_FLOAT = "float64"
+_BOOL = "bool"
 
 # column -> dtype (None: left to pandas, object or str)
 COLUMNS: dict[str, dict[str, str | None]] = {
@@ -48,8 +54,22 @@ COLUMNS: dict[str, dict[str, str | None]] = {
         "total_tokens": _INT,
         "question": None,
         "answer": None,
+        "sources": _COUNT,
     },
     "messages": {"id": None, "role": None, "content": None},
+    "sources": {
+        "rank": _INT,
+        "file_id": None,
+        "filename": None,
+        "quote": None,
+        "score": _FLOAT,
+        "lexical": _FLOAT,
+        "dense": _FLOAT,
+        "sent": _BOOL,
+        "cited": _BOOL,
+        "deleted": _BOOL,
+        "location": "object",
+    },
     "files": {
         "id": None,
         "filename": None,
@@ -111,7 +131,14 @@ def _completion_row(row: dict[str, Any], questions: Mapping[str, str | None]) ->
         "total_tokens": usage["total_tokens"],
         "question": question,
         "answer": (choice.get("message") or {}).get("content") or "",
+        "sources": row.get("sources"),
     }
+
+
+def _source_row(row: dict[str, Any], _: Mapping[str, str | None]) -> dict[str, Any]:
+    scores = row.get("scores") or {}
+    flat = {name: row.get(name) for name in COLUMNS["sources"]}
+    return flat | {"lexical": scores.get("lexical"), "dense": scores.get("dense")}
 
 
 def _fields(*names: str) -> Callable[[dict[str, Any], Mapping[str, str | None]], dict[str, Any]]:
@@ -121,6 +148,7 @@ def _fields(*names: str) -> Callable[[dict[str, Any], Mapping[str, str | None]],
 _ROWS: dict[str, Callable[[dict[str, Any], Mapping[str, str | None]], dict[str, Any]]] = {
     "completions": _completion_row,
     "messages": _fields("id", "role", "content"),
+    "sources": _source_row,
     "files": _fields(*COLUMNS["files"]),
     "workspaces": _fields(*COLUMNS["workspaces"]),
     "users": _fields(*COLUMNS["users"]),
@@ -171,6 +199,7 @@ def to_frame(
 _KINDS = {
     "ChatCompletion": "completions",
     "ChatCompletionMessageObject": "messages",
+    "Source": "sources",
     "File": "files",
     "Workspace": "workspaces",
     "WorkspaceUser": "users",

@@ -24,11 +24,13 @@ from chatspace.types import (
     ChatCompletionMessageList,
     ChatCompletionMessageObject,
     ChatMessage,
+    Source,
 )
 
 from .dialects import is_postgres
 from .schema import completion_messages as messages_t
 from .schema import completions as completions_t
+from .sources import delete_sources, insert_sources
 
 __all__ = [
     "delete_completion",
@@ -36,6 +38,7 @@ __all__ = [
     "insert_completion",
     "list_completions",
     "list_messages",
+    "require_completion",
     "update_metadata",
 ]
 
@@ -93,8 +96,10 @@ def insert_completion(
     user_id: str,
     completion: ChatCompletion,
     messages: Sequence[ChatMessage],
+    sources: Sequence[Source] = (),
 ) -> None:
-    """Store ``completion`` (as answered) and the messages that asked for it."""
+    """Store ``completion`` (as answered), the messages that asked for it and the
+    passages retrieved for it (its ``sources``)."""
     conn.execute(
         completions_t.insert().values(
             id=completion.id,
@@ -108,6 +113,7 @@ def insert_completion(
         )
     )
     conn.execute(messages_t.insert(), _message_rows(completion, messages))
+    insert_sources(conn, completion_id=completion.id, sources=sources)
 
 
 def get_completion(
@@ -208,10 +214,10 @@ def update_metadata(
     return completion
 
 
-def delete_completion(
+def require_completion(
     conn: sa.Connection, *, org_id: str, workspace_id: str, completion_id: str
-) -> ChatCompletionDeleted:
-    """Delete the completion and its messages."""
+) -> None:
+    """A 404 unless the workspace holds a stored completion ``completion_id``."""
     found = conn.scalar(
         sa.select(completions_t.c.id).where(
             *_scope(org_id, workspace_id), completions_t.c.id == completion_id
@@ -219,7 +225,15 @@ def delete_completion(
     )
     if found is None:
         raise _missing(completion_id)
+
+
+def delete_completion(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, completion_id: str
+) -> ChatCompletionDeleted:
+    """Delete the completion, its messages and its sources."""
+    require_completion(conn, org_id=org_id, workspace_id=workspace_id, completion_id=completion_id)
     conn.execute(messages_t.delete().where(messages_t.c.completion_id == completion_id))
+    delete_sources(conn, [completion_id])
     conn.execute(completions_t.delete().where(completions_t.c.id == completion_id))
     return ChatCompletionDeleted(id=completion_id)
 

@@ -288,6 +288,34 @@ def m007_replica_coordination(conn: sa.Connection) -> None:
     )
 
 
+@migration
+def m008_completion_sources(conn: sa.Connection) -> None:
+    """The passages retrieved for each stored completion, in rank order. ``filename``,
+    ``quote`` and ``location`` are emptied when the file is deleted (the row then says
+    that a deleted file was used, and nothing of what it held)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE completion_sources (
+            completion_id TEXT NOT NULL REFERENCES completions (id) ON DELETE CASCADE,
+            rank INTEGER NOT NULL,
+            file_id TEXT NOT NULL,
+            filename TEXT,
+            quote TEXT,
+            score DOUBLE PRECISION NOT NULL,
+            lexical DOUBLE PRECISION,
+            dense DOUBLE PRECISION,
+            location {json},
+            sent BOOLEAN NOT NULL,
+            cited BOOLEAN NOT NULL,
+            PRIMARY KEY (completion_id, rank)
+        )
+--
+        CREATE INDEX completion_sources_by_file ON completion_sources (file_id)
+        """,
+    )
+
+
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
     """Apply those of ``migrations`` (by default every one) not yet recorded; return the
     names applied now."""

@@ -87,6 +87,22 @@ completion_messages = sa.Table(
     sa.Column("function_call", sa.JSON),
 )
 
+completion_sources = sa.Table(
+    "completion_sources",
+    metadata,
+    sa.Column("completion_id", sa.Text, primary_key=True),
+    sa.Column("rank", sa.Integer, primary_key=True),
+    sa.Column("file_id", sa.Text, nullable=False),
+    sa.Column("filename", sa.Text),
+    sa.Column("quote", sa.Text),
+    sa.Column("score", sa.Double, nullable=False),
+    sa.Column("lexical", sa.Double),
+    sa.Column("dense", sa.Double),
+    sa.Column("location", sa.JSON),
+    sa.Column("sent", sa.Boolean, nullable=False),
+    sa.Column("cited", sa.Boolean, nullable=False),
+)
+
 files = sa.Table(
     "files",
     metadata,

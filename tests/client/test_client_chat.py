@@ -186,11 +186,14 @@ async def test_sources_list_and_frame_a_stored_completions_passages(client: AnyC
     assert frame["rank"].tolist() == [1, 2]
     assert frame["score"].tolist() == [s.score for s in sources]
     assert frame["lexical"].tolist() == [s.scores.lexical for s in sources]
-    assert str(frame["sent"].dtype) == "bool" and frame["sent"].all()
+    assert str(frame["sent"].dtype) == "bool"
+    assert frame["sent"].all()
     await run(client.files.delete(sahara.id))
     after = await run(client.chat.sources(created.id).to_pandas())
     gone = after[after["file_id"] == sahara.id].iloc[0]
-    assert gone["deleted"] and pd.isna(gone["quote"]) and pd.isna(gone["filename"])
+    assert gone["deleted"]
+    assert pd.isna(gone["quote"])
+    assert pd.isna(gone["filename"])
     listed = await run(client.chat.list().to_pandas())
     assert listed["sources"].tolist() == [2]
     with pytest.raises(NotFoundError):

@@ -61,7 +61,8 @@ def test_service_l0_sources_follow_its_retrieval_and_citations(
     assert [r["rank"] for r in rows] == [1, 2, 3]
     assert {r["file_id"] for r in rows} == set(desert_files.values())
     scores = [r["score"] for r in rows]
-    assert scores == sorted(scores, reverse=True) and all(0 < s <= 1 for s in scores)
+    assert scores == sorted(scores, reverse=True)
+    assert all(0 < s <= 1 for s in scores)
     assert all(r["scores"]["lexical"] is not None for r in rows)
     assert all(r["sent"] for r in rows), "service-l0 answers from every retrieved passage"
     # the answer quotes the shared sentence once: one of its two files is left uncited

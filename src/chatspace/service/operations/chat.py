@@ -107,7 +107,7 @@ def _keep(
     sources = []
     if body.store:  # worked out before the transaction opens
         sources = sources_of(job.retrieval, completion, engine.given(job.retrieval))
-        completion = completion.model_copy(update={"sources": len(sources)})
+        completion.sources = len(sources)
     answer = once.answer(completion)
 
     def write(conn: sa.Connection) -> Answer:

@@ -98,7 +98,7 @@ completion_sources = sa.Table(
     sa.Column("score", sa.Double, nullable=False),
     sa.Column("lexical", sa.Double),
     sa.Column("dense", sa.Double),
-    sa.Column("location", sa.JSON),
+    sa.Column("location", sa.JSON(none_as_null=True)),
     sa.Column("sent", sa.Boolean, nullable=False),
     sa.Column("cited", sa.Boolean, nullable=False),
 )

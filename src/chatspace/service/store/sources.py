@@ -74,7 +74,7 @@ def forget_files(conn: sa.Connection, file_ids: Sequence[str]) -> None:
         conn.execute(
             table.update()
             .where(table.c.file_id.in_(file_ids))
-            .values(filename=None, quote=None, location=sa.null())
+            .values(filename=None, quote=None, location=None)
         )
 
 

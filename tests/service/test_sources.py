@@ -6,6 +6,7 @@ Sources of an upstream model: tests/service/test_upstream.py."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -190,9 +191,15 @@ def _store(conn: sa.Connection, cid: str, workspace: str, file_ids: list[str]) -
 
 
 def _rows(conn: sa.Connection) -> list[tuple[Any, ...]]:
-    t = schema.completion_sources
-    query = sa.select(t.c.completion_id, t.c.file_id, t.c.filename, t.c.quote)
-    return [tuple(r) for r in conn.execute(query.order_by(t.c.completion_id, t.c.rank))]
+    """(completion, file id, filename, quote) of every stored source, from the JSON
+    text as the database holds it."""
+    c = schema.completions.c
+    query = sa.select(c.id, sa.cast(c.sources, sa.Text)).order_by(c.id)
+    return [
+        (cid, s["file_id"], s["filename"], s["quote"])
+        for cid, text in conn.execute(query)
+        for s in json.loads(text)
+    ]
 
 
 def test_the_database_keeps_nothing_of_a_deleted_file(db: sa.Engine) -> None:
@@ -218,6 +225,11 @@ def test_the_database_keeps_nothing_of_a_deleted_file(db: sa.Engine) -> None:
             ("c-2", "f-2", None, None),
             ("c-9", "f-9", "f-9.txt", "quote of f-9"),
         ]
+        raw = " ".join(
+            conn.execute(sa.select(sa.cast(schema.completions.c.sources, sa.Text))).scalars()
+        )
+        for kept in ("quote of f-2", "f-2.txt", "quote of f-3", "f-3.txt"):
+            assert kept not in raw
     with db.begin() as conn:
         completions.delete_completion(conn, org_id="o", workspace_id="default", completion_id="c-1")
         workspaces.delete_workspace(conn, org_id="o", workspace_id="ws")

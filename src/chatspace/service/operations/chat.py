@@ -43,7 +43,6 @@ from chatspace.service.retrieval.provenance import sources_of
 from chatspace.service.retrieval.search import Retrieval, retrieve
 from chatspace.service.state import AppState
 from chatspace.service.store import completions as store
-from chatspace.service.store.sources import list_sources
 from chatspace.types import (
     ChatCompletion,
     ChatCompletionDeleted,
@@ -264,10 +263,9 @@ def list_sources_of(
 ) -> SourceList:
     """The passages retrieved for a stored completion, in rank order."""
     with reading(state, caller, workspace) as conn:
-        store.require_completion(
+        return store.get_sources(
             conn, org_id=caller.org_id, workspace_id=workspace, completion_id=completion_id
         )
-        return list_sources(conn, completion_id=completion_id)
 
 
 def list_messages(

@@ -18,10 +18,10 @@ from chatspace.service.json_values import metadata_matches
 from chatspace.service.problems import NotFound, quoted
 from chatspace.types.files import File, FileList
 
+from .completions import forget_files
 from .dialects import in_json_array
 from .passages import delete_file_passages
 from .schema import files as table
-from .sources import forget_files
 
 __all__ = [
     "create_file",

@@ -290,30 +290,10 @@ def m007_replica_coordination(conn: sa.Connection) -> None:
 
 @migration
 def m008_completion_sources(conn: sa.Connection) -> None:
-    """The passages retrieved for each stored completion, in rank order. ``filename``,
-    ``quote`` and ``location`` are emptied when the file is deleted (the row then says
-    that a deleted file was used, and nothing of what it held)."""
-    _run(
-        conn,
-        """
-        CREATE TABLE completion_sources (
-            completion_id TEXT NOT NULL REFERENCES completions (id) ON DELETE CASCADE,
-            rank INTEGER NOT NULL,
-            file_id TEXT NOT NULL,
-            filename TEXT,
-            quote TEXT,
-            score DOUBLE PRECISION NOT NULL,
-            lexical DOUBLE PRECISION,
-            dense DOUBLE PRECISION,
-            location {json},
-            sent BOOLEAN NOT NULL,
-            cited BOOLEAN NOT NULL,
-            PRIMARY KEY (completion_id, rank)
-        )
---
-        CREATE INDEX completion_sources_by_file ON completion_sources (file_id)
-        """,
-    )
+    """The passages retrieved for each stored completion, in rank order, as a JSON array
+    in its row (one row written per completion, as before: no table or index more on the
+    hot path). Deleting a file empties what the array held of it."""
+    _run(conn, "ALTER TABLE completions ADD COLUMN sources {json}")
 
 
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:

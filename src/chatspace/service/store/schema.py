@@ -71,6 +71,7 @@ completions = sa.Table(
     sa.Column("created", sa.BigInteger, nullable=False),
     sa.Column("metadata", sa.JSON, nullable=False),
     sa.Column("body", sa.Text, nullable=False),
+    sa.Column("sources", sa.JSON(none_as_null=True)),
 )
 
 completion_messages = sa.Table(
@@ -85,22 +86,6 @@ completion_messages = sa.Table(
     sa.Column("tool_calls", sa.JSON),
     sa.Column("tool_call_id", UserText),
     sa.Column("function_call", sa.JSON),
-)
-
-completion_sources = sa.Table(
-    "completion_sources",
-    metadata,
-    sa.Column("completion_id", sa.Text, primary_key=True),
-    sa.Column("rank", sa.Integer, primary_key=True),
-    sa.Column("file_id", sa.Text, nullable=False),
-    sa.Column("filename", sa.Text),
-    sa.Column("quote", sa.Text),
-    sa.Column("score", sa.Double, nullable=False),
-    sa.Column("lexical", sa.Double),
-    sa.Column("dense", sa.Double),
-    sa.Column("location", sa.JSON(none_as_null=True)),
-    sa.Column("sent", sa.Boolean, nullable=False),
-    sa.Column("cited", sa.Boolean, nullable=False),
 )
 
 files = sa.Table(

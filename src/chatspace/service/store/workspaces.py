@@ -23,7 +23,6 @@ from .dialects import insert
 from .passages import drop_workspace_index
 from .schema import workspace_users as members
 from .schema import workspaces as table
-from .sources import delete_sources
 
 __all__ = [
     "DEFAULT_CREATOR",
@@ -183,7 +182,6 @@ def delete_workspace(conn: sa.Connection, *, org_id: str, workspace_id: str) -> 
             schema.completion_messages.c.completion_id.in_(completion_ids)
         )
     )
-    delete_sources(conn, completion_ids)
     conn.execute(completions.delete().where(*(completions.c[k] == v for k, v in in_ws.items())))
     conn.execute(members.delete().where(*(members.c[k] == v for k, v in in_ws.items())))
     conn.execute(table.delete().where(table.c.org_id == org_id, table.c.id == workspace_id))

@@ -1,5 +1,6 @@
 """6. The service: stored completions per second under 16 clients, retrieval latency,
-and upload throughput with and without passage vectors.
+search without asking (:mod:`.bench_search`), and upload throughput with and without
+passage vectors.
 
 Completions are measured twice: in a workspace without files (nothing retrieved), and in
 one whose :data:`ANSWERING_FILES` files all hold the question's word, so that each stored
@@ -26,6 +27,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from . import bench_search
 from ._harness import Section, median, percentile
 from ._profile import sampled
 from ._service import BenchService, start
@@ -214,6 +216,9 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
         upload_corpus(service.url, retrieval_token, size["retrieval_files"], scratch / "corpus")
         questions = retrieval_questions(size["retrieval_questions"])
         latency = search_latency(service.data_dir / "chatspace.db", org_id, questions)
+        searched = bench_search.search_vs_retrieval(
+            service.data_dir / "chatspace.db", org_id, questions
+        )
         documents = _prose_set(scratch / "prose", size["upload_mb"])
         rates = {WITH_VECTORS: _upload_rate(service, documents)}
     finally:
@@ -265,4 +270,5 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
     )
     for name in (WITHOUT_VECTORS, WITH_VECTORS):
         uploads.add(name, files_per_s=rates[name])
-    return [throughput, retrieval, uploads]
+    search = bench_search.section(size["retrieval_files"], *searched)
+    return [throughput, retrieval, uploads, search]

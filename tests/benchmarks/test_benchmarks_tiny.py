@@ -20,6 +20,7 @@ SECTIONS = {
     "imports",
     "service",
     "retrieval",
+    "search",
     "uploads",
     "retrieval-quality",
     "evidence",

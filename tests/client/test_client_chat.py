@@ -181,7 +181,7 @@ async def test_sources_list_and_frame_a_stored_completions_passages(client: AnyC
     frame = await run(client.chat.sources(created.id).to_pandas())
     assert list(frame.columns) == [
         *("rank", "file_id", "filename", "quote", "score", "lexical", "dense"),
-        *("sent", "cited", "deleted", "location"),
+        *("sent", "cited", "deleted", "page", "sheet", "row", "slide", "cell", "line"),
     ]
     assert frame["rank"].tolist() == [1, 2]
     assert frame["score"].tolist() == [s.score for s in sources]

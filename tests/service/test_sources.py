@@ -216,7 +216,7 @@ def test_the_database_keeps_nothing_of_a_deleted_file(db: sa.Engine) -> None:
         conn.execute(schema.files.update().where(schema.files.c.id == "f-3").values(expires_at=5))
     with db.begin() as conn:
         files.delete_file(conn, org_id="o", workspace_id="default", file_id="f-2", now=1)
-        files.purge_expired(conn, now=10)
+        files.purge_expired(conn, workspace=("o", "default"), now=10)
     with db.connect() as conn:
         assert _rows(conn) == [
             ("c-1", "f-1", "f-1.txt", "quote of f-1"),

@@ -1,7 +1,8 @@
-"""``%files``: list, upload, delete, download, show and update the files of a workspace.
+"""``%files``: list, search, upload, delete, download, show and update the files of a
+workspace.
 
-The verbs are the client's (``client.files.list/upload/delete/download/update``); see
-``docs/vocabulary.md``.
+The verbs are the client's (``client.files.list/search/upload/delete/download/update``);
+see ``docs/vocabulary.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .filerefs import file_ids
 from .grammar import parse_mapping, parse_pairs
 from .markup import one_line, safe_markdown
 from .options import OptionError, Parser, positive_int
+from .searching import search_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,6 +60,19 @@ def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
         limit=min(args.max_items or 10_000, 10_000),
     )
     return page.to_pandas(max_items=args.max_items)
+
+
+def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    """The passages a question would retrieve, best first, as a DataFrame (:mod:`.searching`)."""
+    return search_frame(
+        ctx.session.client,
+        " ".join(args.query),
+        workspace=_workspace(ctx, args),
+        filter=args.filter,
+        top_k=args.top_k,
+        everything=args.all,
+        field="--filter",
+    )
 
 
 def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
@@ -198,6 +213,14 @@ def _list_options(parser: Parser) -> None:
     _with_workspace(parser)
 
 
+def _search_options(parser: Parser) -> None:
+    parser.add_argument("query", nargs="+", metavar="QUERY", help="what to search for")
+    parser.add_argument("--filter", metavar="K=V|JSON", help="files whose metadata matches")
+    parser.add_argument("--top-k", type=positive_int, metavar="N", help="at most N hits (1..50)")
+    parser.add_argument("--all", action="store_true", help="no relevance cut: cite every hit")
+    _with_workspace(parser)
+
+
 def _upload_options(parser: Parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH|GLOB", help="files to upload")
     parser.add_argument("--metadata", action="append", metavar="K=V", help="metadata of each file")
@@ -237,6 +260,12 @@ def _update_options(parser: Parser) -> None:
 
 COMMANDS = [
     Command("list", "the files as a DataFrame (--filter k=v)", _list_options, _list),
+    Command(
+        "search",
+        "what a question would retrieve: QUERY [--filter k=v] [--top-k N] [--all]",
+        _search_options,
+        _search,
+    ),
     Command(
         "upload",
         "upload files: PATH|GLOB ... [--metadata k=v] [--instructions TEXT]",

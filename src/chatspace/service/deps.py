@@ -27,7 +27,10 @@ _RANK: dict[str, int] = {"reader": 1, "writer": 2, "admin": 3}
 bearer = HTTPBearer(
     auto_error=False,
     bearerFormat="JWT",
-    description="A JWT with the claims sub (user), org_id and exp.",
+    description=(
+        "A JWT with the claims sub (user), org_id and exp; admin: true lets it change the "
+        "models the service serves."
+    ),
 )
 
 
@@ -37,6 +40,9 @@ class Caller:
 
     user_id: str
     org_id: str
+    admin: bool = False
+    """Whether the token may change the service's model connections (its ``admin`` claim
+    is ``true``): the service's operator's, not a workspace's admins'."""
 
 
 def get_state(request: Request) -> AppState:
@@ -77,7 +83,7 @@ def current_caller(
             f"{MAX_USER_ID} characters, no spaces, control or formatting characters."
         )
     state.rate_limiter.check(org, user)
-    return Caller(user_id=user, org_id=org)
+    return Caller(user_id=user, org_id=org, admin=claims.get("admin") is True)
 
 
 CallerDep = Annotated[Caller, Depends(current_caller)]

@@ -32,8 +32,16 @@ from .common import (
     WorkspaceId,
 )
 from .files import File, FileDeleted, FileLimits, FileList
-from .models import Model, ModelList
-from .retrieval import Location, SearchHit, SearchResults, SearchScores, Source, SourceList
+from .models import MODEL_NAME_PATTERN, Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
+from .retrieval import (
+    FileSearchRequest,
+    Location,
+    SearchHit,
+    SearchResults,
+    SearchScores,
+    Source,
+    SourceList,
+)
 from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
 from .workspaces import (
     Access,
@@ -46,6 +54,7 @@ from .workspaces import (
 )
 
 __all__ = [
+    "MODEL_NAME_PATTERN",
     "WORKSPACE_ID_PATTERN",
     "Access",
     "Annotation",
@@ -69,6 +78,7 @@ __all__ = [
     "FileDeleted",
     "FileLimits",
     "FileList",
+    "FileSearchRequest",
     "FilterContentPart",
     "FunctionCall",
     "HTTPValidationError",
@@ -76,6 +86,9 @@ __all__ = [
     "LogProbs",
     "Metadata",
     "Model",
+    "ModelCheck",
+    "ModelConnection",
+    "ModelDeleted",
     "ModelList",
     "ResponseFormat",
     "Role",

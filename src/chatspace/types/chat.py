@@ -22,7 +22,16 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from chatspace._shared import DEFAULT_MODEL
 
-from .common import JSON_OBJECT_STRING, Metadata, RequestModel, WireModel, WorkspaceId, relocated
+from .common import (
+    JSON_OBJECT_STRING,
+    Metadata,
+    Relevance,
+    RequestModel,
+    TopK,
+    WireModel,
+    WorkspaceId,
+    relocated,
+)
 from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
@@ -80,9 +89,9 @@ class FilterContentPart(RequestModel):
 
     type: Literal["filter"] = "filter"
     filter: Annotated[str | None, Field(json_schema_extra=JSON_OBJECT_STRING)] = None
-    top_k: Annotated[int, Field(ge=1, le=50)] | None = None
+    top_k: TopK | None = None
     file_ids: list[str] | None = None
-    relevance: Annotated[float, Field(ge=0, le=1)] | None = None
+    relevance: Relevance | None = None
     """Share (0..1) of the question's weighted terms a passage must match to be cited;
     0 cites any match. Default: the service's ``relevance_threshold``."""
 

@@ -1,15 +1,19 @@
 """What retrieval found, on the wire: search hits, a completion's sources and where a
-passage stands in its file (docs/interface.md#seeing-retrieval, contract 3b)."""
+passage stands in its file (docs/interface.md#seeing-retrieval)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import Field, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic_core import PydanticCustomError
 
-from .common import WireModel
+from .common import JSON_OBJECT_STRING, Relevance, RequestModel, TopK, WireModel, WorkspaceId
 
 __all__ = [
+    "DEFAULT_SEARCH_TOP_K",
+    "MAX_QUERY_CHARS",
+    "FileSearchRequest",
     "Location",
     "SearchHit",
     "SearchResults",
@@ -35,6 +39,38 @@ class Location(WireModel):
     def _present(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         """Only the keys that apply: ``{"page": 2}``, not five nulls beside it."""
         return {k: v for k, v in handler(self).items() if v is not None}
+
+
+MAX_QUERY_CHARS = 4000
+DEFAULT_SEARCH_TOP_K = 10
+
+
+class FileSearchRequest(RequestModel):
+    """The body of ``POST /files/search``: a question and the filter part a completion
+    would carry (``filter``, ``file_ids``, ``top_k``, ``relevance``)."""
+
+    query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
+    workspace: WorkspaceId = "default"
+    filter: dict[str, Any] | Annotated[str, Field(json_schema_extra=JSON_OBJECT_STRING)] | None = (
+        None
+    )
+    """A metadata filter, as a filter part takes it: a JSON object, or that object as a
+    string."""
+    file_ids: list[str] | None = None
+    top_k: TopK = DEFAULT_SEARCH_TOP_K
+    relevance: Relevance | None = None
+    """The relevance a passage needs to be cited: null, the service's threshold; 0, no
+    cut (every hit is cited)."""
+
+    @field_validator("filter", mode="before")
+    @classmethod
+    def _object_or_string(cls, value: Any) -> Any:
+        """One error naming ``filter``, not one per member of its union."""
+        if value is not None and not isinstance(value, dict | str):
+            raise PydanticCustomError(
+                "object_type", "filter must be a JSON object, or that object as a string"
+            )
+        return value
 
 
 class SearchScores(WireModel):

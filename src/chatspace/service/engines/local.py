@@ -41,7 +41,7 @@ from .extractor import derive_locally
 from .structured import shaped
 from .table_rows import Cite, answer_tables, answering_row
 
-__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer"]
+__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quote_of"]
 
 NAME = DEFAULT_MODEL
 LEADS = (
@@ -63,7 +63,7 @@ class Choice:
     annotations: tuple[Annotation, ...]
 
 
-def _quote_of(passage: Passage, retrieval: Retrieval) -> tuple[str, str]:
+def quote_of(passage: Passage, retrieval: Retrieval) -> tuple[str, str]:
     """The exact text quoted from ``passage`` and how the answer shows it: a table's
     answering row with its column names (:mod:`.table_rows`), else :func:`best_quote`."""
     row = answering_row(passage.text, retrieval.question, retrieval.terms, passage.filename)
@@ -84,7 +84,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     for index, passage in enumerate(passages):
         bullets = tables.get(index)
         if bullets is None:
-            quote, shown = _quote_of(passage, retrieval)
+            quote, shown = quote_of(passage, retrieval)
             if not shown or shown in seen:
                 continue
             seen.add(shown)

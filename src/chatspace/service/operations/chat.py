@@ -122,7 +122,7 @@ def _keep(
             )
         return answer
 
-    return once.run(state.db, write, looked_up=True)
+    return once.run(state.db, write, workspace=body.workspace, looked_up=True)
 
 
 def _replay(body: ChatCompletionRequest, engine: Engine, prior: Answer) -> AsyncIterator[bytes]:

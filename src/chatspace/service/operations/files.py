@@ -221,6 +221,7 @@ async def create_files(
             answer = once.run(
                 state.db,
                 write,
+                workspace=workspace,
                 authorize=lambda conn: require_access(conn, caller, workspace, "writer"),
                 looked_up=True,
             )

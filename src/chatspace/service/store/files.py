@@ -262,11 +262,24 @@ def delete_file(
     return str(row.blob)
 
 
-def purge_expired(conn: sa.Connection, *, now: int) -> list[str]:
-    """Delete every file past its ``expires_at``; returns their blob names."""
+def _expired(now: int) -> sa.ColumnElement[bool]:
+    return sa.and_(table.c.expires_at.is_not(None), table.c.expires_at <= now)
+
+
+def workspaces_with_expired(conn: sa.Connection, *, now: int) -> list[tuple[str, str]]:
+    """The (organization, workspace) pairs that have a file past its ``expires_at``."""
+    found = conn.execute(
+        sa.select(table.c.org_id, table.c.workspace_id).where(_expired(now)).distinct()
+    )
+    return [(org, ws) for org, ws in found]
+
+
+def purge_expired(conn: sa.Connection, *, workspace: tuple[str, str], now: int) -> list[str]:
+    """Delete the workspace's files past their ``expires_at``; returns their blob names."""
+    org_id, workspace_id = workspace
     rows = conn.execute(
         sa.select(table.c.id, table.c.blob).where(
-            table.c.expires_at.is_not(None), table.c.expires_at <= now
+            table.c.org_id == org_id, table.c.workspace_id == workspace_id, _expired(now)
         )
     ).all()
     _delete_rows(conn, [r.id for r in rows])

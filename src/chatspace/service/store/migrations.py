@@ -289,7 +289,28 @@ def m007_replica_coordination(conn: sa.Connection) -> None:
 
 
 @migration
-def m008_completion_sources(conn: sa.Connection) -> None:
+def m008_model_connections(conn: sa.Connection) -> None:
+    """Models connected over HTTP (``POST /models``), which every replica serves: the key
+    only sealed (:mod:`chatspace.service.sealing`), who added it and when."""
+    _run(
+        conn,
+        """
+        CREATE TABLE model_connections (
+            name TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            model TEXT NOT NULL,
+            timeout DOUBLE PRECISION NOT NULL,
+            sealed_key {bytes},
+            org_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            changed_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+    )
+
+
+@migration
+def m009_completion_sources(conn: sa.Connection) -> None:
     """The passages retrieved for each stored completion, in rank order, as a JSON array
     in its row (one row written per completion, as before: no table or index more on the
     hot path). Deleting a file empties what the array held of it."""

@@ -151,3 +151,16 @@ leases = sa.Table(
     sa.Column("holder", sa.Text, nullable=False),
     sa.Column("expires_at", sa.Double, nullable=False),
 )
+
+model_connections = sa.Table(
+    "model_connections",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("url", sa.Text, nullable=False),
+    sa.Column("model", sa.Text, nullable=False),
+    sa.Column("timeout", sa.Double, nullable=False),
+    sa.Column("sealed_key", sa.LargeBinary),
+    sa.Column("org_id", sa.Text, nullable=False),
+    sa.Column("user_id", sa.Text, nullable=False),
+    sa.Column("changed_at", sa.Double, nullable=False),
+)

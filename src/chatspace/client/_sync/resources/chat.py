@@ -190,7 +190,7 @@ class Chat(Resource):
         it (``cited``); a deleted file's rows only say ``deleted``.
 
         ``to_pandas()`` columns: ``rank, file_id, filename, quote, score, lexical, dense,
-        sent, cited, deleted, location``.
+        sent, cited, deleted, page, sheet, row, slide, cell, line`` (the location's keys).
         """
         params = {"workspace": self._ws(workspace)}
         path = _path(completion_id) + "/sources"

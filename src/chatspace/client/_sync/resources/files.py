@@ -1,11 +1,11 @@
 # Generated from _async/resources/files.py by scripts/unasync_client.py; do not edit.
-"""``client.files``: upload, list, get, delete, content, text, download, update."""
+"""``client.files``: upload, list, search, get, delete, content, text, download, update."""
 
 from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Unpack, overload
 
@@ -17,7 +17,8 @@ from chatspace.client._sync._pagination import SyncPage
 from chatspace.client._transfer import Download, ProgressSetting
 from chatspace.client._uploads import PathInput, Upload, UploadOptions
 from chatspace.errors import NotFoundError
-from chatspace.types import File, FileDeleted, FileLimits, FileList
+from chatspace.types import File, FileDeleted, FileLimits, FileList, SearchHit, SearchResults
+from chatspace.types.retrieval import DEFAULT_SEARCH_TOP_K
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["Files"]
 
 _FILES: Pager[File] = Pager("files", "files")
+_HITS: Pager[SearchHit] = Pager("hits", "none")
 
 
 @functools.cache
@@ -156,6 +158,41 @@ class Files(Resource):
             params["metadata"] = dump(dict(metadata)).decode()
         call = Call("GET", "/files", params=params, parse=FileList.model_validate_json)
         return self._client._page(_FILES, call)
+
+    def search(
+        self,
+        query: str,
+        *,
+        workspace: str | None = None,
+        filter: Mapping[str, Any] | str | None = None,
+        file_ids: Sequence[str] | None = None,
+        top_k: int = DEFAULT_SEARCH_TOP_K,
+        relevance: float | None = None,
+    ) -> SyncPage[SearchHit]:
+        """The passages a completion asking ``query`` would retrieve, best first, without
+        asking: each with its quote, scores and whether it passes the relevance cut.
+
+        ``filter`` (metadata, a dict or its JSON string), ``file_ids``, ``top_k`` (1..50)
+        and ``relevance`` are those of a filter part; ``relevance=None`` uses the
+        service's threshold and ``0`` cuts nothing. Hits below the cut follow the cited
+        ones with ``cited`` false. The answer is one page of at most ``top_k`` hits
+        (``has_more`` is false): iterate it or call ``to_pandas()``, whose columns are
+        ``rank, file_id, filename, quote, score, lexical, dense, cited, page, sheet, row,
+        slide, cell, line, text`` (a location column is empty where it does not apply).
+
+        >>> (client.files.search("annual fee", top_k=3).to_pandas())[["filename", "quote"]]
+        """
+        body: dict[str, Any] = {"query": query, "workspace": self._ws(workspace), "top_k": top_k}
+        if filter is not None:
+            body["filter"] = filter if isinstance(filter, str) else dict(filter)
+        if file_ids is not None:
+            body["file_ids"] = list(file_ids)
+        if relevance is not None:
+            body["relevance"] = relevance
+        call = Call(
+            "POST", "/files/search", content=dump(body), parse=SearchResults.model_validate_json
+        )
+        return self._client._page(_HITS, call)
 
     def get(self, file_id: str, *, workspace: str | None = None) -> File:
         """A file's description."""

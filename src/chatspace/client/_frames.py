@@ -51,6 +51,16 @@ _LOCATION: dict[str, str | None] = {
     key: None if key == "sheet" else _NUMBER for key in Location.model_fields
 }
 """One column per key of a location (search hits, sources)."""
+_PASSAGE: dict[str, str | None] = {
+    "rank": _INT,
+    "file_id": None,
+    "filename": None,
+    "quote": None,
+    "score": _FLOAT,
+    "lexical": _FLOAT,
+    "dense": _FLOAT,
+}
+"""The first columns of a passage found for a question (search hits, sources)."""
 
 # column -> dtype (None: left to pandas, object or str)
 COLUMNS: dict[str, dict[str, str | None]] = {
@@ -68,13 +78,7 @@ COLUMNS: dict[str, dict[str, str | None]] = {
     },
     "messages": {"id": None, "role": None, "content": None},
     "sources": {
-        "rank": _INT,
-        "file_id": None,
-        "filename": None,
-        "quote": None,
-        "score": _FLOAT,
-        "lexical": _FLOAT,
-        "dense": _FLOAT,
+        **_PASSAGE,
         "sent": _BOOL,
         "cited": _BOOL,
         "deleted": _BOOL,
@@ -101,14 +105,8 @@ COLUMNS: dict[str, dict[str, str | None]] = {
     "users": {"user_id": None, "access": None, "created_at": _TIME},
     "models": {"id": None, "owned_by": None, "created": _TIME},
     "hits": {
-        "rank": _INT,
-        "file_id": None,
-        "filename": None,
-        "quote": None,
-        "score": _FLOAT,
-        "lexical": _FLOAT,
-        "dense": _FLOAT,
-        "cited": "bool",
+        **_PASSAGE,
+        "cited": _BOOL,
         **_LOCATION,
         "text": None,
     },

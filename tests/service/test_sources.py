@@ -1,4 +1,4 @@
-"""A stored completion's sources (contract 3b, docs/interface.md#sources): the passages
+"""A stored completion's sources (docs/interface.md#sources): the passages
 retrieved for it, in rank order, as ``GET /chat/completions/{id}/sources`` lists them,
 over HTTP on the session's service (SQLite, or PostgreSQL with ``--engine postgres``);
 what the database keeps of a deleted file, on a migrated database of the run's engine.

@@ -108,7 +108,7 @@ class Source(WireModel):
     keeps its id with ``deleted`` true and no filename, quote or location."""
 
     rank: int
-    """Its place in the retrieval, from 1 (a chatspace addition to contract 3b)."""
+    """Its place in the retrieval, from 1."""
     file_id: str
     filename: str | None = None
     quote: str | None = None

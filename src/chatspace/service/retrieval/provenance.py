@@ -1,4 +1,4 @@
-"""What a stored completion keeps of its retrieval: its sources (contract 3b).
+"""What a stored completion keeps of its retrieval: its sources (docs/interface.md#sources).
 
 Each passage retrieved for the answer, best first, with the quote the answer cites from
 it (else the one it would cite, :func:`~.quotes.best_quote`), its relevance and the two

@@ -490,3 +490,32 @@ def test_a_model_the_upstream_does_not_know_says_which_and_what_to_check(
         "exist): the connection's URL or its model name 'missing' is wrong. "
         f"{SERVE_ADVICE}."
     )
+
+
+def test_sources_mark_the_passages_sent_to_the_upstream(
+    client: httpx.Client, fake: FakeUpstream
+) -> None:
+    """A stored completion's sources are the passages of the context message the model
+    got, in its order, each marked sent; the one the answer's [1] quotes is cited."""
+    sand = "Sand covers a fifth of the Sahara, the largest hot desert; dunes move."
+    files = upload(client, [("deserts.txt", DESERTS), ("sand.txt", sand)])
+    names = {f["id"]: f["filename"] for f in files}
+    for streamed in (False, True):
+        body = {"model": "echo", "messages": [{"content": QUESTION}], "store": True}
+        if streamed:
+            completion = assemble(stream(client, body)[1])
+        else:
+            completion = client.post("/chat/completions", json=body).json()
+        context = fake.last("echo")["body"]["messages"][0]["content"]
+        response = client.get(f"/chat/completions/{completion['id']}/sources")
+        rows = response.json()["data"]
+        assert len(rows) == 2
+        blocks = [f"[{r['rank']}] {names[r['file_id']]}\n" for r in rows]
+        assert context.startswith(CONTEXT_PREAMBLE)
+        assert [context.index(b) for b in blocks] == sorted(context.index(b) for b in blocks)
+        assert all(r["sent"] for r in rows)
+        [note] = completion["choices"][0]["message"]["annotations"]
+        cited = note["file_citation"]
+        assert [(r["file_id"], r["quote"]) for r in rows if r["cited"]] == [
+            (cited["file_id"], cited["quote"])
+        ]

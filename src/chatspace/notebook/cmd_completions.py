@@ -1,5 +1,5 @@
-"""``%completions``: the stored completions as a DataFrame, one completion's messages, and a
-full-text search of past questions and answers."""
+"""``%completions``: the stored completions as a DataFrame, one completion's messages and
+sources, and a full-text search of past questions and answers."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .commands import Command
 from .grammar import parse_mapping
 from .markup import markdown_literal, safe_markdown
 from .options import Parser, positive_int
+from .sources import SOURCE_COLUMNS, source_rows, stored_sources
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,19 +58,27 @@ def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _show(ctx: NotebookContext, args: argparse.Namespace) -> Transcript:
-    """The messages of one stored completion, as a transcript."""
-    page = ctx.session.client.chat.messages(
-        args.id, workspace=args.workspace or ctx.session.workspace, limit=100
-    )
-    return Transcript(args.id, [(m.role, m.content or "") for m in page])
+    """The messages of one stored completion, as a transcript, then its sources."""
+    client = ctx.session.client
+    workspace = args.workspace or ctx.session.workspace
+    page = client.chat.messages(args.id, workspace=workspace, limit=100)
+    messages: list[tuple[str, str]] = [(m.role, m.content or "") for m in page]
+    return Transcript(args.id, messages, source_rows(stored_sources(client, args.id, workspace)))
 
 
 class Transcript:
-    """Messages shown one after the other, each under its role; ``to_pandas()`` for a table."""
+    """Messages shown one after the other, each under its role, then the table of the
+    completion's sources; ``to_pandas()`` for the messages as a table."""
 
-    def __init__(self, completion_id: str, messages: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        completion_id: str,
+        messages: list[tuple[str, str]],
+        sources: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.completion_id = completion_id
         self.messages = messages
+        self.sources = sources or []
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         plain = [f"{self.completion_id}: {len(self.messages)} messages"]
@@ -77,6 +86,11 @@ class Transcript:
         for role, content in self.messages:
             plain.append(f"[{role}]\n{content}")
             markdown.append(f"**{markdown_literal(role)}**\n\n{safe_markdown(content)}")
+        if self.sources:
+            plain.append(f"[sources] {len(self.sources)}\n" + _plain_table(self.sources))
+            markdown.append(
+                f"**sources** ({len(self.sources)})\n\n" + _markdown_table(self.sources)
+            )
         return {"text/plain": "\n\n".join(plain), "text/markdown": "\n\n---\n\n".join(markdown)}
 
     def to_pandas(self) -> pd.DataFrame:
@@ -86,6 +100,18 @@ class Transcript:
 
     def __repr__(self) -> str:
         return self._repr_mimebundle_()["text/plain"]
+
+
+def _plain_table(rows: list[dict[str, Any]]) -> str:
+    return "\n".join(" | ".join(str(r[c]) for c in SOURCE_COLUMNS) for r in rows)
+
+
+def _markdown_table(rows: list[dict[str, Any]]) -> str:
+    """The sources as a Markdown table; every cell literal (a quote's ``|`` or ``<b>`` too)."""
+    lines = ["| " + " | ".join(SOURCE_COLUMNS) + " |", "|" + "---|" * len(SOURCE_COLUMNS)]
+    for r in rows:
+        lines.append("| " + " | ".join(markdown_literal(r[c]) for c in SOURCE_COLUMNS) + " |")
+    return "\n".join(lines)
 
 
 def _max_items(parser: Parser) -> None:
@@ -121,5 +147,5 @@ def _search_options(parser: Parser) -> None:
 COMMANDS = [
     Command("list", "stored completions as a DataFrame", _list_options, _list),
     Command("search", "past questions and answers by their words: TEXT", _search_options, _search),
-    Command("show", "the messages of one completion: ID", _show_options, _show),
+    Command("show", "the messages and sources of one completion: ID", _show_options, _show),
 ]

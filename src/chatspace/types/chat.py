@@ -465,6 +465,10 @@ class ChatCompletion(WireModel):
     question: str | None = None
     """A chatspace addition: the text of the request's last user message, so that a list
     of completions can show what was asked without one more request per completion."""
+    sources: int | None = None
+    """A chatspace addition: how many passages a stored completion keeps as its sources
+    (``GET /chat/completions/{id}/sources``); null when it is not stored, or was stored
+    before sources were kept."""
 
     @property
     def text(self) -> str:

@@ -105,12 +105,15 @@ class SearchResults(WireModel):
 
 class Source(WireModel):
     """A passage retrieved for a stored completion, in rank order. A deleted file's row
-    keeps its id with ``deleted`` true and no quote."""
+    keeps its id with ``deleted`` true and no filename, quote or location."""
 
+    rank: int
+    """Its place in the retrieval, from 1."""
     file_id: str
     filename: str | None = None
     quote: str | None = None
     score: float | None = None
+    scores: SearchScores = Field(default_factory=SearchScores)
     location: Location | None = None
     sent: bool = False
     """Whether the passage was given to the model."""

@@ -24,6 +24,7 @@ from chatspace.notebook.conversations import question_of
 from chatspace.notebook.display import Citation
 from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
+from chatspace.notebook.sources import SOURCE_COLUMNS, source_rows, stored_sources
 
 from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
 from ._conversation import render_citations
@@ -243,7 +244,7 @@ class CompletionsBrowser(Panel):
 
     @action
     def select(self, completion_id: str) -> None:
-        """Show a completion's messages, citations and metadata."""
+        """Show a completion's messages, citations, sources and metadata."""
         completion = self.client.chat.get(completion_id, workspace=self.workspace)
         messages = list(self.client.chat.messages(completion_id, workspace=self.workspace))
         parts = []
@@ -258,6 +259,12 @@ class CompletionsBrowser(Panel):
         if completion.choices:
             cited = Citation.from_annotations(completion.choices[0].message.annotations)
             parts.append(render_citations(cited, workspace=self.workspace))
+        sources = source_rows(stored_sources(self.client, completion_id, self.workspace))
+        if sources:
+            parts.append(f"<b>Sources</b> ({len(sources)}: the passages retrieved)")
+            parts.append(
+                render_table(SOURCE_COLUMNS, sources, css="chatspace-sources", row_id="rank")
+            )
         self.messages.value = "".join(parts)
         self.metadata_editor.value = json.dumps(completion.metadata or {}, indent=1)
         self.selected = completion_id

@@ -179,6 +179,10 @@ class LocalEngine:
             if request.given(k) not in (None, defaults[k].default)
         )
 
+    def given(self, retrieval: Retrieval) -> tuple[Passage, ...]:
+        """Every retrieved passage: the answer is composed from all of them."""
+        return retrieval.passages
+
     def chunks(self, content: str) -> list[str]:
         return word_chunks(content)
 

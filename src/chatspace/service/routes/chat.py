@@ -1,6 +1,7 @@
 """Chat completions: HTTP over :mod:`chatspace.service.operations.chat`.
 
-Create (plain or streamed), and the stored ones: list, get, update metadata, delete, messages.
+Create (plain or streamed), and the stored ones: list, get, update metadata, delete,
+messages, sources.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from chatspace.types import (
     ChatCompletionRequest,
     FilterContentPart,
     Metadata,
+    SourceList,
     WorkspaceId,
 )
 from chatspace.types.chat import COMPLETION_SEARCH_MAX_CHARS
@@ -293,4 +295,22 @@ def list_chat_completion_messages(
         after=after,
         limit=limit,
         order=order,
+    )
+
+
+@router.get(
+    "/chat/completions/{completion_id}/sources",
+    response_model=SourceList,
+    responses=error_responses(404),
+    summary="List the sources of a stored chat completion",
+)
+def list_chat_completion_sources(
+    completion_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
+) -> SourceList:
+    """The passages retrieved for the completion, best first: the quote the answer cites
+    from each (else the one it would), its relevance, whether the model was given it
+    (`sent`) and whether the answer cites it (`cited`). A deleted file's rows keep only
+    its id, scores and flags, with `deleted` true."""
+    return operations.list_sources_of(
+        state, caller=caller, workspace=workspace, completion_id=completion_id
     )

@@ -18,6 +18,7 @@ from chatspace.service.json_values import metadata_matches
 from chatspace.service.problems import NotFound, quoted
 from chatspace.types.files import File, FileList
 
+from .completions import forget_files
 from .dialects import in_json_array
 from .passages import delete_file_passages
 from .schema import files as table
@@ -247,13 +248,15 @@ def update_file(
 def _delete_rows(conn: sa.Connection, ids: list[str]) -> None:
     if ids:
         delete_file_passages(conn, ids)
+        forget_files(conn, ids)
         conn.execute(table.delete().where(table.c.id.in_(ids)))
 
 
 def delete_file(
     conn: sa.Connection, *, org_id: str, workspace_id: str, file_id: str, now: int
 ) -> str:
-    """Delete a file's row and passages; returns its blob name (remove it after commit)."""
+    """Delete a file's row and passages, and what sources kept of it; returns its blob
+    name (remove it after commit)."""
     row = get_file_row(conn, org_id=org_id, workspace_id=workspace_id, file_id=file_id, now=now)
     _delete_rows(conn, [row.id])
     return str(row.blob)

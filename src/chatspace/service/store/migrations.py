@@ -402,6 +402,14 @@ def m010_passage_locations(conn: sa.Connection) -> None:
     _run(conn, "ALTER TABLE passages ADD COLUMN locations {json}")
 
 
+@migration
+def m011_completion_sources(conn: sa.Connection) -> None:
+    """The passages retrieved for each stored completion, in rank order, as a JSON array
+    in its row (one row written per completion, as before: no table or index more on the
+    hot path). Deleting a file empties what the array held of it."""
+    _run(conn, "ALTER TABLE completions ADD COLUMN sources {json}")
+
+
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
     """Apply those of ``migrations`` (by default every one) not yet recorded; return the
     names applied now."""

@@ -71,6 +71,7 @@ completions = sa.Table(
     sa.Column("created", sa.BigInteger, nullable=False),
     sa.Column("metadata", sa.JSON, nullable=False),
     sa.Column("body", sa.Text, nullable=False),
+    sa.Column("sources", sa.JSON(none_as_null=True)),
 )
 
 completion_messages = sa.Table(

@@ -4,7 +4,6 @@ clients against the real service (docs/interface.md#metadata-and-instructions)."
 from __future__ import annotations
 
 import math
-import warnings
 
 import pandas as pd
 import pytest
@@ -108,12 +107,3 @@ async def test_a_frame_without_a_file_column_is_refused(client: AnyClient) -> No
         await run(client.files.update(pd.DataFrame({"year": [2024]})))
     with pytest.raises(ValueError, match="no metadata column"):
         await run(client.files.update(pd.DataFrame({"id": ["file-x"]})))
-
-
-async def test_the_deprecated_spelling_takes_a_frame_too(client: AnyClient) -> None:
-    a = await _upload(client, "a.txt")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = await run(client.files.update_metadata(pd.DataFrame({"id": [a.id], "k": [1]})))
-    assert result["status"].tolist() == ["updated"]
-    assert any(issubclass(w.category, DeprecationWarning) for w in caught)

@@ -112,7 +112,7 @@ def test_a_hit_says_what_and_why(alice: httpx.Client, files: list[dict[str, Any]
     assert 0 < hit["score"] <= 1
     assert set(hit["scores"]) == {"lexical", "dense"}
     assert hit["scores"]["lexical"] == 1.0  # "annual" and "fee" both in the passage
-    assert hit["location"] is None
+    assert hit["location"] == {"line": 3}  # the fee sentence, after a blank line
 
 
 def test_below_the_cut_hits_follow_uncited(

@@ -1,4 +1,4 @@
-"""Where a quote is in its file (docs/interface.md#locations, contract 3b's Location).
+"""Where a quote is in its file (docs/interface.md#locations).
 
 Each document is written with the library that reads it, uploaded to the real service
 (SQLite, or PostgreSQL with ``--engine postgres``) and asked about with ``service-l0``;

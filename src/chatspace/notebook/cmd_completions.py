@@ -118,7 +118,6 @@ def _max_items(parser: Parser) -> None:
     parser.add_argument(
         "--max-items", type=positive_int, default=DEFAULT_LIMIT, metavar="N", help="at most N"
     )
-    parser.add_renamed("--limit", "--max-items")
 
 
 def _list_options(parser: Parser) -> None:
@@ -127,7 +126,6 @@ def _list_options(parser: Parser) -> None:
     parser.add_argument(
         "--filter", action="append", metavar="K=V", help="metadata to match (JSON or k=v words)"
     )
-    parser.add_renamed("--metadata", "--filter")
     parser.add_argument("--thread", help="only the turns of this thread")
     parser.add_argument("--order", choices=("asc", "desc"), default="desc", help="by creation")
     parser.add_argument("-w", "--workspace", help="workspace (default: the current one)")

@@ -232,7 +232,6 @@ def _list_options(parser: Parser) -> None:
     parser.add_argument("--purpose", help="files of this purpose")
     parser.add_argument("--order", choices=("asc", "desc"), default="desc", help="by upload time")
     parser.add_argument("--max-items", type=positive_int, metavar="N", help="at most N files")
-    parser.add_renamed("--limit", "--max-items")
     _with_workspace(parser)
 
 
@@ -247,7 +246,6 @@ def _search_options(parser: Parser) -> None:
 def _upload_options(parser: Parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH|GLOB", help="files to upload")
     parser.add_argument("--metadata", action="append", metavar="K=V", help="metadata of each file")
-    parser.add_renamed("--meta", "--metadata")
     parser.add_argument("--instructions", metavar="TEXT", help="derive metadata from the content")
     parser.add_argument(
         "--replace", action="store_true", help="delete earlier files of these names"

@@ -26,7 +26,7 @@ from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
 from chatspace.notebook.sources import SOURCE_COLUMNS, source_rows, stored_sources
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
+from ._common import Panel, PanelInputError, action, button, render_table, row
 from ._conversation import render_citations
 from ._export import MIME, export_bytes, export_format, usage_chart_png
 from ._links import data_link
@@ -298,8 +298,6 @@ class CompletionsBrowser(Panel):
         self.rows = [_row(updated, r["question"]) if r["id"] == chosen else r for r in self.rows]
         self._render_rows()
         self.select(chosen)
-
-    save_metadata = renamed("save_metadata", update_metadata)
 
     @action
     def delete(self, completion_id: str | None = None, confirm: bool = False) -> bool:

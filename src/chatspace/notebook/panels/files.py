@@ -22,7 +22,7 @@ from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape
 from chatspace.notebook.searching import search_frame
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
+from ._common import Panel, PanelInputError, action, button, render_table, row
 from ._links import file_download_url
 from ._pickers import WorkspacePicker, file_choices
 from ._preview import preview_html
@@ -281,8 +281,6 @@ class FilesPanel(Panel):
         self.uploader.value = ()
         self.refresh()
 
-    upload_files = renamed("upload_files", upload)
-
     # ---------------------------------------------------------------- one file
 
     def _on_pick(self, change: dict[str, Any]) -> None:
@@ -327,8 +325,6 @@ class FilesPanel(Panel):
             self.client.files.update(chosen, body, workspace=self.workspace)
         self.refresh()
         self.select(chosen)
-
-    save_metadata = renamed("save_metadata", update_metadata)
 
     @action
     def derive_metadata(self, instructions: str, file_id: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""Where a passage, or a quote in it, stands in its file (contract 3b's ``Location``).
+"""Where a passage, or a quote in it, stands in its file (docs/interface.md#locations).
 
 Extraction marks the text it makes (:mod:`.extract`): a :data:`Mark` says that from its
 offset on, the text is at its place (a PDF page, a slide, a notebook cell, a sheet): the

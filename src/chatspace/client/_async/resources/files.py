@@ -20,7 +20,6 @@ from chatspace.client._bulk import (
 )
 from chatspace.client._call import Call, dump, no_content, segment
 from chatspace.client._concurrency import run_concurrently
-from chatspace.client._deprecation import renamed
 from chatspace.client._pagination import Pager
 from chatspace.client._resource import Resource
 from chatspace.client._transfer import Download, Progress, ProgressSetting
@@ -335,8 +334,3 @@ class AsyncFiles(Resource):
         finally:
             bar.close()
         return results_frame(rows)
-
-    async def update_metadata(self, *args: Any, **kwargs: Any) -> Any:
-        """Deprecated spelling of :meth:`update` (``DeprecationWarning``; goes next release)."""
-        renamed("files.update_metadata()", "files.update()")
-        return await self.update(*args, **kwargs)

@@ -14,7 +14,7 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal
 
 from .grammar import InputError
 from .markup import code_span, markdown_text, one_line, safe_markdown
@@ -115,7 +115,7 @@ def write_thread(
     chosen = fmt or (Path(path).suffix.lstrip(".") if path else "") or "md"
     if chosen not in EXPORT_FORMATS:
         raise InputError(f"--to {chosen!r}: use md, ipynb or json")
-    kind = cast(ExportFormat, chosen)
+    kind: ExportFormat = chosen
     if not thread.turns:
         raise InputError(f"thread {thread.name} has no turns to export yet")
     target = Path(path).expanduser() if path else Path(f"{thread.name}.{kind}")

@@ -33,7 +33,7 @@ def export_format(path: str | Path, format: str | None = None) -> ExportFormat:
 def export_bytes(frame: pd.DataFrame, format: ExportFormat) -> bytes:
     """The frame as CSV (UTF-8) or Parquet bytes."""
     if format == "csv":
-        return frame.to_csv(index=False).encode("utf-8")
+        return str(frame.to_csv(index=False)).encode("utf-8")
     try:
         import pyarrow  # noqa: F401
     except ImportError:

@@ -74,4 +74,4 @@ def _csv_table(data: bytes) -> str | None:
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError):
         return None
     # to_html escapes cells and headers (escape=True is its default; said here on purpose)
-    return frame.to_html(index=False, escape=True, classes="chatspace-preview-table", border=0)
+    return str(frame.to_html(index=False, escape=True, classes="chatspace-preview-table", border=0))

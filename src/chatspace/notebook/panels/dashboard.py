@@ -66,7 +66,8 @@ class Dashboard(w.Tab):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
         if self.side is not None:
             return {"text/plain": f"chatspace opened in the right side area ({SIDE_TITLE!r})."}
-        return super()._repr_mimebundle_(**kwargs)
+        bundle: dict[str, Any] | None = super()._repr_mimebundle_(**kwargs)
+        return bundle
 
     def close(self) -> None:
         for panel in (self.chat, self.completions, self.files, self.workspaces):

@@ -196,7 +196,8 @@ def html_to_text(html: str) -> str:
     Line breaks of the source inside a paragraph are blanks, as a browser shows them (a
     manual wrapped at 80 columns would otherwise cut its sentences at every line end);
     only ``<pre>`` keeps its lines."""
-    from bs4 import BeautifulSoup, NavigableString
+    from bs4 import BeautifulSoup
+    from bs4.element import NavigableString
 
     soup = BeautifulSoup(html, "lxml")
     title = " ".join(soup.title.get_text().split()) if soup.title else ""

@@ -85,7 +85,8 @@ def _import_wordllama() -> ModuleType:
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
-    return wordllama
+    module: ModuleType = wordllama
+    return module
 
 
 def to_blobs(vectors: Vectors) -> list[bytes]:

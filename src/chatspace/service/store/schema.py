@@ -37,7 +37,7 @@ class UserText(sa.TypeDecorator[str]):
     def process_result_value(self, value: Any, dialect: sa.Dialect) -> str | None:
         if isinstance(value, str) and dialect.name == "postgresql" and value.startswith(self.MARK):
             return str(json.loads(value[len(self.MARK) :]))
-        return value
+        return None if value is None else str(value)
 
 
 workspaces = sa.Table(

@@ -42,7 +42,7 @@ RENAMES = {
     # httpx's async methods, and the I/O helpers of each side
     "aclose": "close",
     "aiter_bytes": "iter_bytes",
-    "aiter_lines": "iter_lines",
+    "aiter_sse": "iter_sse",
     "aread": "read",
     "anyio": "time",
     "run_concurrently": "run_in_turn",

@@ -486,7 +486,7 @@ def test_export_writes_the_passages_stored_for_each_turn(
     )
     assert "**Passages retrieved**" in text
     assert (
-        f"1. **`notes.txt`** score {source.score:.2f}, sent yes, cited yes: "
+        f"1. **`notes.txt`** score {source.score:.2f}, sent yes, cited yes, line 3: "
         "“The Q3 churn in Lyon was 5 percent.”"
     ) in text
     client.files.delete(notes)

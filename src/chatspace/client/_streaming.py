@@ -109,7 +109,6 @@ class StreamState:
         self._response: httpx.Response | None = None
         self._choices: dict[int, _Choice] = {}
         self._first: ChatCompletionChunk | None = None
-        self._data: list[str] = []
         self.usage: CompletionUsage | None = None
         self.perception_usage: CompletionUsage | None = None
         self._final: ChatCompletion | None = None
@@ -166,17 +165,11 @@ class StreamState:
 
     # ------------------------------------------------------------ decoding
 
-    def _feed(self, line: str) -> Generator[ChatCompletionChunk, None, None]:
-        """One line of the event stream; yields a chunk when an event completes."""
-        if line:
-            if line.startswith("data:"):
-                value = line[5:]
-                self._data.append(value[1:] if value.startswith(" ") else value)
-            return  # comments (":"), event names and ids carry nothing we need
-        if not self._data:
+    def _event(self, data: str) -> Generator[ChatCompletionChunk, None, None]:
+        """The ``data`` of one server-sent event (decoded by ``httpx-sse``); yields its
+        chunk. Event names, ids and comments carry nothing needed here."""
+        if not data:
             return
-        data = "\n".join(self._data)
-        self._data = []
         if data == "[DONE]":
             self.done = True
             return

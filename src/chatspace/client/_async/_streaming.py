@@ -7,6 +7,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 import httpx
+from httpx_sse import EventSource
 
 from chatspace.client._call import Call
 from chatspace.client._streaming import StreamState
@@ -43,8 +44,8 @@ class AsyncChatStream(StreamState):
         await self.open()
         assert self._response is not None
         try:
-            async for line in self._response.aiter_lines():
-                for chunk in self._feed(line):
+            async for event in EventSource(self._response).aiter_sse():
+                for chunk in self._event(event.data):
                     yield chunk
                 if self.done:
                     break

@@ -8,6 +8,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 import httpx
+from httpx_sse import EventSource
 
 from chatspace.client._call import Call
 from chatspace.client._streaming import StreamState
@@ -39,8 +40,8 @@ class ChatStream(StreamState):
         self.open()
         assert self._response is not None
         try:
-            for line in self._response.iter_lines():
-                yield from self._feed(line)
+            for event in EventSource(self._response).iter_sse():
+                yield from self._event(event.data)
                 if self.done:
                     break
         except httpx.TransportError as exc:

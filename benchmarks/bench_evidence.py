@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 from ._harness import Section
@@ -257,15 +258,27 @@ def _attribution(
     return rows, note
 
 
+def _figures(asked: Asked, group: Sequence[Question], canned: Mapping[str, Canned]) -> str:
+    """One line of every figure of ``group`` (the dev split's line of the notes)."""
+    overall = _retrieval(asked, group)
+    rows, _ = _attribution(asked, [q for q in group if q.page is not None], canned)
+    figures = {**overall[CHATSPACE], **rows[ATTRIBUTION], **rows[MARKERS]}
+    shown = [f"{k} {v:.3f}" for k, v in figures.items() if not k.startswith("labelled")]
+    theirs = [f"{k} {overall[BM25S][k]:.3f}" for k in ("top1_file", "answer_in_quote")]
+    return ", ".join(shown) + f" (bm25s: {', '.join(theirs)})"
+
+
 def run(size: dict[str, Any], scratch: Path) -> Section:
     every, canned = load()
     questions, pages = subset(every, size["evidence"])
-    answerable = [q for q in questions if q.page is not None]
     asked = _ask_all(pages, questions, canned, scratch)
+    dev = [q for q in questions if q.split == "dev"]
+    test = [q for q in questions if q.split == "test"]
+    answerable = [q for q in test if q.page is not None]
     section = Section(
         "evidence",
-        f"9. Evidence on real documents: PostgreSQL 15's manual ({len(questions)} questions, "
-        f"{len(pages)} pages)",
+        f"9. Evidence on real documents: PostgreSQL 15's manual, the test split ({len(test)} "
+        f"questions, {len(pages)} pages)",
         baseline=BM25S,
         unit_notes=(
             "Shares from 0 to 1 (higher is better). top1_file: the first citation (bm25s: "
@@ -276,17 +289,30 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
             "no-answer questions without any citation. attribution_supported: supported "
             "answer sentences with an overlapping citation of the labelled page; "
             "attribution_unsupported_clean: unsupported ones without any; marker_to_*: the "
-            "citations of the sentence the model marked [1]."
+            "citations of the sentence the model marked [1]. The service was tuned on the "
+            "dev split only (its figures are in the notes)."
         ),
     )
     main = ("top1_file", "answer_in_quote", "answer_in_top1", "evidence_recall_at_5")
-    overall = _retrieval(asked, questions)
+    overall = _retrieval(asked, test)
     section.add(CHATSPACE, **{k: overall[CHATSPACE][k] for k in (*main, "no_answer_silent")})
     section.add(BM25S, **{k: overall[BM25S][k] for k in main})
     rows, note = _attribution(asked, answerable, canned)
     for name, metrics in rows.items():
         section.add(name, **metrics)
-    unanswerable = [q for q in questions if q.page is None]
+    section.notes.append(
+        f"Dev split ({len(dev)} questions), chatspace: {_figures(asked, dev, canned)}"
+    )
+    quotes = [
+        len(" ".join(a.file_citation.quote.split()))
+        for q in test
+        for a in asked.answers["l0"][q.id].choices[0].message.annotations
+    ]
+    section.notes.append(
+        f"Quotes of service-l0 (test): {len(quotes)}, {fmean(quotes) if quotes else 0:.0f} characters on "
+        f"average (whitespace joined), at most {max(quotes, default=0)}"
+    )
+    unanswerable = [q for q in test if q.page is None]
     blind = [not blocks(asked.contexts.get((PLAIN, q.question), "")) for q in unanswerable]
     section.notes.append(
         f"No-answer questions: the model was sent no passage for {_share(blind):.3f} of "
@@ -301,16 +327,16 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
         )
     kinds = sorted({q.kind for q in questions})
     for kind in kinds:
-        part = [q for q in questions if q.kind == kind]
+        part = [q for q in test if q.kind == kind]
         for name, metrics in _retrieval(asked, part).items():
             shown = [f"{k} {v:.3f}" for k, v in metrics.items() if not k.startswith("labelled")]
             section.notes.append(f"{kind} ({len(part)} questions), {name}: " + ", ".join(shown))
     counts = ", ".join(f"{k} {sum(q.kind == k for q in questions)}" for k in kinds)
     section.notes += [
         note,
-        f"Set: {len(questions)} questions ({counts}), labelled with "
-        f"{len({q.page for q in answerable})} distinct pages; {len(pages)} pages of "
-        f"postgresql-doc-15 {_package_version()} uploaded as HTML.",
+        f"Set: {len(questions)} questions ({counts}; {len(dev)} dev, {len(test)} test), "
+        f"labelled with {len({q.page for q in questions if q.page})} distinct pages; "
+        f"{len(pages)} pages of postgresql-doc-15 {_package_version()} uploaded as HTML.",
         "Time: "
         + ", ".join(f"{k} {v:.1f} s" for k, v in asked.seconds.items())
         + f" ({sum(len(a) for a in asked.answers.values())} chat requests)",

@@ -11,7 +11,8 @@ read from its database):
 - **answer in quote**: the phrase (case-insensitive, whitespace-normalised) is inside one
   of the quotes of the ``service-l0`` answer (bm25s: inside one of its 5 best passages,
   whole; ``answer_in_top1``: the first quote, the best passage);
-- **evidence recall@5**: the phrase is inside the context the service sent a model. A
+- **evidence recall**: the phrase is inside the context the service sent a model (its
+  ``top_k`` passages, 8 by default; bm25s: its 8 best). A
   scripted OpenAI-compatible server in this process (:mod:`._scripted_upstream`) is the
   service's upstream model; it records the system message, the numbered passages;
 - **no-answer silence**: the questions no page answers that get no citation at all;
@@ -40,6 +41,8 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from chatspace.service.retrieval.scope import DEFAULT_TOP_K
+
 from ._harness import Section
 from ._scripted_upstream import ScriptedUpstream
 from ._service import start
@@ -49,6 +52,8 @@ __all__ = ["blocks", "run"]
 
 PLAIN, MARKED = "scripted", "scripted-marked"
 MODELS = {"l0": "service-l0"}
+SENT = DEFAULT_TOP_K
+"""The passages a model is sent, and bm25s' that are compared with them."""
 CLIENTS = 2
 """Requests in flight at once (the machine has 2 cores; the service's threads do the work)."""
 NOT_DOCUMENTED = "The documentation I was given does not cover this."
@@ -83,7 +88,8 @@ def _ask(client: Any, model: str, question: str) -> Any:
 
 
 def _bm25s(conn: Any, org_id: str, questions: Sequence[Question]) -> list[list[tuple[str, str]]]:
-    """The 5 best passages ``(filename, text)`` of each question by bm25s, positive scores."""
+    """The :data:`SENT` best passages ``(filename, text)`` of each question by bm25s,
+    positive scores."""
     import bm25s
     import sqlalchemy as sa
 
@@ -103,7 +109,7 @@ def _bm25s(conn: Any, org_id: str, questions: Sequence[Question]) -> list[list[t
         if not query.vocab:
             found.append([])
             continue
-        docs, scores = retriever.retrieve(query, k=min(5, len(rows)), show_progress=False)
+        docs, scores = retriever.retrieve(query, k=min(SENT, len(rows)), show_progress=False)
         best = [(rows[d][1], rows[d][0]) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
         found.append(best)
     return found
@@ -195,12 +201,12 @@ def _retrieval(asked: Asked, group: Sequence[Question]) -> dict[str, dict[str, f
             continue
         phrase = norm(q.answer)
         sent = blocks(asked.contexts.get((PLAIN, q.question), ""))
-        for found, shown, given in ((ours, quotes, sent), (theirs, best, best)):
+        for found, shown, given in ((ours, quotes, sent), (theirs, best[:5], best)):
             flags = {
                 "top1_file": bool(shown) and shown[0][0] == q.page,
                 "answer_in_quote": any(phrase in norm(t) for _, t in shown),
                 "answer_in_top1": bool(shown) and phrase in norm(shown[0][1]),
-                "evidence_recall_at_5": any(phrase in norm(t) for _, t in given),
+                "evidence_recall": any(phrase in norm(t) for _, t in given),
                 "labelled_answer_in_quote": any(
                     f == q.page and phrase in norm(t) for f, t in shown
                 ),
@@ -284,8 +290,9 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
             "Shares from 0 to 1 (higher is better). top1_file: the first citation (bm25s: "
             "the best passage) is the labelled page; answer_in_quote: the answer phrase is "
             "inside one of service-l0's quotes (bm25s: one of its 5 best passages, whole); "
-            "answer_in_top1: in the first quote (the best passage); evidence_recall_at_5: "
-            "in the passages sent to the model (bm25s: its 5 best); no_answer_silent: "
+            "answer_in_top1: in the first quote (the best passage); evidence_recall: in "
+            f"the passages sent to the model (top_k, {SENT} by default; bm25s: its {SENT} "
+            "best); no_answer_silent: "
             "no-answer questions without any citation. attribution_supported: supported "
             "answer sentences with an overlapping citation of the labelled page; "
             "attribution_unsupported_clean: unsupported ones without any; marker_to_*: the "
@@ -293,7 +300,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
             "dev split only (its figures are in the notes)."
         ),
     )
-    main = ("top1_file", "answer_in_quote", "answer_in_top1", "evidence_recall_at_5")
+    main = ("top1_file", "answer_in_quote", "answer_in_top1", "evidence_recall")
     overall = _retrieval(asked, test)
     section.add(CHATSPACE, **{k: overall[CHATSPACE][k] for k in (*main, "no_answer_silent")})
     section.add(BM25S, **{k: overall[BM25S][k] for k in main})
@@ -309,8 +316,8 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
         for a in asked.answers["l0"][q.id].choices[0].message.annotations
     ]
     section.notes.append(
-        f"Quotes of service-l0 (test): {len(quotes)}, {fmean(quotes) if quotes else 0:.0f} characters on "
-        f"average (whitespace joined), at most {max(quotes, default=0)}"
+        f"Quotes of service-l0 (test): {len(quotes)}, {fmean(quotes or [0]):.0f} characters "
+        f"on average (whitespace joined), at most {max(quotes, default=0)}"
     )
     unanswerable = [q for q in test if q.page is None]
     blind = [not blocks(asked.contexts.get((PLAIN, q.question), "")) for q in unanswerable]

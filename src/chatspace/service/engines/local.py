@@ -1,7 +1,8 @@
 """``service-l0``: the built-in engine that answers by quoting the files it was given.
 
 It has no weights and no randomness of its own: the same request over the same files
-gives the same answer. An answer is a lead line and one bullet per retrieved passage:
+gives the same answer. An answer is a lead line and one bullet per retrieved passage (the
+:data:`MAX_QUOTED` best):
 
     Here is what I found in your files:
 
@@ -41,7 +42,7 @@ from .extractor import derive_locally
 from .structured import shaped
 from .table_rows import Cite, answer_tables, answering_row
 
-__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer"]
+__all__ = ["LEADS", "MAX_QUOTED", "NO_MATCH", "LocalEngine", "answer"]
 
 NAME = DEFAULT_MODEL
 LEADS = (
@@ -50,6 +51,9 @@ LEADS = (
     "These passages of your files match your question:",
     "From the files of this workspace:",
 )
+MAX_QUOTED = 5
+"""The passages an answer quotes at most, the best first: a reader checks a few quotes, where
+a generative model is given every retrieved passage (``top_k``)."""
 NO_MATCH = (
     "Nothing in the files of workspace '{workspace}' answers this question, and no "
     "generative model is configured to answer beyond them."
@@ -79,7 +83,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     content = lead + "\n"
     annotations: list[Annotation] = []
     seen: set[str] = set()
-    passages = retrieval.passages
+    passages = retrieval.passages[:MAX_QUOTED]
     tables = answer_tables(passages, retrieval.question, retrieval.terms)
     for index, passage in enumerate(passages):
         bullets = tables.get(index)

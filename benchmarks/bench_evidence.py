@@ -11,7 +11,8 @@ read from its database):
 - **answer in quote**: the phrase (case-insensitive, whitespace-normalised) is inside one
   of the quotes of the ``service-l0`` answer (bm25s: inside one of its 5 best passages,
   whole; ``answer_in_top1``: the first quote, the best passage);
-- **evidence recall@5**: the phrase is inside the context the service sent a model. A
+- **evidence recall**: the phrase is inside the context the service sent a model (its
+  ``top_k`` passages, 5 by default; bm25s: its 5 best). A
   scripted OpenAI-compatible server in this process (:mod:`._scripted_upstream`) is the
   service's upstream model; it records the system message, the numbered passages;
 - **no-answer silence**: the questions no page answers that get no citation at all;
@@ -37,7 +38,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from statistics import fmean
 from typing import Any
+
+from chatspace.service.retrieval.scope import DEFAULT_TOP_K
 
 from ._harness import Section
 from ._scripted_upstream import ScriptedUpstream
@@ -48,6 +52,8 @@ __all__ = ["blocks", "run"]
 
 PLAIN, MARKED = "scripted", "scripted-marked"
 MODELS = {"l0": "service-l0"}
+SENT = DEFAULT_TOP_K
+"""The passages a model is sent, and bm25s' that are compared with them."""
 CLIENTS = 2
 """Requests in flight at once (the machine has 2 cores; the service's threads do the work)."""
 NOT_DOCUMENTED = "The documentation I was given does not cover this."
@@ -82,7 +88,8 @@ def _ask(client: Any, model: str, question: str) -> Any:
 
 
 def _bm25s(conn: Any, org_id: str, questions: Sequence[Question]) -> list[list[tuple[str, str]]]:
-    """The 5 best passages ``(filename, text)`` of each question by bm25s, positive scores."""
+    """The :data:`SENT` best passages ``(filename, text)`` of each question by bm25s,
+    positive scores."""
     import bm25s
     import sqlalchemy as sa
 
@@ -102,7 +109,7 @@ def _bm25s(conn: Any, org_id: str, questions: Sequence[Question]) -> list[list[t
         if not query.vocab:
             found.append([])
             continue
-        docs, scores = retriever.retrieve(query, k=min(5, len(rows)), show_progress=False)
+        docs, scores = retriever.retrieve(query, k=min(SENT, len(rows)), show_progress=False)
         best = [(rows[d][1], rows[d][0]) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
         found.append(best)
     return found
@@ -194,12 +201,12 @@ def _retrieval(asked: Asked, group: Sequence[Question]) -> dict[str, dict[str, f
             continue
         phrase = norm(q.answer)
         sent = blocks(asked.contexts.get((PLAIN, q.question), ""))
-        for found, shown, given in ((ours, quotes, sent), (theirs, best, best)):
+        for found, shown, given in ((ours, quotes, sent), (theirs, best[:5], best)):
             flags = {
                 "top1_file": bool(shown) and shown[0][0] == q.page,
                 "answer_in_quote": any(phrase in norm(t) for _, t in shown),
                 "answer_in_top1": bool(shown) and phrase in norm(shown[0][1]),
-                "evidence_recall_at_5": any(phrase in norm(t) for _, t in given),
+                "evidence_recall": any(phrase in norm(t) for _, t in given),
                 "labelled_answer_in_quote": any(
                     f == q.page and phrase in norm(t) for f, t in shown
                 ),
@@ -257,36 +264,62 @@ def _attribution(
     return rows, note
 
 
+def _figures(asked: Asked, group: Sequence[Question], canned: Mapping[str, Canned]) -> str:
+    """One line of every figure of ``group`` (the dev split's line of the notes)."""
+    overall = _retrieval(asked, group)
+    rows, _ = _attribution(asked, [q for q in group if q.page is not None], canned)
+    figures = {**overall[CHATSPACE], **rows[ATTRIBUTION], **rows[MARKERS]}
+    shown = [f"{k} {v:.3f}" for k, v in figures.items() if not k.startswith("labelled")]
+    theirs = [f"{k} {overall[BM25S][k]:.3f}" for k in ("top1_file", "answer_in_quote")]
+    return ", ".join(shown) + f" (bm25s: {', '.join(theirs)})"
+
+
 def run(size: dict[str, Any], scratch: Path) -> Section:
     every, canned = load()
     questions, pages = subset(every, size["evidence"])
-    answerable = [q for q in questions if q.page is not None]
     asked = _ask_all(pages, questions, canned, scratch)
+    dev = [q for q in questions if q.split == "dev"]
+    test = [q for q in questions if q.split == "test"]
+    answerable = [q for q in test if q.page is not None]
     section = Section(
         "evidence",
-        f"9. Evidence on real documents: PostgreSQL 15's manual ({len(questions)} questions, "
-        f"{len(pages)} pages)",
+        f"9. Evidence on real documents: PostgreSQL 15's manual, the test split ({len(test)} "
+        f"questions, {len(pages)} pages)",
         baseline=BM25S,
         unit_notes=(
             "Shares from 0 to 1 (higher is better). top1_file: the first citation (bm25s: "
             "the best passage) is the labelled page; answer_in_quote: the answer phrase is "
             "inside one of service-l0's quotes (bm25s: one of its 5 best passages, whole); "
-            "answer_in_top1: in the first quote (the best passage); evidence_recall_at_5: "
-            "in the passages sent to the model (bm25s: its 5 best); no_answer_silent: "
+            "answer_in_top1: in the first quote (the best passage); evidence_recall: in "
+            f"the passages sent to the model (top_k, {SENT} by default; bm25s: its {SENT} "
+            "best); no_answer_silent: "
             "no-answer questions without any citation. attribution_supported: supported "
             "answer sentences with an overlapping citation of the labelled page; "
             "attribution_unsupported_clean: unsupported ones without any; marker_to_*: the "
-            "citations of the sentence the model marked [1]."
+            "citations of the sentence the model marked [1]. The service was tuned on the "
+            "dev split only (its figures are in the notes)."
         ),
     )
-    main = ("top1_file", "answer_in_quote", "answer_in_top1", "evidence_recall_at_5")
-    overall = _retrieval(asked, questions)
+    main = ("top1_file", "answer_in_quote", "answer_in_top1", "evidence_recall")
+    overall = _retrieval(asked, test)
     section.add(CHATSPACE, **{k: overall[CHATSPACE][k] for k in (*main, "no_answer_silent")})
     section.add(BM25S, **{k: overall[BM25S][k] for k in main})
     rows, note = _attribution(asked, answerable, canned)
     for name, metrics in rows.items():
         section.add(name, **metrics)
-    unanswerable = [q for q in questions if q.page is None]
+    section.notes.append(
+        f"Dev split ({len(dev)} questions), chatspace: {_figures(asked, dev, canned)}"
+    )
+    quotes = [
+        len(" ".join(a.file_citation.quote.split()))
+        for q in test
+        for a in asked.answers["l0"][q.id].choices[0].message.annotations
+    ]
+    section.notes.append(
+        f"Quotes of service-l0 (test): {len(quotes)}, {fmean(quotes or [0]):.0f} characters "
+        f"on average (whitespace joined), at most {max(quotes, default=0)}"
+    )
+    unanswerable = [q for q in test if q.page is None]
     blind = [not blocks(asked.contexts.get((PLAIN, q.question), "")) for q in unanswerable]
     section.notes.append(
         f"No-answer questions: the model was sent no passage for {_share(blind):.3f} of "
@@ -301,16 +334,16 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
         )
     kinds = sorted({q.kind for q in questions})
     for kind in kinds:
-        part = [q for q in questions if q.kind == kind]
+        part = [q for q in test if q.kind == kind]
         for name, metrics in _retrieval(asked, part).items():
             shown = [f"{k} {v:.3f}" for k, v in metrics.items() if not k.startswith("labelled")]
             section.notes.append(f"{kind} ({len(part)} questions), {name}: " + ", ".join(shown))
     counts = ", ".join(f"{k} {sum(q.kind == k for q in questions)}" for k in kinds)
     section.notes += [
         note,
-        f"Set: {len(questions)} questions ({counts}), labelled with "
-        f"{len({q.page for q in answerable})} distinct pages; {len(pages)} pages of "
-        f"postgresql-doc-15 {_package_version()} uploaded as HTML.",
+        f"Set: {len(questions)} questions ({counts}; {len(dev)} dev, {len(test)} test), "
+        f"labelled with {len({q.page for q in questions if q.page})} distinct pages; "
+        f"{len(pages)} pages of postgresql-doc-15 {_package_version()} uploaded as HTML.",
         "Time: "
         + ", ".join(f"{k} {v:.1f} s" for k, v in asked.seconds.items())
         + f" ({sum(len(a) for a in asked.answers.values())} chat requests)",

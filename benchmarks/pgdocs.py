@@ -8,6 +8,10 @@ the scripted model of :mod:`.bench_evidence` answers: ``supported``, one or two 
 stating the answer (the page's own sentences, or a light rewording when ``reworded``),
 and ``unsupported``, a sentence no page holds, put first when ``unsupported_first``.
 
+Each question is in the ``dev`` split (the half that changes to the service are tuned on)
+or ``test`` (the half the results report): within each kind, the questions sorted by a
+hash of their id, the first half dev (:func:`load`).
+
 The pages are Debian's ``postgresql-doc-15`` (``make bench-deps``). ``python -m
 benchmarks.pgdocs`` checks the set against them, extracted as the service extracts them:
 every phrase and every sentence given as the page's own in its page, and no unsupported
@@ -16,16 +20,18 @@ sentence in any page.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 __all__ = [
     "DOCS",
+    "SPLITS",
     "Canned",
     "Composed",
     "Question",
@@ -42,6 +48,7 @@ DATA = Path(__file__).parent / "data" / "pgdocs"
 TINY_PAGES = 40
 TINY_EVERY = 18
 """``tiny``: every 18th question (about 20), their pages and others up to 40 pages."""
+SPLITS = ("dev", "test")
 _ENDED = re.compile(r"[.!?][\"'”’)\]]*$")
 
 
@@ -52,6 +59,8 @@ class Question:
     question: str
     page: str | None
     answer: str | None
+    split: str = ""
+    """``dev`` or ``test`` (:func:`load`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +88,25 @@ def norm(text: str) -> str:
 
 def load() -> tuple[list[Question], dict[str, Canned]]:
     rows = (json.loads(line) for line in (DATA / "questions.jsonl").read_text().splitlines())
-    questions = [Question(**row) for row in rows]
+    questions = _split([Question(**row) for row in rows])
     canned = {}
     for line in (DATA / "answers.jsonl").read_text().splitlines():
         row = json.loads(line)
         canned[row["id"]] = Canned(**{**row, "supported": tuple(row["supported"])})
     return questions, canned
+
+
+def _split(questions: list[Question]) -> list[Question]:
+    """``questions`` with their split: stratified by kind, half of each kind (rounded up)
+    in ``dev``, chosen by a hash of the id (not by order, which follows the pages)."""
+    dev: set[str] = set()
+    for kind in {q.kind for q in questions}:
+        ids = sorted(
+            (q.id for q in questions if q.kind == kind),
+            key=lambda i: hashlib.sha256(i.encode()).hexdigest(),
+        )
+        dev.update(ids[: (len(ids) + 1) // 2])
+    return [replace(q, split=SPLITS[q.id not in dev]) for q in questions]
 
 
 def docs_dir() -> Path:

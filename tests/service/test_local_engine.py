@@ -7,7 +7,7 @@ import pytest
 
 from chatspace.service.engines.base import word_chunks as chunks
 from chatspace.service.engines.local import LEADS, NO_MATCH
-from chatspace.service.retrieval.quotes import best_quote
+from chatspace.service.retrieval.quotes import MAX_QUOTE_CHARS, best_quote
 from chatspace.service.retrieval.search import Passage
 from chatspace.service.tokenizer import count_tokens, truncate
 from support.chat import ask, assemble, client_for, stream, upload
@@ -151,11 +151,61 @@ def test_streams_in_several_chunks_that_make_the_same_answer(client: httpx.Clien
 # ---------------------------------------------------------------- the pieces
 
 
+def _passage(text: str, *words: str) -> Passage:
+    """A passage of ``text`` whose hits are every occurrence of ``words``."""
+    hits = sorted((i, i + len(w)) for w in words for i in _all(text, w))
+    return Passage("f", "a.txt", 0, 0, text, -1.0, tuple(hits))
+
+
 def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
-    text = "Cats sleep. Dogs and cats play together. Dogs bark at cats and dogs."
-    hits = [(i, i + len(w)) for w in ("Cats", "cats", "Dogs", "dogs") for i in _all(text, w)]
-    passage = Passage("f", "a.txt", 0, 0, text, -1.0, tuple(sorted(hits)))
-    assert best_quote(passage) == "Dogs and cats play together."
+    text = "Cats sleep.\n\nDogs and cats play together.\n\nDogs bark at cats and dogs."
+    assert best_quote(_passage(text, "Cats", "cats", "Dogs", "dogs")) == (
+        "Dogs and cats play together."
+    )
+
+
+# A setting's entry in PostgreSQL's manual (runtime-config-connection.html), as extracted:
+# its name and type on a line, then what it does and its default.
+SETTINGS = (
+    "max_connections (integer)\n"
+    "Determines the maximum number of concurrent connections to the database server. The "
+    "default is typically 100 connections, but might be less if your kernel settings will "
+    "not support it. This parameter can only be set at server start.\n"
+    "superuser_reserved_connections (integer)\n"
+    "Determines the number of connection slots that are reserved for superusers. The "
+    "default value is three connections. The value must be less than max_connections."
+)
+
+
+def test_the_sentences_under_a_setting_s_name_answer_for_it() -> None:
+    """ "max_connections (integer)" is the heading the sentences under it stand for; read
+    as a sentence, it left them without its name, and the quote was the other setting's
+    "The default value is three connections. The value must be less than max_connections."."""
+    passage = _passage(SETTINGS, "max_connections", "default")
+    quote = best_quote(passage, {"default": 0.3, "max_connections": 0.7}, "What is the default?")
+    assert quote.startswith("Determines the maximum number of concurrent connections"), quote
+    assert "The default is typically 100 connections" in quote
+
+
+def test_a_quote_joins_the_sentences_around_the_one_that_answers() -> None:
+    """A quote of one sentence was often the sentence before or after the answer; it is now
+    the paragraph's sentences around it, up to three and :data:`MAX_QUOTE_CHARS`."""
+    text = (
+        "The server writes its log. With -R it creates a standby.signal file. The file "
+        "records the slot that pg_basebackup is using. Later sentences say more about it."
+    )
+    quote = best_quote(_passage(text, "pg_basebackup"), {"pg_basebackup": 1.0})
+    assert quote == text[text.index("With -R") :], quote
+    long = _passage(text.replace("With -R", "x " * 200 + "With -R"), "pg_basebackup")
+    quote = best_quote(long, {"pg_basebackup": 1.0})
+    assert quote == text[text.index("The file") :], "not past the bound"
+    assert len(quote) <= MAX_QUOTE_CHARS
+
+
+def test_code_and_table_rows_are_quoted_alone() -> None:
+    """Only sentences of prose join a quote: a line of code or a table row stays itself."""
+    text = "We drop the outliers of the penguin data.\npenguins.dropna()\nThen we plot them."
+    assert best_quote(_passage(text, "penguins", "dropna")) == "penguins.dropna()"
 
 
 def test_a_long_sentence_is_quoted_around_its_first_hit() -> None:
@@ -165,7 +215,7 @@ def test_a_long_sentence_is_quoted_around_its_first_hit() -> None:
     quote = best_quote(passage)
     assert "needle" in quote
     assert quote in text
-    assert len(quote) <= 300
+    assert len(quote) <= MAX_QUOTE_CHARS
     assert not quote.startswith(" ")
     assert not quote.endswith(" ")
 

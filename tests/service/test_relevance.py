@@ -76,6 +76,26 @@ def test_a_question_naming_what_no_file_mentions_cites_nothing(client: httpx.Cli
     assert _cited(ask(client, "When does the Lyon office open?"))[0] == "cities.md"
 
 
+SETTINGS_PAGE = (
+    "# Memory\n\nThe default value of work_mem is four megabytes. The default value of "
+    "shared_buffers is typically 128 megabytes.\n"
+)
+
+
+def test_a_setting_no_file_mentions_cites_nothing(client: httpx.Client) -> None:
+    """A word joined by underscores names a setting or a function: "the default value of
+    *max_query_memory*" matched "default value" in every sentence about work_mem and was
+    cited, though no file knows that setting. A role written in capitals ("COPY") does not
+    make a file named after it the subject ("What does COPY's ON_ERROR option do?")."""
+    upload(
+        client,
+        [("runtime-config.md", SETTINGS_PAGE), ("sql-copy.md", "# COPY\n\nCOPY moves rows.\n")],
+    )
+    assert _cited(ask(client, "What is the default value of max_query_memory?")) == []
+    assert _cited(ask(client, "What does COPY's ON_ERROR ignore option do?")) == []
+    assert _cited(ask(client, "What is the default value of work_mem?"))[0] == "runtime-config.md"
+
+
 def test_a_name_in_a_file_name_counts(client: httpx.Client) -> None:
     upload(client, [("stock-genoa.csv", "item,units\nkettle,12\ndrill,4\n")])
     assert _cited(ask(client, "How many kettle units are in stock in Genoa?")) == [

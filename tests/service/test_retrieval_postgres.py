@@ -204,11 +204,11 @@ def test_a_deleted_file_is_gone_from_both_indexes(db: sa.Engine) -> None:
     index = open_index(db, EMBEDDER)
     _add_file(db, index, org="o", file_id="pets", passages=PETS[:40])
     _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
-    found = _search(db, index, "o", "bank invoice", file_ids=None)
+    found = _search(db, index, "o", "bank invoice", file_ids=None, top_k=5)
     assert [p.file_id for p in found] == ["finance"] * 5
     with write_transaction(db) as conn:
         file_store.delete_file(conn, org_id="o", workspace_id="default", file_id="finance", now=2)
-    found = _search(db, index, "o", "bank invoice", file_ids=None)
+    found = _search(db, index, "o", "bank invoice", file_ids=None, top_k=5)
     assert [p.file_id for p in found] == ["pets"] * 5  # by meaning alone, barely
     assert all(p.hits == () and p.relevance < 0.2 for p in found)
     with db.begin() as conn:

@@ -73,7 +73,7 @@ def test_a_schema_is_filled_with_the_answer_and_its_citations(client: httpx.Clie
         [],
     )
     assert data["citations"] == [
-        {"file_id": file["id"], "filename": "notes.txt", "quote": QUOTE, "n": 1}
+        {"file_id": file["id"], "filename": "notes.txt", "quote": NOTES, "n": 1}
     ]
     assert message["annotations"] == [], "the JSON carries the citations"
     _, events = stream(

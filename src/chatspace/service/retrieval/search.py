@@ -24,9 +24,11 @@ the same way on every engine, in two steps:
    :data:`DEFAULT_RELEVANCE`). A question that names (capitalizes) something no passage
    and no file name of the workspace contains has no relevant passage at all: the files
    do not know what it is about; unless that name is a short acronym ("for a *CFO*": a
-   role, not a subject) or another name of the question is in a candidate's file name
-   ("the *Acme* contract"). When none is left, the answer says that nothing in the
-   files answers the question.
+   role, not a subject) or another name of the question, not such an acronym, is in a
+   candidate's file name ("the *Acme* contract"). A word joined by underscores
+   (``max_query_memory``) counts as a name, capitalized or not: it names a setting, a
+   function or a column that the files must know. When none is left, the answer says
+   that nothing in the files answers the question.
 
 The question is the user's own words: sentences a tool wraps around it to shape the
 answer ("Produce output in markdown format only.") are not searched
@@ -112,6 +114,9 @@ _POINTS_BACK = re.compile(
     r"\b(?:it|its|they|them|their|theirs|there|this|that|these|those|he|she|his|her)\b", re.I
 )
 _FEW_TERMS = 3
+_IDENTIFIER = re.compile(r"[^\W_]_[^\W_]")
+"""A word joined by an underscore (``track_plans_by_user``, ``max_query_memory``) names a
+setting, a function or a column: like a capitalized name, the files must know it."""
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
 # A sentence that asks for a form of answer (and is not itself a question), or casts the
@@ -342,7 +347,7 @@ def _lexical(
         term_stems = set(stems[term])
         if not term_stems:
             continue
-        if df == 0 and term in query.names and term not in query.roles:
+        if df == 0 and (term in query.names - query.roles or _IDENTIFIER.search(term)):
             unknown |= _no_file_named(conn, where, term)
         total += share
         for pid in covered:
@@ -357,7 +362,7 @@ def _names_a_file(rows: Sequence[Hit], query: Query) -> bool:
     contract" and ``acme-contract.docx``): the question is about that file, whatever
     else it names."""
     named = {w for _, p in rows for w in _WORD.findall(p.filename.lower())}
-    return bool(query.names & named)
+    return bool((query.names - query.roles) & named)
 
 
 def _any_file(where: Workspace) -> sa.Select[tuple[int]]:

@@ -26,7 +26,7 @@ XLSX = xlsx_bytes(
         "Targets": [["region", "target"], ["North", 100], ["South", 200], ["Westmark", 300]],
     }
 )
-NOTES = b"Filler about the weather.\n" * 13 + b"The backup password rotates yearly."
+NOTES = b"Filler about the weather.\n" * 12 + b"\nThe backup password rotates yearly."  # its own paragraph
 
 
 @pytest.mark.parametrize(

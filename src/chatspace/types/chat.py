@@ -23,6 +23,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from chatspace._shared import DEFAULT_MODEL
 
 from .common import JSON_OBJECT_STRING, Metadata, RequestModel, WireModel, WorkspaceId, relocated
+from .filters import ComparisonFilter, CompoundFilter, MetadataFilter, filter_payload, read_filter
 from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
@@ -62,11 +63,29 @@ class TextContentPart(RequestModel):
     text: str
 
 
+def _checked_filter(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A filter part's ``filter`` read by :func:`.filters.read_filter` (its faults keep
+    their places inside the filter), then kept as given."""
+    if value is None:
+        return None
+    if isinstance(value, ComparisonFilter | CompoundFilter):
+        value = filter_payload(value)
+    if not isinstance(value, str | dict):
+        msg = 'filter must be a JSON object, or that object as a string, like {"lang": "de"}'
+        raise PydanticCustomError("dict_type", msg)
+    try:
+        read_filter(value)
+    except ValidationError as exc:
+        raise ValidationError.from_exception_data("filter", relocated((), exc)) from None
+    return value
+
+
 class FilterContentPart(RequestModel):
     """Narrows which uploaded files the completion searches (docs/interface.md#filter-parts).
 
-    ``filter`` is a JSON object as a string, matched against file metadata; ``file_ids``
-    limits the search to those files; ``top_k`` is the number of passages (1..50, default 5).
+    ``filter`` is a metadata filter (:mod:`.filters`: typed or shorthand), as an object or
+    that object as a JSON string, kept as given; ``file_ids`` limits the search to those
+    files; ``top_k`` is the number of passages (1..50, default 5).
     """
 
     # What _part_kind reads as a filter part, for the OpenAPI document: ``{}`` is a text part.
@@ -79,12 +98,19 @@ class FilterContentPart(RequestModel):
     )
 
     type: Literal["filter"] = "filter"
-    filter: Annotated[str | None, Field(json_schema_extra=JSON_OBJECT_STRING)] = None
+    filter: Annotated[
+        Annotated[str, Field(json_schema_extra=JSON_OBJECT_STRING)] | dict[str, Any] | None,
+        WrapValidator(_checked_filter),
+    ] = None
     top_k: Annotated[int, Field(ge=1, le=50)] | None = None
     file_ids: list[str] | None = None
     relevance: Annotated[float, Field(ge=0, le=1)] | None = None
     """Share (0..1) of the question's weighted terms a passage must match to be cited;
     0 cites any match. Default: the service's ``relevance_threshold``."""
+
+    def metadata_filter(self) -> MetadataFilter | None:
+        """The typed form of ``filter`` (checked when the part was read)."""
+        return None if self.filter is None else read_filter(self.filter)
 
 
 def _part_kind(part: Any) -> str:

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import (
     FileResponse,
@@ -27,7 +27,6 @@ from starlette.responses import (
 
 from chatspace.service.deps import CallerDep, StateDep
 from chatspace.service.idempotency import IdempotencyKeyDep
-from chatspace.service.json_values import JSONRejected, parse_json_object
 from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.operations import files as operations
 from chatspace.service.operations.files import MAX_INSTRUCTIONS
@@ -44,6 +43,7 @@ from chatspace.types.files import (
     FileLimits,
     FileList,
 )
+from chatspace.types.filters import read_filter
 
 router = APIRouter(
     tags=["files"], responses=error_responses(401, 429), route_class=BoundedJSONRoute
@@ -147,7 +147,9 @@ def list_files(
     metadata: Annotated[
         str | None,
         Query(
-            description='Metadata filter: a JSON object string, e.g. {"lang": "de"}.',
+            description='Metadata filter as a JSON object string: the shorthand {"lang": "de"} '
+            'or a typed filter, {"type": "gte", "key": "year", "value": 2024} '
+            "(docs/interface.md#metadata-filters).",
             json_schema_extra=JSON_OBJECT_STRING,
         ),
     ] = None,
@@ -156,9 +158,13 @@ def list_files(
     wanted = None
     if metadata is not None:
         try:
-            wanted = parse_json_object(metadata)
-        except JSONRejected as exc:
-            raise RequestValidationError([exc.item("query", "metadata")]) from None
+            wanted = read_filter(metadata)
+        except ValidationError as exc:
+            errors = [
+                {"loc": ["query", "metadata", *e["loc"]], "msg": e["msg"], "type": e["type"]}
+                for e in exc.errors()
+            ]
+            raise RequestValidationError(errors) from None
     return operations.list_files(
         state,
         caller=caller,

@@ -32,6 +32,7 @@ from .common import (
     WorkspaceId,
 )
 from .files import File, FileDeleted, FileLimits, FileList
+from .filters import ComparisonFilter, CompoundFilter, MetadataFilter
 from .models import Model, ModelList
 from .retrieval import Location, SearchHit, SearchResults, SearchScores, Source, SourceList
 from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
@@ -61,7 +62,9 @@ __all__ = [
     "ChatMessage",
     "ChoiceDelta",
     "ChunkChoice",
+    "ComparisonFilter",
     "CompletionUsage",
+    "CompoundFilter",
     "ContentPart",
     "ErrorResponse",
     "File",
@@ -75,6 +78,7 @@ __all__ = [
     "Location",
     "LogProbs",
     "Metadata",
+    "MetadataFilter",
     "Model",
     "ModelList",
     "ResponseFormat",

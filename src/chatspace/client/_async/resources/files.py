@@ -17,6 +17,7 @@ from chatspace.client._transfer import Download, ProgressSetting
 from chatspace.client._uploads import PathInput, Upload, UploadOptions
 from chatspace.errors import NotFoundError
 from chatspace.types import File, FileDeleted, FileLimits, FileList
+from chatspace.types.filters import MetadataFilter, filter_payload
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -139,12 +140,14 @@ class AsyncFiles(Resource):
         limit: int = 10000,
         order: Literal["asc", "desc"] = "desc",
         purpose: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | MetadataFilter | None = None,
     ) -> AsyncPage[File]:
         """Files of the workspace, newest first; pages itself (``limit`` per page).
 
-        ``metadata`` keeps files whose metadata has each key equal to the value (or
-        to one of the values, for a list).
+        ``metadata`` keeps the files it matches (docs/interface.md#metadata-filters): a
+        typed filter, ``ComparisonFilter(type="gte", key="year", value=2024)`` or its dict,
+        or the shorthand ``{"team": "ml"}`` (each key equal to the value, or to one of
+        the values of a list).
         ``to_pandas()`` columns: ``id, filename, bytes, created_at, expires_at, purpose,
         status, workspace_id, user_id, metadata.<key>...``.
         """
@@ -154,7 +157,7 @@ class AsyncFiles(Resource):
         if purpose is not None:
             params["purpose"] = purpose
         if metadata is not None:
-            params["metadata"] = dump(dict(metadata)).decode()
+            params["metadata"] = dump(filter_payload(metadata)).decode()
         call = Call("GET", "/files", params=params, parse=FileList.model_validate_json)
         return self._client._page(_FILES, call)
 

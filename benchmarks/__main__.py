@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import (
     bench_evidence,
+    bench_filters,
     bench_imports,
     bench_listing,
     bench_requests,
@@ -34,7 +35,7 @@ SIZES = {
         "import_runs": 2, "service_completions": 32, "retrieval_files": 50,
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
         "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
-        "team_questions": 10, "evidence": "tiny",
+        "team_questions": 10, "evidence": "tiny", "filter_files": 200, "filter_rounds": 2,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
@@ -42,10 +43,13 @@ SIZES = {
         "import_runs": 15, "service_completions": 2000, "retrieval_files": 10_000,
         "retrieval_questions": 300, "retrieval_quality": "full", "upload_mb": 10,
         "team_rounds": 3, "team_completions": 400, "team_files": 1, "team_file_mb": 8,
-        "team_questions": 200, "evidence": "full",
+        "team_questions": 200, "evidence": "full", "filter_files": 10_000, "filter_rounds": 15,
     },
 }  # fmt: skip
-NAMES = ["requests", "streaming", "listing", "transfer", "imports", "service", "retrieval-quality"]
+NAMES = [
+    "requests", "streaming", "listing", "transfer", "imports", "service", "retrieval-quality",
+    "filters",
+]  # fmt: skip
 ON_REQUEST = ["team"]
 """Run only when named: they need more than the service (PostgreSQL, S3, nginx)."""
 
@@ -72,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_imports.run(size)
                 elif name == "service":
                     found = bench_service.run(size, scratch)
+                elif name == "filters":
+                    found = bench_filters.run(size, scratch)
                 elif name == "team":
                     from . import bench_team  # imports the servers' support code of tests/
 

@@ -143,6 +143,7 @@ BAD: list[tuple[str, Any, list[str | int], str]] = [
     ("an object value", cmp("in", "team", ["ml", {"a": 1}]), ["value", 1], "filter_value"),
     ("a boolean to order", cmp("gt", "ok", True), ["value"], "filter_value"),
     ("an empty key", cmp("eq", "", 1), ["key"], "key_length"),
+    ("a NUL", {"k": "a\x00b"}, ["k"], "string_nul"),
     ("null in the shorthand", {"team": None}, ["team"], "filter_value"),
     ("empty filters", {"type": "or", "filters": []}, ["filters"], "filters_type"),
     (
@@ -223,3 +224,11 @@ def test_a_typed_filter_part_restricts_retrieval(alice: httpx.Client, as_string:
     messages = alice.get(f"/chat/completions/{answers[-1]['id']}/messages").json()
     assert messages["data"][0]["content_parts"][1] == part
     assert cited({"type": "filter", "filter": cmp("lt", "year", 2024)}) == {old["id"]}
+
+
+def test_a_nul_in_stored_metadata_fails_comparisons_not_the_list(alice: httpx.Client) -> None:
+    upload(alice, ("nul.txt", b"n"), metadata=json.dumps({"k": "a\x00b", "n": 1}))
+    upload(alice, ("plain.txt", b"p"), metadata=json.dumps({"k": "ab", "n": 2}))
+    assert listed(alice, cmp("gt", "k", "a")) == {"plain.txt"}
+    assert listed(alice, cmp("ne", "k", "ab")) == {"nul.txt"}
+    assert listed(alice, cmp("gte", "n", 1)) == {"plain.txt"}  # nul.txt has no metadata

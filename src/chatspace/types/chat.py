@@ -22,8 +22,15 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from chatspace._shared import DEFAULT_MODEL
 
-from .common import JSON_OBJECT_STRING, Metadata, RequestModel, WireModel, WorkspaceId, relocated
-from .filters import ComparisonFilter, CompoundFilter, MetadataFilter, filter_payload, read_filter
+from .common import Metadata, RequestModel, WireModel, WorkspaceId, relocated
+from .filters import (
+    FILTER_STRING,
+    ComparisonFilter,
+    CompoundFilter,
+    MetadataFilter,
+    filter_payload,
+    read_filter,
+)
 from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
@@ -99,7 +106,11 @@ class FilterContentPart(RequestModel):
 
     type: Literal["filter"] = "filter"
     filter: Annotated[
-        Annotated[str, Field(json_schema_extra=JSON_OBJECT_STRING)] | dict[str, Any] | None,
+        Annotated[str, Field(json_schema_extra=FILTER_STRING)]
+        | ComparisonFilter
+        | CompoundFilter
+        | dict[str, Any]
+        | None,
         WrapValidator(_checked_filter),
     ] = None
     top_k: Annotated[int, Field(ge=1, le=50)] | None = None

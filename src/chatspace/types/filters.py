@@ -28,6 +28,7 @@ from .files import FILE_METADATA_MAX_KEY_LENGTH
 __all__ = [
     "COMPARISONS",
     "COMPOUNDS",
+    "FILTER_STRING",
     "MAX_FILTER_COMPARISONS",
     "MAX_FILTER_DEPTH",
     "MAX_FILTER_VALUES",
@@ -77,6 +78,16 @@ class CompoundFilter(RequestModel):
 
 MetadataFilter = ComparisonFilter | CompoundFilter
 
+FILTER_STRING: dict[str, Any] = {
+    "format": "metadata-filter",
+    "contentMediaType": "application/json",
+    "contentSchema": {"type": "object"},
+    "description": 'A metadata filter as a JSON object string: {"team": "ml"} or '
+    '{"type": "gte", "key": "year", "value": 2024} (docs/interface.md#metadata-filters).',
+}
+"""The JSON schema words of a filter given as a string: ``contentSchema`` says it to
+readers, the ``metadata-filter`` format to tools that generate values."""
+
 
 class _Reader:
     """One filter read depth first, its faults collected with their places."""
@@ -91,11 +102,15 @@ class _Reader:
         )
 
     def text(self, value: Any, loc: Loc) -> bool:
-        """Whether ``value`` is a string that can be stored (no lone surrogate)."""
+        """Whether ``value`` is a string a database can compare: valid Unicode, and no NUL
+        (PostgreSQL's text cannot hold it)."""
         try:
             value.encode()
         except UnicodeEncodeError:
             self.fail(loc, "string_unicode", "Text must be valid Unicode.", value)
+            return False
+        if "\x00" in value:
+            self.fail(loc, "string_nul", "Text in a filter cannot hold NUL (\\u0000).", value)
             return False
         return True
 

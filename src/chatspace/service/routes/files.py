@@ -43,7 +43,7 @@ from chatspace.types.files import (
     FileLimits,
     FileList,
 )
-from chatspace.types.filters import read_filter
+from chatspace.types.filters import FILTER_STRING, read_filter
 
 router = APIRouter(
     tags=["files"], responses=error_responses(401, 429), route_class=BoundedJSONRoute
@@ -147,10 +147,8 @@ def list_files(
     metadata: Annotated[
         str | None,
         Query(
-            description='Metadata filter as a JSON object string: the shorthand {"lang": "de"} '
-            'or a typed filter, {"type": "gte", "key": "year", "value": 2024} '
-            "(docs/interface.md#metadata-filters).",
-            json_schema_extra=JSON_OBJECT_STRING,
+            description=FILTER_STRING["description"],
+            json_schema_extra=FILTER_STRING,
         ),
     ] = None,
 ) -> FileList:

@@ -17,7 +17,8 @@ How a file's value is compared follows the filter's value:
 
 A file whose key is missing, or whose value is of another kind (an array, an object,
 null, a string that is no number for a number), fails every comparison but ``ne`` and
-``nin``, which are the negations of ``eq`` and ``in``.
+``nin``, which are the negations of ``eq`` and ``in``; so does every key of a file whose
+metadata holds NUL (``\\u0000``) in any string.
 """
 
 from __future__ import annotations
@@ -124,18 +125,23 @@ def _instant(text: sa.ColumnElement[Any], *, postgres: bool) -> sa.ColumnElement
 
 
 def _member(key: str, *, postgres: bool) -> _Member:
+    # Metadata holding \u0000 in any string reads as no metadata, on both engines: on
+    # PostgreSQL every -> of such a document fails (its text cannot hold NUL).
     if postgres:
+        clean = sa.func.strpos(sa.cast(table.c.metadata, sa.Text), "\\u0000") == 0
         name = sa.literal(key, sa.Text)
         value = table.c.metadata.op("->", return_type=sa.JSON)(name)
         text = table.c.metadata.op("->>", return_type=sa.Text)(name)
-        return _Member(True, sa.func.json_typeof(value), text)
+        return _Member(True, sa.case((clean, sa.func.json_typeof(value))), sa.case((clean, text)))
+    clean = sa.func.instr(table.c.metadata, "\\u0000") == 0
     if '"' not in key and "\\" not in key:
         path = sa.literal('$."' + key + '"', sa.Text)
         kind = sa.func.json_type(table.c.metadata, path)
-        return _Member(False, kind, sa.func.json_extract(table.c.metadata, path))
+        value = sa.func.json_extract(table.c.metadata, path)
+        return _Member(False, sa.case((clean, kind)), sa.case((clean, value)))
     # a label of a JSON path cannot hold " or \ in SQLite: read the members instead
     each = sa.func.json_each(table.c.metadata).table_valued("key", "value", "type")
-    one = each.c.key == key
+    one = sa.and_(each.c.key == key, clean)
     return _Member(
         False,
         sa.select(each.c.type).where(one).scalar_subquery(),

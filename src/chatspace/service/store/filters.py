@@ -137,8 +137,8 @@ def _member(key: str, *, postgres: bool) -> _Member:
     if '"' not in key and "\\" not in key:
         path = sa.literal('$."' + key + '"', sa.Text)
         kind = sa.func.json_type(table.c.metadata, path)
-        value = sa.func.json_extract(table.c.metadata, path)
-        return _Member(False, sa.case((clean, kind)), sa.case((clean, value)))
+        extracted = sa.func.json_extract(table.c.metadata, path)
+        return _Member(False, sa.case((clean, kind)), sa.case((clean, extracted)))
     # a label of a JSON path cannot hold " or \ in SQLite: read the members instead
     each = sa.func.json_each(table.c.metadata).table_valued("key", "value", "type")
     one = sa.and_(each.c.key == key, clean)

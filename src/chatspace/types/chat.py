@@ -23,14 +23,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from chatspace._shared import DEFAULT_MODEL
 
 from .common import Metadata, RequestModel, WireModel, WorkspaceId, relocated
-from .filters import (
-    FILTER_STRING,
-    ComparisonFilter,
-    CompoundFilter,
-    MetadataFilter,
-    filter_payload,
-    read_filter,
-)
+from .filters import FilterInput, MetadataFilter, read_filter
 from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
@@ -70,23 +63,6 @@ class TextContentPart(RequestModel):
     text: str
 
 
-def _checked_filter(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """A filter part's ``filter`` read by :func:`.filters.read_filter` (its faults keep
-    their places inside the filter), then kept as given."""
-    if value is None:
-        return None
-    if isinstance(value, ComparisonFilter | CompoundFilter):
-        value = filter_payload(value)
-    if not isinstance(value, str | dict):
-        msg = 'filter must be a JSON object, or that object as a string, like {"lang": "de"}'
-        raise PydanticCustomError("dict_type", msg)
-    try:
-        read_filter(value)
-    except ValidationError as exc:
-        raise ValidationError.from_exception_data("filter", relocated((), exc)) from None
-    return value
-
-
 class FilterContentPart(RequestModel):
     """Narrows which uploaded files the completion searches (docs/interface.md#filter-parts).
 
@@ -105,14 +81,7 @@ class FilterContentPart(RequestModel):
     )
 
     type: Literal["filter"] = "filter"
-    filter: Annotated[
-        Annotated[str, Field(json_schema_extra=FILTER_STRING)]
-        | ComparisonFilter
-        | CompoundFilter
-        | dict[str, Any]
-        | None,
-        WrapValidator(_checked_filter),
-    ] = None
+    filter: FilterInput = None
     top_k: Annotated[int, Field(ge=1, le=50)] | None = None
     file_ids: list[str] | None = None
     relevance: Annotated[float, Field(ge=0, le=1)] | None = None

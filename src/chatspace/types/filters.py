@@ -19,10 +19,10 @@ import math
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .common import RequestModel
+from .common import RequestModel, relocated
 from .files import FILE_METADATA_MAX_KEY_LENGTH
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "MAX_FILTER_VALUES",
     "ComparisonFilter",
     "CompoundFilter",
+    "FilterInput",
     "MetadataFilter",
     "filter_payload",
     "read_filter",
@@ -294,6 +295,35 @@ def read_filter(value: object) -> MetadataFilter:
     if found is None or reader.errors:
         raise ValidationError.from_exception_data("filter", reader.errors)
     return found
+
+
+def _checked(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A filter read by :func:`read_filter` (its faults keep their places inside the
+    filter), then kept as given: a model as its dict."""
+    if value is None:
+        return None
+    if isinstance(value, ComparisonFilter | CompoundFilter):
+        value = filter_payload(value)
+    if not isinstance(value, str | dict):
+        msg = 'filter must be a JSON object, or that object as a string, like {"lang": "de"}'
+        raise PydanticCustomError("dict_type", msg)
+    try:
+        read_filter(value)
+    except ValidationError as exc:
+        raise ValidationError.from_exception_data("filter", relocated((), exc)) from None
+    return value
+
+
+FilterInput = Annotated[
+    Annotated[str, Field(json_schema_extra=FILTER_STRING)]
+    | ComparisonFilter
+    | CompoundFilter
+    | dict[str, Any]
+    | None,
+    WrapValidator(_checked),
+]
+"""A request field that takes a filter (a filter part's ``filter``, ``POST /files/search``'s):
+checked here, kept as the caller wrote it; :func:`read_filter` gives its typed form."""
 
 
 def filter_payload(value: MetadataFilter | Mapping[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from . import (
+    bench_completion_search,
     bench_evidence,
     bench_filters,
     bench_imports,
@@ -35,7 +36,8 @@ SIZES = {
         "import_runs": 2, "service_completions": 32, "retrieval_files": 50,
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
         "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
-        "team_questions": 10, "evidence": "tiny", "filter_files": 200, "filter_rounds": 2,
+        "team_questions": 10, "evidence": "tiny", "search_completions": 150, "search_rounds": 2,
+        "filter_files": 200, "filter_rounds": 2,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
@@ -43,12 +45,13 @@ SIZES = {
         "import_runs": 15, "service_completions": 2000, "retrieval_files": 10_000,
         "retrieval_questions": 300, "retrieval_quality": "full", "upload_mb": 10,
         "team_rounds": 3, "team_completions": 400, "team_files": 1, "team_file_mb": 8,
-        "team_questions": 200, "evidence": "full", "filter_files": 10_000, "filter_rounds": 15,
+        "team_questions": 200, "evidence": "full", "search_completions": 10_000,
+        "search_rounds": 10, "filter_files": 10_000, "filter_rounds": 15,
     },
 }  # fmt: skip
 NAMES = [
-    "requests", "streaming", "listing", "transfer", "imports", "service", "retrieval-quality",
-    "filters",
+    "requests", "streaming", "listing", "completion-search", "transfer", "imports", "service",
+    "retrieval-quality", "filters",
 ]  # fmt: skip
 ON_REQUEST = ["team"]
 """Run only when named: they need more than the service (PostgreSQL, S3, nginx)."""
@@ -66,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="chatspace-bench-") as tmp:
         scratch = Path(tmp)
         shared = start(scratch / "data", "--max-upload-mb", "4096") if set(args.only) & {
-            "requests", "streaming", "listing", "transfer"
+            "requests", "streaming", "listing", "completion-search", "transfer"
         } else None  # fmt: skip
         try:
             for name in args.only:
@@ -93,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     assert shared is not None
                     module = {"requests": bench_requests, "streaming": bench_streaming,
-                              "listing": bench_listing}[name]  # fmt: skip
+                              "listing": bench_listing,
+                              "completion-search": bench_completion_search}[name]  # fmt: skip
                     found = module.run(shared, size)
                 report.sections += found if isinstance(found, list) else [found]
         finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -11,15 +12,21 @@ from ._harness import Section, interleave, median
 from ._service import BenchService
 
 
-def _fill(service: BenchService, token: str, count: int) -> None:
-    """``count`` stored completions, created from 8 threads to save wall time."""
+def fill(
+    service: BenchService,
+    token: str,
+    count: int,
+    question: Callable[[int], str] = "question {}".format,
+) -> None:
+    """``count`` stored completions, the ``i``-th asking ``question(i)``, created from 8
+    threads to save wall time."""
     from chatspace import Client
 
     with Client(base_url=service.url, token=token) as client:
 
         def create(i: int) -> None:
             client.chat.create(
-                messages=[{"role": "user", "content": f"question {i}"}],
+                messages=[{"role": "user", "content": question(i)}],
                 store=True,
                 metadata={"batch": str(i % 10)},
             )
@@ -35,7 +42,7 @@ def run(service: BenchService, size: dict[str, Any]) -> Section:
 
     token = service.fresh_token()
     count = size["listing"]
-    _fill(service, token, count)
+    fill(service, token, count)
     client = Client(base_url=service.url, token=token, max_retries=0)
     bare = httpx.Client(base_url=service.url, headers={"Authorization": f"Bearer {token}"})
 

@@ -1,5 +1,11 @@
 """6. The service: stored completions per second under 16 clients, retrieval latency,
-and upload throughput with and without passage vectors.
+search without asking (:mod:`.bench_search`), and upload throughput with and without
+passage vectors.
+
+Completions are measured twice: in a workspace without files (nothing retrieved), and in
+one whose :data:`ANSWERING_FILES` files all hold the question's word, so that each stored
+completion also stores its sources (the passages retrieved for it): how much storing
+costs with them beside how much it costs without, in the same run.
 
 Retrieval is measured in this process on the service's own database (WAL mode allows a
 second reader): the full-text search alone (FTS5 bm25, what the service ran before hybrid
@@ -21,6 +27,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from . import bench_search
 from ._harness import Section, median, percentile
 from ._profile import sampled
 from ._service import BenchService, start
@@ -188,6 +195,10 @@ WITHOUT_VECTORS = "--embeddings off"
 WITH_VECTORS = "embeddings on (default)"
 
 
+ANSWERING_FILES = 8
+WITH_FILES = f"over {ANSWERING_FILES} files"
+
+
 def run(size: dict[str, Any], scratch: Path) -> list[Section]:
     service = start(scratch / "service-data")
     try:
@@ -196,11 +207,18 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
         with sampled(service.process.pid, scratch / "service-profile.txt") as profile:
             stored = completion_rate(service.url, token, True, total)
         plain = completion_rate(service.url, token, False, total)
+        answered = service.fresh_token()
+        upload_corpus(service.url, answered, ANSWERING_FILES, scratch / "answering")
+        stored_sources = completion_rate(service.url, answered, True, total)
+        plain_sources = completion_rate(service.url, answered, False, total)
         org_id = f"retrieval-{time.time_ns()}"
         retrieval_token = service.token(org=org_id)
         upload_corpus(service.url, retrieval_token, size["retrieval_files"], scratch / "corpus")
         questions = retrieval_questions(size["retrieval_questions"])
         latency = search_latency(service.data_dir / "chatspace.db", org_id, questions)
+        searched = bench_search.search_vs_retrieval(
+            service.data_dir / "chatspace.db", org_id, questions
+        )
         documents = _prose_set(scratch / "prose", size["upload_mb"])
         rates = {WITH_VECTORS: _upload_rate(service, documents)}
     finally:
@@ -218,6 +236,14 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
     )
     throughput.add("store: false", completions_per_s=plain)
     throughput.add("store: true", completions_per_s=stored)
+    throughput.add(f"store: false, {WITH_FILES}", completions_per_s=plain_sources)
+    throughput.add(f"store: true, {WITH_FILES} (sources kept)", completions_per_s=stored_sources)
+    # ("store: true" above runs under the profiler: only this pair compares as it is)
+    added = 1e3 * (1 / stored_sources - 1 / plain_sources)
+    throughput.notes.append(
+        f"{WITH_FILES.capitalize()}, storing a completion with its sources adds {added:.2f} ms "
+        "of the 16 clients' time per completion."
+    )
     throughput.notes.append("Where the service's time goes under the `store: true` load (py-spy):")
     throughput.notes += [f"`{line}`" for line in profile]
     retrieval = Section(
@@ -244,4 +270,5 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
     )
     for name in (WITHOUT_VECTORS, WITH_VECTORS):
         uploads.add(name, files_per_s=rates[name])
-    return [throughput, retrieval, uploads]
+    search = bench_search.section(size["retrieval_files"], *searched)
+    return [throughput, retrieval, uploads, search]

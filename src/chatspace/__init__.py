@@ -25,7 +25,6 @@ from .errors import (
     RequestTooLargeError,
     ServerError,
     UnprocessableEntityError,
-    _renamed,
 )
 
 if TYPE_CHECKING:
@@ -64,9 +63,6 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    renamed = _renamed(name, stacklevel=2)  # never cached: it warns on every use
-    if renamed is not None:
-        return renamed
     if name not in _LAZY:
         raise AttributeError(f"module 'chatspace' has no attribute {name!r}")
     import importlib

@@ -95,8 +95,10 @@ def ensure_service(
                 url = _start(where, timeout, port=_port_of(url))
             elif url is None:
                 url = _start(where, timeout)
+    # the machine's user administers its own service (whoever reads the data dir's secret
+    # could mint such a token anyway)
     provider = functools.partial(
-        mint_token, user=LOCAL_USER, org=LOCAL_ORG, secret=secret, ttl_seconds=TOKEN_TTL
+        mint_token, user=LOCAL_USER, org=LOCAL_ORG, secret=secret, ttl_seconds=TOKEN_TTL, admin=True
     )
     return url, provider, where
 

@@ -16,9 +16,6 @@
         ├── RateLimitError            429
         └── ServerError               5xx
 
-``ValidationError``, the 422's name before 0.2, is a deprecated alias of
-:class:`UnprocessableEntityError` (importing it warns); it goes in 0.3.
-
 Every message is one line that says what happened and what to do. Errors never carry
 the request's headers, so the bearer token cannot leak through ``str()``, ``repr()``,
 a traceback or a pickle.
@@ -171,7 +168,7 @@ class UnprocessableEntityError(APIStatusError):
     """A 422: ``detail`` is the list of ``{loc, msg, type}`` items of the answer.
 
     Named as the ``openai`` package names it, so that it does not shadow pydantic's
-    ``ValidationError`` (its old name, an alias that warns until 0.3).
+    ``ValidationError``.
     """
 
     status_code = 422
@@ -223,24 +220,3 @@ def error_for_status(status_code: int) -> type[APIStatusError]:
 
 def _rebuild(cls: type[Exception], args: tuple[Any, ...], state: dict[str, Any]) -> Exception:
     return cls(*args, **state)
-
-
-_RENAMED: dict[str, type[ChatspaceError]] = {"ValidationError": UnprocessableEntityError}
-"""Old names that still resolve until 0.3, with a ``DeprecationWarning``."""
-
-
-def _renamed(name: str, *, stacklevel: int) -> type[ChatspaceError] | None:
-    new = _RENAMED.get(name)
-    if new is not None:
-        import warnings
-
-        message = f"chatspace.{name} is renamed {new.__name__}; use that name"
-        warnings.warn(message, DeprecationWarning, stacklevel=stacklevel + 1)
-    return new
-
-
-def __getattr__(name: str) -> Any:
-    found = _renamed(name, stacklevel=2)
-    if found is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return found

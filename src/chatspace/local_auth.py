@@ -70,8 +70,13 @@ def parse_ttl(text: str) -> int:
     return int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
 
 
-def mint_token(*, user: str, org: str, secret: str, ttl_seconds: int = 3600) -> str:
-    """An HS256 JWT with the claims the service requires: ``sub``, ``org_id``, ``exp``."""
+def mint_token(
+    *, user: str, org: str, secret: str, ttl_seconds: int = 3600, admin: bool = False
+) -> str:
+    """An HS256 JWT with the claims the service requires: ``sub``, ``org_id``, ``exp``;
+    ``admin`` adds the claim that lets it change the models the service serves."""
     now = int(time.time())
-    claims = {"sub": user, "org_id": org, "iat": now, "exp": now + ttl_seconds}
+    claims: dict[str, object] = {"sub": user, "org_id": org, "iat": now, "exp": now + ttl_seconds}
+    if admin:
+        claims["admin"] = True
     return jwt.encode(claims, secret, algorithm="HS256")

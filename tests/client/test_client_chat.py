@@ -162,6 +162,7 @@ async def test_completions_frame_has_the_documented_columns(client: AnyClient) -
         "total_tokens",
         "question",
         "answer",
+        "sources",
         "metadata.team",
     ]
     assert len(frame) == 2
@@ -172,5 +173,42 @@ async def test_completions_frame_has_the_documented_columns(client: AnyClient) -
     assert frame["total_tokens"].iloc[0] == first.usage.total_tokens
     assert frame["question"].tolist() == ["What is new?", "And now?"]
     assert frame["answer"].iloc[0] == first.text
+    assert frame["sources"].tolist() == [0, 0], "no files: nothing retrieved"
     assert frame["metadata.team"].iloc[0] == "x"
     assert pd.isna(frame["metadata.team"].iloc[1])
+
+
+async def test_sources_list_and_frame_a_stored_completions_passages(client: AnyClient) -> None:
+    """``chat.sources``: the passages retrieved, best first; ``to_pandas()`` documented
+    columns; the completions frame counts them."""
+    desert = b"The Sahara is the largest hot desert. It covers most of North Africa."
+    polar = b"Antarctica is the largest cold desert, and the windiest continent."
+    sahara = await run(client.files.upload(desert, filename="sahara.txt"))
+    await run(client.files.upload(polar, filename="polar.txt"))
+    created = await run(client.chat.create(messages="Which is the largest desert?", store=True))
+    assert created.sources == 2
+    sources = await collect(client.chat.sources(created.id))
+    assert [s.rank for s in sources] == [1, 2]
+    assert [s.cited for s in sources] == [True, True]
+    cited = [a.file_citation for a in created.choices[0].message.annotations]
+    assert [(s.file_id, s.quote) for s in sources] == [(c.file_id, c.quote) for c in cited if c]
+    frame = await run(client.chat.sources(created.id).to_pandas())
+    assert list(frame.columns) == [
+        *("rank", "file_id", "filename", "quote", "score", "lexical", "dense"),
+        *("sent", "cited", "deleted", "page", "sheet", "row", "slide", "cell", "line"),
+    ]
+    assert frame["rank"].tolist() == [1, 2]
+    assert frame["score"].tolist() == [s.score for s in sources]
+    assert frame["lexical"].tolist() == [s.scores.lexical for s in sources]
+    assert str(frame["sent"].dtype) == "bool"
+    assert frame["sent"].all()
+    await run(client.files.delete(sahara.id))
+    after = await run(client.chat.sources(created.id).to_pandas())
+    gone = after[after["file_id"] == sahara.id].iloc[0]
+    assert gone["deleted"]
+    assert pd.isna(gone["quote"])
+    assert pd.isna(gone["filename"])
+    listed = await run(client.chat.list().to_pandas())
+    assert listed["sources"].tolist() == [2]
+    with pytest.raises(NotFoundError):
+        await collect(client.chat.sources("chatcmpl-nope"))

@@ -261,14 +261,14 @@ def test_configuration_errors_say_what_to_do(monkeypatch: pytest.MonkeyPatch) ->
         Client("localhost:8000", token="t")
 
 
-def test_the_old_name_of_the_422_error_warns_and_is_the_new_class() -> None:
-    """``ValidationError`` shadowed pydantic's: renamed, kept as an alias for one release."""
+def test_the_422_error_has_one_name() -> None:
+    """``ValidationError`` would shadow pydantic's: the 422 is ``UnprocessableEntityError``."""
     import chatspace
 
-    with pytest.warns(DeprecationWarning, match="UnprocessableEntityError"):
-        assert errors.ValidationError is errors.UnprocessableEntityError
-    with pytest.warns(DeprecationWarning, match="UnprocessableEntityError"):
-        assert chatspace.ValidationError is errors.UnprocessableEntityError
+    with pytest.raises(AttributeError):
+        errors.ValidationError  # noqa: B018
+    with pytest.raises(AttributeError):
+        chatspace.ValidationError  # noqa: B018
     assert "ValidationError" not in errors.__all__
     with pytest.raises(AttributeError):
         errors.NoSuchError  # noqa: B018

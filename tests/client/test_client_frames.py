@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from chatspace.client import to_pandas
 from chatspace.client._frames import COLUMNS
-from support.clients import AnyClient, run
+from support.clients import AnyClient, close, make_client, run
+from support.service import Service
 
 pytestmark = pytest.mark.anyio
 
@@ -60,3 +62,33 @@ def _text(name: str) -> object:
     buffer = io.BytesIO(name.encode())
     buffer.name = f"{name}.txt"
     return buffer
+
+
+async def test_a_limit_fetches_no_page_beyond_it(kind: str, service: Service, token: str) -> None:
+    """``to_pandas(max_items=N)`` stops asking once it has N rows (``%completions search``
+    shows 100 of a search: one page, not two)."""
+    sent: list[str] = []
+
+    def hook(request: httpx.Request) -> None:
+        sent.append(request.url.path)
+
+    async def async_hook(request: httpx.Request) -> None:
+        hook(request)
+
+    http: httpx.Client | httpx.AsyncClient = (
+        httpx.Client(event_hooks={"request": [hook]})
+        if kind == "sync"
+        else httpx.AsyncClient(event_hooks={"request": [async_hook]})
+    )
+    client = make_client(kind, service.url, token, http_client=http)
+    for i in range(5):
+        await run(client.chat.create(messages=f"question {i}", store=True))
+    sent.clear()
+    frame = await run(client.chat.list(limit=2).to_pandas(max_items=2))
+    assert len(frame) == 2
+    assert sent == ["/chat/completions"]
+    sent.clear()
+    assert len(await run(client.chat.list(limit=2).to_pandas(max_items=3))) == 3
+    assert sent == ["/chat/completions", "/chat/completions"]
+    await close(client)
+    await run(http.aclose() if isinstance(http, httpx.AsyncClient) else http.close())

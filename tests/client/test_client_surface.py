@@ -181,14 +181,10 @@ def test_upload_options_cover_every_keyword() -> None:
     assert sorted(names) == sorted(UploadOptions.__annotations__)
 
 
-def test_the_old_module_name_of_local_auth_warns_and_is_the_same() -> None:
-    """``chatspace.tokens`` held the JWT secret, not LLM tokens: renamed ``local_auth``."""
+def test_no_module_keeps_an_older_name() -> None:
+    """``chatspace.tokens`` held the JWT secret, not LLM tokens: it is ``local_auth``, and
+    the first release keeps no alias."""
     import importlib
 
-    import chatspace.local_auth
-
-    sys.modules.pop("chatspace.tokens", None)
-    with pytest.warns(DeprecationWarning, match="local_auth"):
-        old = importlib.import_module("chatspace.tokens")
-    assert old.mint_token is chatspace.local_auth.mint_token
-    assert old.data_dir is chatspace.local_auth.data_dir
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("chatspace.tokens")

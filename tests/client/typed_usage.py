@@ -44,7 +44,6 @@ def blocking(client: Client) -> None:
     assert_type(client.files.text("f"), str)
     assert_type(client.files.download("f"), Path)
     assert_type(client.files.update("f", {"k": 1}), File)
-    assert_type(client.files.update_metadata("f", {"k": 1}), File)  # deprecated spelling
     assert_type(client.models.list(), SyncPage[Model])
     assert_type(client.models.get("m"), Model)
     assert_type(client.workspaces.create("w"), Workspace)
@@ -84,7 +83,6 @@ async def awaiting(client: AsyncClient) -> None:
     assert_type(await client.files.text("f"), str)
     assert_type(await client.files.download("f"), Path)
     assert_type(await client.files.update("f", {"k": 1}), File)
-    assert_type(await client.files.update_metadata("f", {"k": 1}), File)  # deprecated
     assert_type(client.models.list(), AsyncPage[Model])
     assert_type(await client.models.get("m"), Model)
     assert_type(await client.workspaces.create("w"), Workspace)

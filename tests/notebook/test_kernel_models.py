@@ -1,13 +1,12 @@
 """``%chat models add --key-prompt`` in a real kernel: the key is typed into the front
-end's password prompt (a jupyter_client ``input_request`` with ``password: true``), kept
-in the data dir's 0600 key file, and never shown in any output of the kernel.
+end's password prompt (a jupyter_client ``input_request`` with ``password: true``), sent
+to the service, which keeps it sealed, and never shown in any output of the kernel.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -67,9 +66,8 @@ def test_a_key_typed_into_the_password_prompt_is_kept_and_never_shown(
     assert KEY not in outputs
     assert "model typed added" in outputs
 
-    key_files = list((data / "keys").iterdir())
-    assert [p.read_text() for p in key_files] == [KEY]
-    assert stat.S_IMODE(key_files[0].stat().st_mode) == 0o600
+    assert not (data / "keys").exists()
+    assert KEY.encode() not in (data / "chatspace.db").read_bytes()
 
     answered, _ = _execute(client, "%%chat -m typed --no-store\nHello?")
     assert REPLY.split()[0] in json.dumps([m["content"] for m in answered])

@@ -478,6 +478,30 @@ def test_export_writes_a_thread_with_its_citations(
     assert "no thread 'nope'" in run(ip, "%chat export nope").error_line()
 
 
+def test_export_writes_the_passages_stored_for_each_turn(
+    ip: Any, nb_session: NotebookSession, client: Client, notes: str, tmp_path: Any
+) -> None:
+    """From the service (the stored sources), not from the kernel: a file deleted since
+    shows as deleted, with nothing of its text."""
+    run(ip, "%%chat --thread trip\nWhat was the Q3 churn in Lyon?")
+    [turn] = nb_session.threads.threads["trip"].turns
+    [source] = client.chat.sources(turn.completion_id or "")
+    text = (
+        run(ip, f"%chat export trip --to md -o {tmp_path}/trip.md")
+        and (tmp_path / "trip.md").read_text()
+    )
+    assert "**Passages retrieved**" in text
+    assert (
+        f"1. **`notes.txt`** score {source.score:.2f}, sent yes, cited yes: "
+        "“The Q3 churn in Lyon was 5 percent.”"
+    ) in text
+    client.files.delete(notes)
+    run(ip, f"%chat export trip --to json -o {tmp_path}/trip.json")
+    record = json.loads((tmp_path / "trip.json").read_text())
+    [gone] = record["turns"][0]["sources"]
+    assert (gone["file_id"], gone["deleted"], gone["quote"]) == (notes, True, None)
+
+
 def test_same_question_from_magic_and_panel_gives_the_same_tags_and_answer(
     ip: Any, nb_session: NotebookSession, client: Client, notes: str
 ) -> None:

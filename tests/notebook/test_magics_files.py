@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from chatspace.client import Client
@@ -269,3 +270,41 @@ def test_show_of_a_file_without_text_says_so(
 ) -> None:
     client.files.upload(b" \n\n \n", filename="blank.md")
     assert run(ip, "%files show blank.md").plain() == "blank.md has no text (5 bytes)"
+
+
+def test_update_from_a_dataframe(ip: Any, nb_session: NotebookSession, client: Client) -> None:
+    """``%files update --from NAME``: a row per file, by name; the result per row."""
+    client.files.upload(b"a", filename="a.txt", metadata={"team": "ml"})
+    client.files.upload(b"b", filename="b.txt")
+    ip.user_ns["df"] = pd.DataFrame({"filename": ["a.txt", "b.txt"], "year": [2024, None]})
+    result = run(ip, "%files update --from df").value
+    assert result["status"].tolist() == ["updated", "unchanged"]
+    by_name = {f.filename: f.metadata for f in client.files.list()}
+    assert by_name == {"a.txt": {"team": "ml", "year": 2024}, "b.txt": {}}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("--from nope", "'nope' is not a DataFrame in the notebook"),
+        ("--from text", "'text' is not a DataFrame"),
+        ("--from df a.txt", "--from takes no ID"),
+        ("--from unknown", "no file named 'z.txt'"),
+        ("--from twice", "2 files are named 'a.txt'"),
+        ("--from nocolumn", "'id' or 'file_id'"),
+    ],
+)
+def test_update_from_errors_are_one_line_and_change_nothing(
+    ip: Any, nb_session: NotebookSession, client: Client, line: str, expected: str
+) -> None:
+    client.files.upload(b"a", filename="a.txt")
+    client.files.upload(b"a", filename="a.txt")
+    ip.user_ns.update(
+        text="not a frame",
+        df=pd.DataFrame({"filename": ["a.txt"], "k": ["v"]}),
+        unknown=pd.DataFrame({"filename": ["z.txt"], "k": ["v"]}),
+        twice=pd.DataFrame({"filename": ["a.txt"], "k": ["v"]}),
+        nocolumn=pd.DataFrame({"k": ["v"]}),
+    )
+    assert expected in run(ip, f"%files update {line}").error_line()
+    assert all(f.metadata == {} for f in client.files.list())

@@ -1,6 +1,7 @@
 """``%chat models`` in a real IPython shell, on the embedded service of a fresh data dir:
 listing, adding (key from the kernel's environment), asking the new model, removing; the
-chat panel's picker following along; and what happens against a remote service.
+chat panel's picker following along; and the same against a remote service, where the
+token decides (``admin`` claim).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from chatspace.embedded import stop_service
 from chatspace.notebook.display import UNSUPPORTED
 from support.magics import run
+from support.service import new_org, start_service
 from support.upstream import PIECES, REPLY, FakeUpstream, closed_port
 
 KEY = "sk-notebook-key-0123456789abcdefghij"
@@ -52,7 +54,7 @@ def test_add_a_model_ask_it_and_remove_it(
     added = run(ip, f"%chat models add team --url {upstream.url} --model echo --key-env TEAM_KEY")
     assert added.plain() == (
         f"model team added ({upstream.url}, remote model echo, "
-        "its key kept in the data dir (mode 0600), checked)"
+        "its key sealed by the service, checked)"
     )
     tested = run(ip, "%chat models test team")
     assert tested.plain() == (
@@ -62,13 +64,13 @@ def test_add_a_model_ask_it_and_remove_it(
     listed = run(ip, "%chat models").value
     assert listed[["id", "owned_by"]].values.tolist() == [
         ["service-l0", "chatspace"],
-        ["team", "models.toml"],
+        ["team", "POST /models"],
     ]
 
     answer = run(ip, "%%chat -m team --no-store\nHello there?")
     assert answer.value.text == REPLY
     assert upstream.last("echo")["headers"]["authorization"] == f"Bearer {KEY}"
-    assert KEY not in (embedded / "models.toml").read_text()
+    assert KEY.encode() not in (embedded / "chatspace.db").read_bytes()
     for ran in (added, tested, answer):
         assert KEY not in ran.plain() + ran.markdown() + ran.stdout
 
@@ -121,7 +123,7 @@ def test_the_chat_panel_picker_sees_a_new_model_at_once(
         ("%chat models add x --url ftp://x", "must start with http:// or https://"),
         ("%chat models add service-l0 --url http://x", "'service-l0' is the built-in model"),
         ("%chat models add x --url http://x --key-env NOT_SET_HERE", "not set in this kernel"),
-        ("%chat models remove nothing", "no model 'nothing' in models.toml"),
+        ("%chat models remove nothing", "remove: 404 No model 'nothing' was added over HTTP"),
         ("%chat models frobnicate", "invalid choice: 'frobnicate'"),
     ],
 )
@@ -206,16 +208,49 @@ def test_an_upstream_401_or_404_at_question_time_says_which_model_and_what_to_ch
     run(ip, f"%chat models add team --url {upstream.url} --model {remote} --no-check")
     line = run(ip, f"%%chat -m team {stream}--no-store\nHello?").error_line()
     assert line == (
-        f"✗ %%chat: 502 The upstream model 'team' {said} It comes from models.toml: check it "
-        "with '%chat models test team' (in a shell: 'chatspace models test team'), change it "
-        "with 'models add team --replace'."
+        f"✗ %%chat: 502 The upstream model 'team' {said} It was added with '%chat models add' "
+        "(POST /models): check it with '%chat models test team', change it with '%chat models "
+        "add team --replace'."
     )
 
 
-def test_a_remote_service_says_where_its_models_are_configured(ip: Any, nb_session: Any) -> None:
+def test_a_remote_service_needs_a_token_that_may_change_its_models(
+    ip: Any, nb_session: Any
+) -> None:
     assert run(ip, "%chat models").value["id"].tolist() == ["service-l0"]
     line = run(ip, "%chat models add x --url http://127.0.0.1:9/v1").error_line()
-    assert "is not the local one: its models are configured on its host" in line
+    assert line == (
+        "✗ %chat models add: 403 Changing the models this service serves needs a token with "
+        "the admin claim (its operator mints one with 'chatspace token --admin')."
+    )
+
+
+def test_an_admin_adds_a_model_to_a_remote_service_from_the_notebook(
+    ip: Any,
+    tmp_path: Path,
+    upstream: FakeUpstream,
+    monkeypatch: pytest.MonkeyPatch,
+    magics: Any,
+) -> None:
+    """A team's service elsewhere: the notebook adds, checks, asks and removes a model
+    over HTTP; nothing is written on the notebook's machine."""
+    from chatspace.notebook.session import reset_session
+
+    remote = start_service(tmp_path / "remote", "--no-autodetect")
+    try:
+        monkeypatch.setenv("CHATSPACE_BASE_URL", remote.url)
+        monkeypatch.setenv("CHATSPACE_TOKEN", remote.token("ana", new_org(), admin=True))
+        monkeypatch.setenv("CHATSPACE_DATA_DIR", str(tmp_path / "local"))
+        reset_session()
+        added = run(ip, f"%chat models add shared --url {upstream.url} --model echo")
+        assert added.plain().startswith("model shared added")
+        assert run(ip, "%chat models test shared").plain().startswith("model shared works")
+        assert run(ip, "%%chat -m shared --no-store\nHello?").value.text == REPLY
+        assert run(ip, "%chat models remove shared").plain() == "model shared removed"
+        assert not (tmp_path / "local").exists()
+    finally:
+        reset_session()
+        remote.stop()
 
 
 def test_an_answer_without_markers_shows_which_file_backs_each_sentence(

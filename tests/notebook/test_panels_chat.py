@@ -11,6 +11,7 @@ import pytest
 import chatspace
 from chatspace.notebook.panels import ChatPanel
 from chatspace.notebook.session import NotebookSession
+from support.documents import xlsx_bytes
 
 HOSTILE_NAME = '<img src=x onerror="alert(1)">.txt'
 NOTES = b"Lyon is a city in France. The Q3 churn was 5 percent in Lyon."
@@ -34,6 +35,18 @@ def ask(panel: ChatPanel, question: str) -> dict[str, Any]:
 
 def assistant_html(panel: ChatPanel) -> str:
     return panel.conversation.children[-1].value
+
+
+def test_a_citation_names_the_sheet_and_row_of_its_quote(
+    panel: ChatPanel, client: chatspace.Client
+) -> None:
+    targets = [["region", "target"], ["North", 100], ["South", 200], ["Westmark", 300]]
+    sales = xlsx_bytes({"Sales": [["region", "sold"], ["North", 90]], "Targets": targets})
+    client.files.upload(sales, filename="sales.xlsx", progress=False)
+    turn = ask(panel, "What is the target of Westmark?")
+    [cite] = turn["citations"]
+    assert cite["location"] == {"sheet": "Targets", "row": 3}
+    assert '</a><span class="chatspace-place">, Targets row 3</span>' in assistant_html(panel)
 
 
 def test_answer_streams_in_with_citation_quote_and_usage(

@@ -126,6 +126,17 @@ def test_select_shows_messages_citations_and_metadata(
     assert "<script" not in html
     assert "<img" not in html
     assert json.loads(browser.metadata_editor.value) == {}
+    # its sources, from the service, in a table (a fresh browser reads them all the same)
+    [source] = client.chat.sources(c.id)
+    assert source.cited
+    assert source.quote
+    fresh = CompletionsBrowser(client, session=NotebookSession(client))
+    fresh.select(c.id)
+    for shown in (html, fresh.messages.value):
+        assert '<table class="chatspace-table chatspace-sources"' in shown
+        assert '<tr data-id="1"><td>1</td><td>lyon.txt</td>' in shown
+        assert "<td>yes</td><td>yes</td><td></td></tr>" in shown
+    fresh.close()
 
 
 def test_edit_metadata_and_hostile_values(

@@ -54,6 +54,17 @@ def test_token_prints_a_jwt_signed_with_the_data_dir_secret(tmp_path: Path) -> N
     again = _run("token", "--user", "bob", "--org", "lab", "--data-dir", str(data), env=env)
     bob = jwt.decode(again.stdout.strip(), secret_file.read_text().strip(), algorithms=["HS256"])
     assert (bob["sub"], bob["exp"] - bob["iat"]) == ("bob", 3600)
+    assert "admin" not in claims
+    assert "admin" not in bob
+    admin = _run(
+        "token", "--user", "op", "--org", "lab", "--admin", "--data-dir", str(data), env=env
+    )
+    assert (
+        jwt.decode(admin.stdout.strip(), secret_file.read_text().strip(), algorithms=["HS256"])[
+            "admin"
+        ]
+        is True
+    )
 
 
 def test_the_secret_from_the_environment_wins(tmp_path: Path) -> None:
@@ -66,7 +77,7 @@ def test_the_secret_from_the_environment_wins(tmp_path: Path) -> None:
 def test_processes_creating_the_secret_at_once_all_read_the_whole_of_it(tmp_path: Path) -> None:
     """The secret appears whole or not at all: a reader never sees it half written."""
     racer = (
-        "import sys, pathlib; from chatspace.tokens import load_or_create_secret;"
+        "import sys, pathlib; from chatspace.local_auth import load_or_create_secret;"
         "print(load_or_create_secret(pathlib.Path(sys.argv[1])))"
     )
     env = _clean_env(tmp_path)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from chatspace.service.deps import Caller
+from chatspace.service.access import Caller
 from chatspace.service.idempotency import Answer, Once, fingerprint, lookup, remember
 from chatspace.service.problems import Conflict
 from chatspace.service.store.db import open_database
@@ -194,10 +194,10 @@ def test_a_write_whose_key_was_taken_meanwhile_is_rolled_back() -> None:
             conn.execute(events.insert().values(id="second"))
             return winner.answer({"id": "second"})
 
-        replay = winner.run(engine, write, looked_up=True)
+        replay = winner.run(engine, write, workspace="w", looked_up=True)
         assert (replay.payload(), replay.replayed) == ({"id": "first"}, True)
         with pytest.raises(Conflict):
-            other.run(engine, write, looked_up=True)
+            other.run(engine, write, workspace="w", looked_up=True)
         with engine.connect() as conn:
             assert conn.execute(sa.select(events)).all() == []
         engine.dispose()

@@ -15,12 +15,13 @@ import pytest
 import chatspace.service
 
 SERVICE = Path(chatspace.service.__file__).parent
+PACKAGE = SERVICE.parent
 PREFIX = "chatspace.service"
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(SERVICE).with_suffix("").parts
-    return ".".join([PREFIX, *parts]).removesuffix(".__init__")
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return ".".join(["chatspace", *parts]).removesuffix(".__init__")
 
 
 def _imports(path: Path) -> set[str]:
@@ -51,7 +52,7 @@ def _modules(folder: str) -> list[Path]:
 
 def _offending(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
     return [
-        f"{path.relative_to(SERVICE)} imports {name}"
+        f"{path.relative_to(PACKAGE)} imports {name}"
         for path in paths
         for name in sorted(_imports(path))
         if any(name == f or name.startswith(f + ".") for f in forbidden)
@@ -80,8 +81,9 @@ RULES = {
         f"{PREFIX}.retrieval",
         f"{PREFIX}.engines",
     ),
-    # Operations raise the service's problems, never FastAPI's, and build no responses.
-    "operations": (f"{PREFIX}.routes", "fastapi", "starlette.responses"),
+    # Operations raise the service's problems, never FastAPI's, and build no responses;
+    # access rules come from .access, not from the routes' dependencies.
+    "operations": (f"{PREFIX}.routes", f"{PREFIX}.deps", "fastapi", "starlette.responses"),
     # Retrieval reads through the store and knows no engine (the tokenizer is a leaf).
     "retrieval": (f"{PREFIX}.engines", f"{PREFIX}.operations", f"{PREFIX}.routes"),
     # Engines turn a job into events: no storage, no operations.
@@ -92,6 +94,16 @@ RULES = {
 @pytest.mark.parametrize("layer", sorted(RULES))
 def test_a_layer_imports_only_below_it(layer: str) -> None:
     assert _offending(_modules(layer), RULES[layer]) == []
+
+
+@pytest.mark.parametrize("wing", ["client", "notebook", "serverext", "types"])
+def test_the_wings_beside_the_service_talk_to_it_over_http_only(wing: str) -> None:
+    """The client, the notebook and the server extension reach the service through its
+    HTTP interface, so that each works against any chatspace service (a team's too); the
+    wire models import nothing of the service either."""
+    paths = sorted((PACKAGE / wing).rglob("*.py"))
+    assert paths, wing
+    assert _offending(paths, (PREFIX, "fastapi", "sqlalchemy")) == []
 
 
 def test_no_route_imports_the_store_package() -> None:

@@ -48,7 +48,10 @@ def test_a_blank_database_gets_exactly_the_declared_tables(database_url: str) ->
             declared = [
                 (c.name, not c.nullable or c.primary_key, c.primary_key) for c in table.columns
             ]
-            assert _columns(engine, name)[: len(declared)] == declared, name
+            # in order; the engine's own columns (PostgreSQL's search_vector, embedding)
+            # may stand between them, as later migrations add to the end of a table
+            names = {c.name for c in table.columns}
+            assert [c for c in _columns(engine, name) if c[0] in names] == declared, name
         assert migrate(engine) == []
     finally:
         engine.dispose()

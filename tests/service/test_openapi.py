@@ -17,10 +17,13 @@ PLATFORM = {
     "/workspaces/{workspace_id}/user/{user_id}": {"delete"},
     "/workspaces/{workspace_id}/users": {"get"},
     "/files": {"get", "post"},
+    "/files/search": {"post"},
     "/files/{file_id}": {"get", "delete"},
     "/files/{file_id}/content": {"get"},
     "/files/{file_id}/metadata": {"patch"},
     "/models": {"get"},
+    "/models/{model_id}": {"get", "delete"},
+    "/models/{model_id}/check": {"post"},
 }
 
 
@@ -46,7 +49,10 @@ def test_every_platform_operation_is_described_and_secured(spec: dict[str, Any])
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT",
-        "description": "A JWT with the claims sub (user), org_id and exp.",
+        "description": (
+            "A JWT with the claims sub (user), org_id and exp; admin: true lets it change the "
+            "models the service serves."
+        ),
     }
     for path, methods in PLATFORM.items():
         assert methods <= set(spec["paths"][path]), path
@@ -58,6 +64,15 @@ def test_every_platform_operation_is_described_and_secured(spec: dict[str, Any])
             assert invalid == {"$ref": "#/components/schemas/HTTPValidationError"}
             error = op["responses"]["401"]["content"]["application/json"]["schema"]
             assert _schema(spec, error)["required"] == ["detail", "error"]
+
+
+def test_connecting_a_model_is_described_with_a_write_only_key(spec: dict[str, Any]) -> None:
+    created = spec["paths"]["/models"]["post"]["responses"]
+    assert {"201", "403", "409", "422"} <= set(created)
+    body = _schema(spec, spec["components"]["schemas"]["ModelConnection"])
+    assert body["required"] == ["id", "url"]
+    assert body["properties"]["url"]["pattern"] == "^https?://[^\\s/]+"
+    assert "key" not in _schema(spec, spec["components"]["schemas"]["Model"])["properties"]
 
 
 def test_the_v1_aliases_are_not_described_twice(spec: dict[str, Any]) -> None:
@@ -109,6 +124,39 @@ def test_the_multipart_upload_body(spec: dict[str, Any]) -> None:
         declared = spec["paths"][path][method]["responses"]
         assert {"408", "413"} <= set(declared), (path, method)
     assert _params(spec["paths"]["/files"]["post"])["Idempotency-Key"]["in"] == "header"
+
+
+def test_search_files_is_described(spec: dict[str, Any]) -> None:
+    op = spec["paths"]["/files/search"]["post"]
+    assert {"403", "404"} <= set(op["responses"])
+    body = _schema(spec, op["requestBody"]["content"]["application/json"]["schema"])
+    props = body["properties"]
+    assert body["required"] == ["query"]
+    assert (props["query"]["minLength"], props["query"]["maxLength"]) == (1, 4000)
+    assert (props["top_k"]["minimum"], props["top_k"]["maximum"], props["top_k"]["default"]) == (
+        1,
+        50,
+        10,
+    )
+    relevance = next(s for s in props["relevance"]["anyOf"] if s.get("type") == "number")
+    assert (relevance["minimum"], relevance["maximum"]) == (0, 1)
+    kinds = [s.get("type") or s["$ref"].rsplit("/", 1)[1] for s in props["filter"]["anyOf"]]
+    assert kinds == ["string", "ComparisonFilter", "CompoundFilter", "object", "null"]
+    assert props["filter"]["anyOf"][0]["format"] == "metadata-filter"
+    compound = spec["components"]["schemas"]["CompoundFilter"]
+    assert compound["properties"]["type"]["enum"] == ["and", "or"]
+    answer = op["responses"]["200"]["content"]["application/json"]["schema"]
+    hit = _schema(spec, _schema(spec, answer)["properties"]["data"]["items"])
+    assert set(hit["properties"]) == {
+        "file_id",
+        "filename",
+        "text",
+        "quote",
+        "score",
+        "scores",
+        "cited",
+        "location",
+    }
 
 
 def test_list_files_parameters(spec: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from chatspace.client import Client
 from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
 from chatspace.service.tokenizer import count_tokens
 from support.chat import ask, assemble, client_for, read_events, stream, upload
+from support.documents import pdf_bytes
 from support.service import Service, new_org, start_service
 from support.upstream import (
     ARGUMENTS,
@@ -211,6 +212,21 @@ def test_streamed_through_with_usage_and_citations(
         stored["choices"][0]["message"]["annotations"]
         == completion["choices"][0]["message"]["annotations"]
     )
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_models_citation_says_where_its_quote_is(client: httpx.Client, streamed: bool) -> None:
+    """The passage starts on page 1; the sentence that supports the answer is on page 2."""
+    atlas = pdf_bytes("Oceans cover most of the planet and hold its currents.", DESERTS)
+    upload(client, [("atlas.pdf", atlas)])
+    body = {"model": "echo", "messages": [{"role": "user", "content": QUESTION}]}
+    if streamed:
+        answer = assemble(stream(client, body)[1])
+    else:
+        answer = client.post("/chat/completions", json=body).json()
+    [note] = answer["choices"][0]["message"]["annotations"]
+    assert note["file_citation"]["quote"] == "The Sahara is the largest hot desert."
+    assert note["file_citation"]["location"] == {"page": 2}
 
 
 @pytest.mark.parametrize(
@@ -474,3 +490,32 @@ def test_a_model_the_upstream_does_not_know_says_which_and_what_to_check(
         "exist): the connection's URL or its model name 'missing' is wrong. "
         f"{SERVE_ADVICE}."
     )
+
+
+def test_sources_mark_the_passages_sent_to_the_upstream(
+    client: httpx.Client, fake: FakeUpstream
+) -> None:
+    """A stored completion's sources are the passages of the context message the model
+    got, in its order, each marked sent; the one the answer's [1] quotes is cited."""
+    sand = "Sand covers a fifth of the Sahara, the largest hot desert; dunes move."
+    files = upload(client, [("deserts.txt", DESERTS), ("sand.txt", sand)])
+    names = {f["id"]: f["filename"] for f in files}
+    for streamed in (False, True):
+        body = {"model": "echo", "messages": [{"content": QUESTION}], "store": True}
+        if streamed:
+            completion = assemble(stream(client, body)[1])
+        else:
+            completion = client.post("/chat/completions", json=body).json()
+        context = fake.last("echo")["body"]["messages"][0]["content"]
+        response = client.get(f"/chat/completions/{completion['id']}/sources")
+        rows = response.json()["data"]
+        assert len(rows) == 2
+        blocks = [f"[{r['rank']}] {names[r['file_id']]}\n" for r in rows]
+        assert context.startswith(CONTEXT_PREAMBLE)
+        assert [context.index(b) for b in blocks] == sorted(context.index(b) for b in blocks)
+        assert all(r["sent"] for r in rows)
+        [note] = completion["choices"][0]["message"]["annotations"]
+        cited = note["file_citation"]
+        assert [(r["file_id"], r["quote"]) for r in rows if r["cited"]] == [
+            (cited["file_id"], cited["quote"])
+        ]

@@ -55,11 +55,15 @@ class Service:
             raise AssertionError(f"the service did not print {text!r} within {timeout} s")
         return found
 
-    def token(self, user: str = "alice", org: str = "acme", ttl: int = 3600) -> str:
-        return mint_token(user=user, org=org, secret=self.secret, ttl_seconds=ttl)
+    def token(
+        self, user: str = "alice", org: str = "acme", ttl: int = 3600, *, admin: bool = False
+    ) -> str:
+        return mint_token(user=user, org=org, secret=self.secret, ttl_seconds=ttl, admin=admin)
 
-    def headers(self, user: str = "alice", org: str = "acme") -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token(user, org)}"}
+    def headers(
+        self, user: str = "alice", org: str = "acme", *, admin: bool = False
+    ) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token(user, org, admin=admin)}"}
 
     def stop(self) -> None:
         if self in running:

@@ -4,16 +4,23 @@ Columns, in order; timestamps are timezone-aware UTC, token counts and sizes int
 and every metadata key becomes a ``metadata.<key>`` column (sorted by key):
 
 - completions: ``id, created, model, finish_reason, prompt_tokens, completion_tokens,
-  total_tokens, question, answer, metadata.<key>...``. ``question`` is the text of the
-  request's last user message: the completion's ``question`` field when the service sends
-  one, else fetched from its messages (one request per completion); ``answer`` is the
-  first choice's text.
+  total_tokens, question, answer, sources, metadata.<key>...``. ``question`` is the text
+  of the request's last user message: the completion's ``question`` field when the
+  service sends one, else fetched from its messages (one request per completion);
+  ``answer`` is the first choice's text; ``sources`` the number of passages it keeps as
+  its sources (the completion's ``sources`` field; <NA> where the service does not say).
 - messages: ``id, role, content``
+- sources: ``rank, file_id, filename, quote, score, lexical, dense, sent, cited,
+  deleted``, then one column per key of a location, as in search hits
 - files: ``id, filename, bytes, created_at, expires_at, purpose, status, workspace_id,
   user_id, metadata.<key>...`` (``expires_at`` is NaT when the file never expires)
 - workspaces: ``id, name, creator_user_id, org_id, created_at``
 - users: ``user_id, access, created_at``
 - models: ``id, owned_by, created``
+- search hits: ``rank`` (from 1, best first), ``file_id, filename, quote, score`` (the
+  relevance the cut uses), ``lexical, dense`` (its two halves; NaN where that half did not
+  score the passage), ``cited``, one column per key of a location (``page, sheet, row,
+  slide, cell, line``; empty where it does not apply to the file), ``text`` (the passage)
 
 An empty list gives an empty frame with the same columns and types.
 """
@@ -23,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+from chatspace.types.retrieval import Location
 
 from ._call import Call
 
@@ -35,6 +44,23 @@ __all__ = ["COLUMNS", "question_call", "question_of", "to_frame", "to_pandas"]
 
 _TIME = "datetime64[ns, UTC]"
 _INT = "int64"
+_FLOAT = "float64"
+_NUMBER = "Int64"  # an integer or nothing
+_BOOL = "bool"
+_LOCATION: dict[str, str | None] = {
+    key: None if key == "sheet" else _NUMBER for key in Location.model_fields
+}
+"""One column per key of a location (search hits, sources)."""
+_PASSAGE: dict[str, str | None] = {
+    "rank": _INT,
+    "file_id": None,
+    "filename": None,
+    "quote": None,
+    "score": _FLOAT,
+    "lexical": _FLOAT,
+    "dense": _FLOAT,
+}
+"""The first columns of a passage found for a question (search hits, sources)."""
 
 # column -> dtype (None: left to pandas, object or str)
 COLUMNS: dict[str, dict[str, str | None]] = {
@@ -48,8 +74,16 @@ COLUMNS: dict[str, dict[str, str | None]] = {
         "total_tokens": _INT,
         "question": None,
         "answer": None,
+        "sources": _NUMBER,
     },
     "messages": {"id": None, "role": None, "content": None},
+    "sources": {
+        **_PASSAGE,
+        "sent": _BOOL,
+        "cited": _BOOL,
+        "deleted": _BOOL,
+        **_LOCATION,
+    },
     "files": {
         "id": None,
         "filename": None,
@@ -70,6 +104,12 @@ COLUMNS: dict[str, dict[str, str | None]] = {
     },
     "users": {"user_id": None, "access": None, "created_at": _TIME},
     "models": {"id": None, "owned_by": None, "created": _TIME},
+    "hits": {
+        **_PASSAGE,
+        "cited": _BOOL,
+        **_LOCATION,
+        "text": None,
+    },
 }
 
 
@@ -111,7 +151,30 @@ def _completion_row(row: dict[str, Any], questions: Mapping[str, str | None]) ->
         "total_tokens": usage["total_tokens"],
         "question": question,
         "answer": (choice.get("message") or {}).get("content") or "",
+        "sources": row.get("sources"),
     }
+
+
+def _scored(row: dict[str, Any]) -> dict[str, Any]:
+    """A passage's two halves of relevance and each key of its location, flat."""
+    scores, location = row.get("scores") or {}, row.get("location") or {}
+    return {
+        "lexical": scores.get("lexical"),
+        "dense": scores.get("dense"),
+        **{key: location.get(key) for key in Location.model_fields},
+    }
+
+
+def _hit_row(row: dict[str, Any], _: Mapping[str, str | None]) -> dict[str, Any]:
+    return {
+        **{name: row.get(name) for name in ("file_id", "filename", "quote", "score", "cited")},
+        **_scored(row),
+        "text": row.get("text"),
+    }
+
+
+def _source_row(row: dict[str, Any], _: Mapping[str, str | None]) -> dict[str, Any]:
+    return {name: row.get(name) for name in COLUMNS["sources"]} | _scored(row)
 
 
 def _fields(*names: str) -> Callable[[dict[str, Any], Mapping[str, str | None]], dict[str, Any]]:
@@ -121,10 +184,12 @@ def _fields(*names: str) -> Callable[[dict[str, Any], Mapping[str, str | None]],
 _ROWS: dict[str, Callable[[dict[str, Any], Mapping[str, str | None]], dict[str, Any]]] = {
     "completions": _completion_row,
     "messages": _fields("id", "role", "content"),
+    "sources": _source_row,
     "files": _fields(*COLUMNS["files"]),
     "workspaces": _fields(*COLUMNS["workspaces"]),
     "users": _fields(*COLUMNS["users"]),
     "models": _fields(*COLUMNS["models"]),
+    "hits": _hit_row,
 }
 _HAS_METADATA = frozenset({"completions", "files"})
 
@@ -153,6 +218,9 @@ def to_frame(
     schema = COLUMNS[kind]
     make_row = _ROWS[kind]
     flat = [make_row(row, questions or {}) for row in rows]
+    if "rank" in schema:  # the order is the answer's: best first
+        for rank, row in enumerate(flat, 1):
+            row["rank"] = rank
     columns: dict[str, Any] = {name: [r[name] for r in flat] for name in schema}
     for name, dtype in schema.items():
         if dtype == _TIME:
@@ -171,10 +239,12 @@ def to_frame(
 _KINDS = {
     "ChatCompletion": "completions",
     "ChatCompletionMessageObject": "messages",
+    "Source": "sources",
     "File": "files",
     "Workspace": "workspaces",
     "WorkspaceUser": "users",
     "Model": "models",
+    "SearchHit": "hits",
 }
 
 

@@ -35,19 +35,27 @@ _FILENAME = re.compile(r'filename\s*=\s*"?([^";]+)"?', re.IGNORECASE)
 
 
 class Progress:
-    """Counts bytes for a bar or a callback; does nothing when neither is wanted."""
+    """Counts bytes (or, with ``unit="file"``, files) for a bar or a callback; does
+    nothing when neither is wanted. ``threshold``: the total from which ``None`` is a bar."""
 
-    __slots__ = ("_bar", "_callback", "_desc", "_want_bar", "done", "total")
+    __slots__ = ("_bar", "_callback", "_desc", "_unit", "_want_bar", "done", "total")
 
-    def __init__(self, setting: ProgressSetting, total: int | None, desc: str) -> None:
+    def __init__(
+        self,
+        setting: ProgressSetting,
+        total: int | None,
+        desc: str,
+        *,
+        unit: str = "B",
+        threshold: int = PROGRESS_THRESHOLD,
+    ) -> None:
         self.total = total
         self.done = 0
         self._desc = desc
+        self._unit = unit
         self._bar: Any = None
         self._callback = setting if callable(setting) else None
-        wants = setting is True or (
-            setting is None and total is not None and total >= PROGRESS_THRESHOLD
-        )
+        wants = setting is True or (setting is None and total is not None and total >= threshold)
         self._want_bar = bool(wants) and self._callback is None
 
     def update(self, n: int) -> None:
@@ -60,12 +68,13 @@ class Progress:
             if self._bar is None:
                 from tqdm.auto import tqdm
 
+                in_bytes = self._unit == "B"
                 self._bar = tqdm(
                     total=self.total,
                     desc=self._desc,
-                    unit="B",
-                    unit_scale=True,
-                    unit_divisor=1024,
+                    unit=self._unit,
+                    unit_scale=in_bytes,
+                    unit_divisor=1024 if in_bytes else 1000,
                 )
             self._bar.update(n)
 

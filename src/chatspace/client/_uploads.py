@@ -240,7 +240,7 @@ def _frame(frame: Any, filename: str | None, format: str) -> _Part:
         except ImportError as exc:
             buffer.close()
             raise ConfigurationError(
-                "Parquet needs pyarrow: pip install 'chatspace[parquet]', or use format='csv'."
+                "Parquet needs pyarrow: pip install pyarrow, or use format='csv'."
             ) from exc
     else:
         buffer.close()

@@ -1,5 +1,5 @@
-"""``%completions``: the stored completions as a DataFrame, one completion's messages, and a
-full-text search of past questions and answers."""
+"""``%completions``: the stored completions as a DataFrame, one completion's messages and
+sources, and a full-text search of past questions and answers."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .commands import Command
 from .grammar import parse_mapping
 from .markup import markdown_literal, safe_markdown
 from .options import Parser, positive_int
+from .sources import SOURCE_COLUMNS, source_rows, stored_sources
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "Transcript"]
 
 DEFAULT_LIMIT = 100
-SEARCH_SCAN = 5000
-"""``%completions search`` reads at most this many of the newest completions."""
 
 
 def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
@@ -47,43 +46,39 @@ def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
-    """Completions whose question or answer holds every word of TEXT, newest first.
-
-    The service has no text search of completions, so the newest ``SEARCH_SCAN`` are read
-    and matched here (case-insensitive, words in any order).
-    """
-    from chatspace.client import to_pandas
-
-    from .conversations import question_of
-
-    words = " ".join(args.text).casefold().split()
-    client = ctx.session.client
-    workspace = args.workspace or ctx.session.workspace
-    page = client.chat.list(workspace=workspace, order="desc", limit=100)
-    found = []
-    for seen, completion in enumerate(page, start=1):
-        text = f"{question_of(client, completion, workspace)}\n{completion.text}".casefold()
-        if all(word in text for word in words):
-            found.append(completion)
-        if len(found) >= args.max_items or seen >= SEARCH_SCAN:
-            break
-    return to_pandas(found) if found else page.to_pandas(max_items=0)  # the same columns
+    """Completions whose question or answer holds every word of TEXT, newest first (the
+    service's search: case, accents and order aside, punctuation not searched)."""
+    page = ctx.session.client.chat.list(
+        workspace=args.workspace or ctx.session.workspace,
+        search=" ".join(args.text),
+        order="desc",
+        limit=min(args.max_items, 100),
+    )
+    return page.to_pandas(max_items=args.max_items)
 
 
 def _show(ctx: NotebookContext, args: argparse.Namespace) -> Transcript:
-    """The messages of one stored completion, as a transcript."""
-    page = ctx.session.client.chat.messages(
-        args.id, workspace=args.workspace or ctx.session.workspace, limit=100
-    )
-    return Transcript(args.id, [(m.role, m.content or "") for m in page])
+    """The messages of one stored completion, as a transcript, then its sources."""
+    client = ctx.session.client
+    workspace = args.workspace or ctx.session.workspace
+    page = client.chat.messages(args.id, workspace=workspace, limit=100)
+    messages: list[tuple[str, str]] = [(m.role, m.content or "") for m in page]
+    return Transcript(args.id, messages, source_rows(stored_sources(client, args.id, workspace)))
 
 
 class Transcript:
-    """Messages shown one after the other, each under its role; ``to_pandas()`` for a table."""
+    """Messages shown one after the other, each under its role, then the table of the
+    completion's sources; ``to_pandas()`` for the messages as a table."""
 
-    def __init__(self, completion_id: str, messages: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        completion_id: str,
+        messages: list[tuple[str, str]],
+        sources: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.completion_id = completion_id
         self.messages = messages
+        self.sources = sources or []
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         plain = [f"{self.completion_id}: {len(self.messages)} messages"]
@@ -91,6 +86,11 @@ class Transcript:
         for role, content in self.messages:
             plain.append(f"[{role}]\n{content}")
             markdown.append(f"**{markdown_literal(role)}**\n\n{safe_markdown(content)}")
+        if self.sources:
+            plain.append(f"[sources] {len(self.sources)}\n" + _plain_table(self.sources))
+            markdown.append(
+                f"**sources** ({len(self.sources)})\n\n" + _markdown_table(self.sources)
+            )
         return {"text/plain": "\n\n".join(plain), "text/markdown": "\n\n---\n\n".join(markdown)}
 
     def to_pandas(self) -> pd.DataFrame:
@@ -102,11 +102,22 @@ class Transcript:
         return self._repr_mimebundle_()["text/plain"]
 
 
+def _plain_table(rows: list[dict[str, Any]]) -> str:
+    return "\n".join(" | ".join(str(r[c]) for c in SOURCE_COLUMNS) for r in rows)
+
+
+def _markdown_table(rows: list[dict[str, Any]]) -> str:
+    """The sources as a Markdown table; every cell literal (a quote's ``|`` or ``<b>`` too)."""
+    lines = ["| " + " | ".join(SOURCE_COLUMNS) + " |", "|" + "---|" * len(SOURCE_COLUMNS)]
+    for r in rows:
+        lines.append("| " + " | ".join(markdown_literal(r[c]) for c in SOURCE_COLUMNS) + " |")
+    return "\n".join(lines)
+
+
 def _max_items(parser: Parser) -> None:
     parser.add_argument(
         "--max-items", type=positive_int, default=DEFAULT_LIMIT, metavar="N", help="at most N"
     )
-    parser.add_renamed("--limit", "--max-items")
 
 
 def _list_options(parser: Parser) -> None:
@@ -115,7 +126,6 @@ def _list_options(parser: Parser) -> None:
     parser.add_argument(
         "--filter", action="append", metavar="K=V", help="metadata to match (JSON or k=v words)"
     )
-    parser.add_renamed("--metadata", "--filter")
     parser.add_argument("--thread", help="only the turns of this thread")
     parser.add_argument("--order", choices=("asc", "desc"), default="desc", help="by creation")
     parser.add_argument("-w", "--workspace", help="workspace (default: the current one)")
@@ -135,5 +145,5 @@ def _search_options(parser: Parser) -> None:
 COMMANDS = [
     Command("list", "stored completions as a DataFrame", _list_options, _list),
     Command("search", "past questions and answers by their words: TEXT", _search_options, _search),
-    Command("show", "the messages of one completion: ID", _show_options, _show),
+    Command("show", "the messages and sources of one completion: ID", _show_options, _show),
 ]

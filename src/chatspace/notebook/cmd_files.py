@@ -1,7 +1,8 @@
-"""``%files``: list, upload, delete, download, show and update the files of a workspace.
+"""``%files``: list, search, upload, delete, download, show and update the files of a
+workspace.
 
-The verbs are the client's (``client.files.list/upload/delete/download/update``); see
-``docs/vocabulary.md``.
+The verbs are the client's (``client.files.list/search/upload/delete/download/update``);
+see ``docs/vocabulary.md``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chatspace._shared import is_dataframe
+
 from .commands import Command
 from .display import Message, fenced, publish
 from .filerefs import file_ids
-from .grammar import file_filter, parse_pairs
+from .grammar import InputError, file_filter, parse_pairs
 from .markup import one_line, safe_markdown
 from .options import OptionError, Parser, positive_int
+from .searching import search_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,6 +62,19 @@ def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
         limit=min(args.max_items or 10_000, 10_000),
     )
     return page.to_pandas(max_items=args.max_items)
+
+
+def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    """The passages a question would retrieve, best first, as a DataFrame (:mod:`.searching`)."""
+    return search_frame(
+        ctx.session.client,
+        " ".join(args.query),
+        workspace=_workspace(ctx, args),
+        filter=args.filter,
+        top_k=args.top_k,
+        everything=args.all,
+        field="--filter",
+    )
 
 
 def _upload(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
@@ -168,8 +185,13 @@ def _show_text(filename: str, text: str, suffix: str) -> None:
             {"chatspace": {"filename": one_line(filename)}})  # fmt: skip
 
 
-def _update(ctx: NotebookContext, args: argparse.Namespace) -> dict[str, Any]:
-    """Merge k=v pairs into a file's metadata (``--unset k`` removes); the new metadata."""
+def _update(ctx: NotebookContext, args: argparse.Namespace) -> dict[str, Any] | pd.DataFrame:
+    """Merge k=v pairs into a file's metadata (``--unset k`` removes); the new metadata.
+    ``--from NAME``: every row of the DataFrame ``NAME`` (see ``client.files.update``)."""
+    if args.source is not None:
+        return _update_from(ctx, args)
+    if args.id is None:
+        raise OptionError("%files update: give ID|NAME and k=v pairs, or --from DATAFRAME")
     pairs: dict[str, Any] = dict(parse_pairs(args.pairs, field="%files update"))
     for key in args.unset or ():
         pairs[key] = None
@@ -185,6 +207,22 @@ def _update(ctx: NotebookContext, args: argparse.Namespace) -> dict[str, Any]:
     return dict(updated.metadata)
 
 
+def _update_from(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
+    """``%files update --from NAME``: the DataFrame variable ``NAME``, one file per row."""
+    if args.id is not None or args.pairs or args.unset or args.instructions is not None:
+        raise OptionError("%files update: --from takes no ID, k=v, --unset or --instructions")
+    frame = ctx.namespace.get(args.source)
+    if frame is None or not is_dataframe(frame):
+        raise InputError(
+            f"--from: {args.source!r} is not a DataFrame in the notebook "
+            "(for a CSV file: df = pd.read_csv(PATH), then --from df)"
+        )
+    try:
+        return ctx.session.client.files.update(frame, workspace=_workspace(ctx, args))
+    except ValueError as exc:  # the frame's columns, or names matching no file or several
+        raise InputError(f"--from {args.source}: {exc}") from None
+
+
 def _with_workspace(parser: Parser) -> None:
     parser.add_argument("-w", "--workspace", help="workspace (default: the current one)")
 
@@ -198,14 +236,20 @@ def _list_options(parser: Parser) -> None:
     parser.add_argument("--purpose", help="files of this purpose")
     parser.add_argument("--order", choices=("asc", "desc"), default="desc", help="by upload time")
     parser.add_argument("--max-items", type=positive_int, metavar="N", help="at most N files")
-    parser.add_renamed("--limit", "--max-items")
+    _with_workspace(parser)
+
+
+def _search_options(parser: Parser) -> None:
+    parser.add_argument("query", nargs="+", metavar="QUERY", help="what to search for")
+    parser.add_argument("--filter", metavar="K=V|JSON", help="files whose metadata matches")
+    parser.add_argument("--top-k", type=positive_int, metavar="N", help="at most N hits (1..50)")
+    parser.add_argument("--all", action="store_true", help="no relevance cut: cite every hit")
     _with_workspace(parser)
 
 
 def _upload_options(parser: Parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH|GLOB", help="files to upload")
     parser.add_argument("--metadata", action="append", metavar="K=V", help="metadata of each file")
-    parser.add_renamed("--meta", "--metadata")
     parser.add_argument("--instructions", metavar="TEXT", help="derive metadata from the content")
     parser.add_argument(
         "--replace", action="store_true", help="delete earlier files of these names"
@@ -232,15 +276,27 @@ def _show_options(parser: Parser) -> None:
 
 
 def _update_options(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID|NAME", help="the file")
+    parser.add_argument("id", nargs="?", metavar="ID|NAME", help="the file")
     parser.add_argument("pairs", nargs="*", metavar="K=V", help="metadata to set")
     parser.add_argument("--unset", action="append", metavar="KEY", help="metadata to remove")
     parser.add_argument("--instructions", metavar="TEXT", help="derive metadata from the content")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="DATAFRAME",
+        help="a DataFrame variable: a row per file (id or filename column), a column per key",
+    )
     _with_workspace(parser)
 
 
 COMMANDS = [
     Command("list", "the files as a DataFrame (--filter 'year>=2024')", _list_options, _list),
+    Command(
+        "search",
+        "what a question would retrieve: QUERY [--filter k=v] [--top-k N] [--all]",
+        _search_options,
+        _search,
+    ),
     Command(
         "upload",
         "upload files: PATH|GLOB ... [--metadata k=v] [--instructions TEXT]",
@@ -252,7 +308,7 @@ COMMANDS = [
     Command("show", "show a file: text, a table as a DataFrame, an image", _show_options, _show),
     Command(
         "update",
-        "update metadata: ID|NAME k=v ... | --unset KEY | --instructions TEXT",
+        "update metadata: ID|NAME k=v ... | --unset KEY | --instructions TEXT | --from DF",
         _update_options,
         _update,
     ),

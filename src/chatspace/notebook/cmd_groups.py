@@ -15,13 +15,7 @@ def group(name: str) -> CommandGroup:
     if name == "files":
         from .cmd_files import COMMANDS
 
-        return CommandGroup(
-            "%files",
-            "the files of the workspace",
-            COMMANDS,
-            default="list",
-            renamed={"ls": "list", "rm": "delete", "get": "download", "meta": "update"},
-        )
+        return CommandGroup("%files", "the files of the workspace", COMMANDS, default="list")
     if name == "completions":
         from .cmd_completions import COMMANDS
 
@@ -29,18 +23,7 @@ def group(name: str) -> CommandGroup:
     if name == "workspace":
         from .cmd_workspace import COMMANDS
 
-        return CommandGroup(
-            "%workspace",
-            "workspaces and users",
-            COMMANDS,
-            default="use",
-            renamed={
-                "ls": "list",
-                "rm": "delete",
-                "set-user": "update-user",
-                "rm-user": "remove-user",
-            },
-        )
+        return CommandGroup("%workspace", "workspaces and users", COMMANDS, default="use")
     if name == "chat":
         from .cmd_chat import COMMANDS as ASK
         from .cmd_models import COMMANDS as MODELS

@@ -1,8 +1,7 @@
 """``%chat models [list | add NAME --url URL ... | test NAME | remove NAME]``: the models and
 their origin.
 
-The verbs are the CLI's (``chatspace models list|add|test|remove``); ``ls`` and ``rm``
-still work for one release, with a note.
+The verbs are the CLI's (``chatspace models list|add|test|remove``).
 """
 
 from __future__ import annotations
@@ -20,11 +19,10 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS"]
 
 _ACTIONS = ("list", "add", "test", "remove")
-_RENAMED = {"ls": "list", "rm": "remove"}
 
 
 def _options(parser: Parser) -> None:
-    parser.add_argument("action", nargs="?", default="list", choices=_ACTIONS + tuple(_RENAMED))
+    parser.add_argument("action", nargs="?", default="list", choices=_ACTIONS)
     parser.add_argument("name", nargs="?", help="the model name users pick (add, test, remove)")
     parser.add_argument("--url", help="the server's OpenAI-compatible base URL (add)")
     parser.add_argument("--model", help="the server's name for the model (default: NAME)")
@@ -44,12 +42,6 @@ def _models(ctx: NotebookContext, args: argparse.Namespace) -> Any:
     from .models import add_model, check_model, models_frame, remove_model
 
     session = ctx.session
-    if args.action in _RENAMED:
-        old, args.action = args.action, _RENAMED[args.action]
-        Message(
-            f"note: %chat models {old} is now %chat models {args.action}; "
-            f"{old} goes in the next release"
-        ).show()
     if args.action == "list":
         return models_frame(session)
     if not args.name:

@@ -72,14 +72,18 @@ def _resume(ctx: NotebookContext, args: argparse.Namespace) -> Message:
 
 def _export(ctx: NotebookContext, args: argparse.Namespace) -> Message:
     from .export import write_thread
+    from .sources import stored_sources
 
-    book = ctx.session.threads
+    session = ctx.session
+    book = session.threads
     name = args.name or book.current
     if name not in book.threads:
         raise OptionError(
             f"%chat export: no thread {name!r} in this kernel; %chat resume {name} first"
         )
-    path = write_thread(book.threads[name], args.output, args.to)
+    ids = [t.completion_id for t in book.threads[name].turns if t.completion_id]
+    retrieved = {i: stored_sources(session.client, i, session.workspace) for i in ids}
+    path = write_thread(book.threads[name], args.output, args.to, retrieved)
     return Message(f"wrote {len(book.threads[name].turns)} turns of thread {name} to {path}")
 
 

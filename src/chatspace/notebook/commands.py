@@ -42,16 +42,7 @@ class Command:
         return self._parser
 
     def __call__(self, ctx: NotebookContext, words: list[str]) -> Any:
-        args = self.parser().parse(words)
-        for note in getattr(args, "renamed", None) or ():
-            _note(note)
-        return self.run(ctx, args)
-
-
-def _note(text: str) -> None:
-    from .display import Message
-
-    Message(text).show()
+        return self.run(ctx, self.parser().parse(words))
 
 
 class CommandGroup:
@@ -63,14 +54,11 @@ class CommandGroup:
         summary: str,
         commands: list[Command],
         default: str,
-        renamed: dict[str, str] | None = None,
     ) -> None:
         self.magic = magic
         self.summary = summary
         self.commands = {c.name: c for c in commands}
         self.default = default
-        # old subcommand -> new one: still run, with a one-line note, for one release
-        self.renamed = dict(renamed or {})
         for command in commands:
             command.prog = magic if command.name == default else f"{magic} {command.name}"
 
@@ -79,11 +67,6 @@ class CommandGroup:
         words = split_args(line.rstrip().removesuffix(";"), self.magic)
         if words and words[0] in ("-h", "--help", "help"):
             raise HelpRequested(self.help())
-        if words and words[0] in self.renamed:
-            old, new = words[0], self.renamed[words[0]]
-            magic = self.magic
-            _note(f"note: {magic} {old} is now {magic} {new}; {old} goes in the next release")
-            return self.commands[new](ctx, words[1:])
         if words and words[0] in self.commands:
             return self.commands[words[0]](ctx, words[1:])
         return self.commands[self.default](ctx, words)

@@ -13,7 +13,7 @@ import re
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -32,6 +32,7 @@ __all__ = [
     "evidence",
     "evidence_of",
     "fenced",
+    "place_of",
     "publish",
     "show_failure",
 ]
@@ -57,12 +58,25 @@ def publish(
 
 @dataclass(frozen=True)
 class Citation:
-    """A source of an answer: its ``[n]`` marker, the file, and the quoted passage."""
+    """A source of an answer: its ``[n]`` marker, the file, the quoted passage, and where
+    the quote starts in the file (the service's ``location`` as a plain dict, so that a
+    panel's turns stay JSON; None where nothing says)."""
 
     marker: str
     file_id: str
     filename: str
     quote: str
+    location: dict[str, Any] | None = None
+
+    @property
+    def place(self) -> str:
+        """Where the quote is: ``p. 2`` (see :func:`place_of`)."""
+        return place_of(self.location)
+
+    @property
+    def source(self) -> str:
+        """The file and the place in it: ``postmortem.pdf, p. 2``."""
+        return f"{self.filename}, {self.place}" if self.place else self.filename
 
     @classmethod
     def from_annotations(cls, annotations: Iterable[Any]) -> list[Citation]:
@@ -73,6 +87,26 @@ class Citation:
         """Whether ``text`` already shows the quote (``service-l0`` quotes in its answer):
         then the source is listed by its file alone, not printed twice."""
         return " ".join(self.quote.split()) in " ".join(text.split())
+
+
+_NAMED_AS_IS = ("slide", "cell", "line")
+"""Keys of a location said as ``key n``."""
+
+
+def place_of(location: Mapping[str, Any] | None) -> str:
+    """A location as a reader says it: ``p. 2``, ``Targets row 3`` (a sheet's data row),
+    ``row 3``, ``slide 3``, ``cell 5``, ``line 14``; empty where nothing says. Every
+    output that lists sources (``%%chat``, the panels, ``%chat export``) says it so."""
+    if not location:
+        return ""
+    sheet, row = location.get("sheet"), location.get("row")
+    parts = [f"p. {location['page']}"] if location.get("page") is not None else []
+    if row is not None:
+        parts.append(f"{sheet} row {row}" if sheet else f"row {row}")
+    elif sheet:
+        parts.append(f"sheet {sheet}")
+    parts += [f"{key} {location[key]}" for key in _NAMED_AS_IS if location.get(key) is not None]
+    return ", ".join(parts)
 
 
 _MARKER = re.compile(r"\[\d{1,3}\]")
@@ -96,17 +130,19 @@ def evidence(
     by :data:`UNSUPPORTED` (outside code blocks, and not for a heading or a list's lead-in
     line).
     """
-    sources: dict[tuple[str, str], Citation] = {}
+    sources: dict[tuple[str, str, str], Citation] = {}
     edits: list[tuple[int, int, str]] = []
     covered: list[tuple[int, int]] = []
     for a in sorted(annotations, key=lambda a: a.start_index):
         cited = a.file_citation
         if a.type != "file_citation" or cited is None:
             continue
-        key = (cited.file_id, " ".join(cited.quote.split()))
+        location = cited.location.model_dump() if cited.location is not None else None
+        key = (cited.file_id, " ".join(cited.quote.split()), place_of(location))
         if key not in sources:
             marker = f"[{len(sources) + 1}]"
-            sources[key] = Citation(marker, cited.file_id, cited.filename, cited.quote)
+            citation = Citation(marker, cited.file_id, cited.filename, cited.quote, location)
+            sources[key] = citation
         marker = sources[key].marker
         if _MARKER.fullmatch(a.text):
             edits.append((a.start_index, a.end_index, marker))
@@ -237,7 +273,7 @@ class ChatResult:
         parts = []
         if self.citations:
             lines = [
-                f"  {c.marker} {one_line(c.filename, 120)}"
+                f"  {c.marker} {one_line(c.source, 120)}"
                 + ("" if c.quoted_in(self.text) else f": {_quote(c.quote)}")
                 for c in self.citations
             ]
@@ -252,7 +288,7 @@ class ChatResult:
         parts = [self._markdown_body()]
         if self.citations:
             items = [
-                f"- {markdown_literal(c.marker)} **{markdown_literal(c.filename)}**"
+                f"- {markdown_literal(c.marker)} **{markdown_literal(c.source)}**"
                 + ("" if c.quoted_in(self.text) else f": {markdown_literal(_quote(c.quote))}")
                 for c in self.citations
             ]

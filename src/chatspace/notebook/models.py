@@ -1,19 +1,27 @@
 """Model connections from a notebook: what the service serves, adding and removing one.
 
-Shared by ``%chat models`` and the panels. Adding writes the embedded service's
-``models.toml`` (:mod:`chatspace.service.connections`), once the server answered that it
-accepts the key and serves the model (``--no-check`` skips that), which that service
-re-reads at its next request; then the session's ``models`` is refreshed, so the chat
-panel's picker and ``%%chat -m`` see the new model at once. A remote service's connections are its
-operator's to configure (``chatspace models add`` on its host).
+Shared by ``%chat models`` and the panels, over the service's ``/models`` routes: adding
+works against any chatspace service whose token has the ``admin`` claim (the embedded
+one's always has), and the service asks the model's server first (``--no-check`` skips
+that). The key is read from the kernel's environment or a password prompt and sent once;
+the service keeps it sealed. Then the session's ``models`` is refreshed, so the chat
+panel's picker and ``%%chat -m`` see the new model at once.
 """
 
 from __future__ import annotations
 
 import getpass
 import os
-from pathlib import Path
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
+
+from chatspace.errors import (
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    UnprocessableEntityError,
+)
 
 from .options import OptionError
 
@@ -32,14 +40,23 @@ def models_frame(session: NotebookSession) -> pd.DataFrame:
     return to_pandas(session.refresh_models())[["id", "owned_by"]]
 
 
-def _data_dir(session: NotebookSession) -> Path:
-    where = session.client.config.embedded_data_dir
-    if where is None:
-        raise OptionError(
-            f"the service at {session.client.config.base_url} is not the local one: its models "
-            "are configured on its host (chatspace models add)"
-        )
-    return where
+_SERVICE_WORDS = {"(check: false saves it unchecked)": "(--no-check saves the model unchecked)"}
+
+
+@contextmanager
+def _said_as(command: str) -> Iterator[None]:
+    """The service's refusal of a models command as one line of that command, in the
+    magic's words (its options, not the JSON fields)."""
+    try:
+        yield
+    except UnprocessableEntityError as exc:
+        items = exc.detail if isinstance(exc.detail, list) else [{"msg": str(exc.detail)}]
+        said = "; ".join(str(i.get("msg", i)) if isinstance(i, dict) else str(i) for i in items)
+        for theirs, ours in _SERVICE_WORDS.items():
+            said = said.replace(theirs, ours)
+        raise OptionError(f"{command}: {said}") from None
+    except (PermissionDeniedError, NotFoundError, ConflictError) as exc:
+        raise OptionError(f"{command}: {exc.status_code} {exc.detail}") from None
 
 
 def add_model(
@@ -57,12 +74,9 @@ def add_model(
     """Serve ``name`` from an OpenAI-compatible server; the sentence saying what was done.
 
     The key is read from the kernel's environment (``key_env``) or typed into a password
-    prompt (``key_prompt``), then kept in a 0600 file of the data dir: the service may not
-    share the kernel's environment, and the notebook never holds the key.
+    prompt (``key_prompt``) and sent to the service, which keeps it sealed: the notebook
+    never holds it in a variable or an output.
     """
-    from chatspace.service.connections import DEFAULT_TIMEOUT, BadConnection, add_connection
-
-    where = _data_dir(session)
     key = None
     if key_env is not None:
         key = os.environ.get(key_env)
@@ -70,42 +84,29 @@ def add_model(
             raise OptionError(f"--key-env {key_env}: that variable is not set in this kernel")
     elif key_prompt:
         key = getpass.getpass(f"Key for {name} (not shown, not kept in the notebook): ")
-    try:
-        added = add_connection(
-            where,
-            name,
-            url=url,
-            model=model,
-            key=key,
-            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
-            replace=replace,
-            check=check,
+    with _said_as("%chat models add"):
+        added = session.client.models.add(
+            name, url=url, model=model, key=key, timeout=timeout, replace=replace, check=check
         )
-    except BadConnection as exc:
-        raise OptionError(f"%chat models add: {exc}") from None
     session.refresh_models()
-    kept = "its key kept in the data dir (mode 0600)" if key else "no key"
+    kept = "its key sealed by the service" if key else "no key"
     checked = "checked" if check else "not checked"
-    return f"model {added.name} added ({added.url}, remote model {added.model}, {kept}, {checked})"
+    remote = model or name
+    return f"model {added.id} added ({url.rstrip('/')}, remote model {remote}, {kept}, {checked})"
 
 
 def check_model(session: NotebookSession, name: str) -> str:
     """Ask the server of ``name`` whether it answers, accepts the key and serves the model."""
-    from chatspace.service.connections import BadConnection, check_saved
-
-    try:
-        return check_saved(_data_dir(session), name)
-    except BadConnection as exc:
-        raise OptionError(f"%chat models test: {exc}") from None
+    with _said_as("%chat models test"):
+        checked = session.client.models.test(name)
+    if not checked.ok:
+        raise OptionError(f"%chat models test: {checked.detail}")
+    return f"model {checked.id} works: {checked.detail}"
 
 
 def remove_model(session: NotebookSession, name: str) -> str:
     """Stop serving ``name``; the sentence saying what was done."""
-    from chatspace.service.connections import BadConnection, remove_connection
-
-    try:
-        removed = remove_connection(_data_dir(session), name)
-    except BadConnection as exc:
-        raise OptionError(f"%chat models remove: {exc}") from None
+    with _said_as("%chat models remove"):
+        session.client.models.remove(name)
     session.refresh_models()
-    return f"model {removed.name} removed"
+    return f"model {name} removed"

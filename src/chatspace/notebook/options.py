@@ -14,7 +14,7 @@ import json
 import re
 import shlex
 from collections.abc import Sequence
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 from chatspace._shared import positive_int
 
@@ -71,48 +71,6 @@ class Parser(argparse.ArgumentParser):
 
     def parse(self, argv: Sequence[str]) -> argparse.Namespace:
         return self.parse_args(list(argv))
-
-    def add_renamed(self, old: str, new: str) -> None:
-        """Accept ``old`` as the option ``new`` for one more release, with a note.
-
-        ``new`` must already be added; ``old`` is left out of ``--help``, and each use
-        adds a line to ``namespace.renamed`` (the command shows it).
-        """
-        target = self._option_string_actions[new]
-        note = f"note: {self.prog} {old} is now {new}; {old} goes in the next release"
-        self.add_argument(old, action=_Renamed, target=target, note=note)
-
-
-class _Renamed(argparse.Action):
-    """An old option's spelling: does what the new one does, and notes the rename."""
-
-    def __init__(
-        self, option_strings: list[str], dest: str, *, target: argparse.Action, note: str
-    ) -> None:
-        super().__init__(
-            option_strings,
-            target.dest,
-            nargs=target.nargs,
-            type=cast(Any, target.type),  # a str only when registered by name
-            choices=target.choices,
-            metavar=target.metavar,
-            default=argparse.SUPPRESS,
-            help=argparse.SUPPRESS,
-        )
-        self.target, self.note = target, note
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        self.target(parser, namespace, values, option_string)
-        notes = list(getattr(namespace, "renamed", None) or [])
-        if self.note not in notes:
-            notes.append(self.note)
-        namespace.renamed = notes
 
 
 def split_args(line: str, prog: str) -> list[str]:

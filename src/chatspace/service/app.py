@@ -155,7 +155,11 @@ def create_app(settings: Settings | None = None, *, state: AppState | None = Non
         app.state.chatspace = state
         endpoints = discovery.endpoints_from_env(os.environ) if settings.autodetect else []
         try:
-            async with housekeeping.running(state), discovery.running(state.models, endpoints):
+            async with (
+                housekeeping.running(state),
+                discovery.running(state.models, endpoints),
+                state.saved_models.running(),
+            ):
                 yield
         finally:
             await state.aclose()

@@ -207,6 +207,9 @@ def _parser() -> argparse.ArgumentParser:
     token.add_argument("--org", required=True, help="the token's org_id claim")
     token.add_argument("--ttl", default="1h", help="lifetime: 90, 30m, 1h, 7d (default 1h)")
     token.add_argument("--data-dir", type=Path, help="where the service keeps its secret")
+    token.add_argument(
+        "--admin", action="store_true", help="may change the models served (POST /models)"
+    )
     token.set_defaults(run=_token)
     add_models_parser(commands)
     return parser
@@ -221,7 +224,9 @@ def _token(args: argparse.Namespace) -> int:
         if not getattr(args, name).strip():
             raise UsageError(f"--{name} must not be empty")
     secret = load_or_create_secret(data_dir(args.data_dir))
-    print(mint_token(user=args.user, org=args.org, secret=secret, ttl_seconds=ttl))
+    print(
+        mint_token(user=args.user, org=args.org, secret=secret, ttl_seconds=ttl, admin=args.admin)
+    )
     return 0
 
 

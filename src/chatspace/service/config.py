@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     ``CHATSPACE_HOUSEKEEPING_INTERVAL`` (a short one lets tests see a takeover)."""
     jwt_public_key: Path | None = None
     """A PEM public key: tokens are then verified with RS256 instead of the HS256 secret."""
+    connections_secret: SecretStr | None = None
+    """What seals the keys of models added over HTTP (``CHATSPACE_CONNECTIONS_SECRET``, the
+    same on every replica); default: the HS256 token secret. See ``service/sealing.py``."""
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
     """Requests per caller per minute; over it, 429 with ``Retry-After``."""
     upstreams: list[Upstream] = Field(default_factory=list)

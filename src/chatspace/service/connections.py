@@ -34,6 +34,7 @@ import tomli_w
 from pydantic import SecretStr
 
 from chatspace._shared import DEFAULT_MODEL
+from chatspace.types import MODEL_NAME_PATTERN
 
 from .discovery import model_ids
 
@@ -55,7 +56,7 @@ log = logging.getLogger("chatspace.service")
 
 FILE_NAME = "models.toml"
 _KEYS = "keys"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$")
+_NAME = re.compile(MODEL_NAME_PATTERN)
 RESERVED = frozenset({DEFAULT_MODEL})
 DEFAULT_TIMEOUT = 120.0
 CHECK_TIMEOUT = 10.0
@@ -64,7 +65,12 @@ _LISTED = 20
 
 
 class BadConnection(ValueError):
-    """A connection that cannot be added or removed as asked; the message says why."""
+    """A connection that cannot be added or removed as asked; the message says why, and
+    ``field`` which of its parts is at fault (``url``, ``key``, ``model`` or ``id``)."""
+
+    def __init__(self, message: str, field: str = "url") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +116,11 @@ def check_name(name: str) -> str:
     if not _NAME.match(name):
         raise BadConnection(
             f"model name {name!r} must start with a letter or digit and hold only letters, "
-            "digits and . _ : / @ + - (at most 128 characters)"
+            "digits and . _ : / @ + - (at most 128 characters)",
+            "id",
         )
     if name in RESERVED:
-        raise BadConnection(f"{name!r} is the built-in model; choose another name")
+        raise BadConnection(f"{name!r} is the built-in model; choose another name", "id")
     return name
 
 
@@ -171,10 +178,11 @@ def check_connection(
     status = response.status_code
     if status in (401, 403):
         if key:
-            raise BadConnection(f"{url} refused the key (HTTP {status}): check the key")
+            raise BadConnection(f"{url} refused the key (HTTP {status}): check the key", "key")
         raise BadConnection(
             f"{url} asks for a key (HTTP {status}): give it with --key-env VAR "
-            "(or --key-prompt in a notebook, --key-stdin in a shell)"
+            "(or --key-prompt in a notebook, --key-stdin in a shell)",
+            "key",
         )
     if status == 404:
         raise BadConnection(
@@ -198,7 +206,8 @@ def check_connection(
         more = f" and {len(served) - _LISTED} more" if len(served) > _LISTED else ""
         raise BadConnection(
             f"{url} does not serve a model {model!r}; it serves: {listed}{more} "
-            "(name the server's model with --model)"
+            "(name the server's model with --model)",
+            "model",
         )
     return served
 

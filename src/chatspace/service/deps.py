@@ -1,42 +1,32 @@
-"""Request dependencies: who is calling, and may they do this here.
+"""Request dependencies: who is calling (their verified token), and the service's state.
 
 Routes declare what they need with the ``Annotated`` aliases below (``CallerDep``,
-``StateDep``) and check access levels with :func:`require_access`.
+``StateDep``); what a caller may do is :mod:`.access`'s, which knows no FastAPI.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 import jwt
-import sqlalchemy as sa
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from chatspace.types.workspaces import MAX_USER_ID, is_user_id
 
-from .problems import Forbidden, NotFound, Unauthenticated, quoted
+from .access import Caller
+from .problems import Unauthenticated
 from .state import AppState
-from .store import workspaces as workspace_store
-
-Level = Literal["reader", "writer", "admin"]
-_RANK: dict[str, int] = {"reader": 1, "writer": 2, "admin": 3}
 
 bearer = HTTPBearer(
     auto_error=False,
     bearerFormat="JWT",
-    description="A JWT with the claims sub (user), org_id and exp.",
+    description=(
+        "A JWT with the claims sub (user), org_id and exp; admin: true lets it change the "
+        "models the service serves."
+    ),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """The verified identity of a request."""
-
-    user_id: str
-    org_id: str
 
 
 def get_state(request: Request) -> AppState:
@@ -77,25 +67,7 @@ def current_caller(
             f"{MAX_USER_ID} characters, no spaces, control or formatting characters."
         )
     state.rate_limiter.check(org, user)
-    return Caller(user_id=user, org_id=org)
+    return Caller(user_id=user, org_id=org, admin=claims.get("admin") is True)
 
 
 CallerDep = Annotated[Caller, Depends(current_caller)]
-
-
-def require_access(conn: sa.Connection, caller: Caller, workspace_id: str, level: Level) -> str:
-    """The caller's access level in the workspace, if it is at least ``level``.
-
-    A workspace the caller is not a member of is a 404, so that its existence does not
-    leak; a member below ``level`` gets a 403.
-    """
-    access = workspace_store.access_level(
-        conn, org_id=caller.org_id, workspace_id=workspace_id, user_id=caller.user_id
-    )
-    if access is None:
-        raise NotFound(f"Workspace {quoted(workspace_id)} not found.")
-    if _RANK[access] < _RANK[level]:
-        raise Forbidden(
-            f"This needs {level} access to workspace '{workspace_id}'; you have {access}."
-        )
-    return access

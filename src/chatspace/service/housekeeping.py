@@ -63,11 +63,18 @@ EMBED_BATCH = 256
 
 
 def expire_files(state: AppState) -> int:
-    """Delete the files past their ``expires_at`` (rows, passages, blobs); how many."""
-    with write_transaction(state.db) as conn:
-        blobs = file_store.purge_expired(conn, now=int(time.time()))
-    state.blobs.delete_many(blobs)
-    return len(blobs)
+    """Delete the files past their ``expires_at`` (rows, passages, blobs); how many. Each
+    workspace's in a transaction of its own, among that workspace's writers."""
+    now = int(time.time())
+    with state.db.connect() as conn:
+        where = file_store.workspaces_with_expired(conn, now=now)
+    deleted = 0
+    for workspace in where:
+        with write_transaction(state.db, workspace=workspace) as conn:
+            blobs = file_store.purge_expired(conn, workspace=workspace, now=now)
+        state.blobs.delete_many(blobs)
+        deleted += len(blobs)
+    return deleted
 
 
 def forget_old_keys(state: AppState) -> int:

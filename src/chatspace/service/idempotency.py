@@ -17,7 +17,7 @@ one key cannot both create::
         def write(conn: sa.Connection) -> Answer:
             return once.answer(store.create_thing(conn, org_id=caller.org_id, ...))
 
-        return once.run(state.db, write, authorize=lambda conn: require_access(...))
+        return once.run(state.db, write, workspace=ws, authorize=lambda conn: require_access(...))
 
 A streamed answer is remembered as what it streams (for chat, the completion JSON): on a
 replay, read it back with :meth:`Answer.payload` and stream it again. A slow creation (an
@@ -41,7 +41,7 @@ from fastapi import Header
 from fastapi.encoders import jsonable_encoder
 from starlette.responses import Response
 
-from .deps import Caller
+from .access import Caller
 from .problems import Conflict
 from .store import idempotency as rows
 from .store.transactions import write_transaction
@@ -195,18 +195,20 @@ class Once:
         db: sa.Engine,
         write: Callable[[sa.Connection], Answer],
         *,
+        workspace: str,
         authorize: Callable[[sa.Connection], object] | None = None,
         looked_up: bool = False,
     ) -> Answer:
-        """In one write transaction: ``authorize``, then the remembered answer if there is
-        one, else ``write``'s answer, remembered under the key.
+        """In one write transaction in ``workspace`` (of the caller's organization):
+        ``authorize``, then the remembered answer if there is one, else ``write``'s answer,
+        remembered under the key.
 
         ``looked_up``: the caller already asked :meth:`prior` before its slow work (an
         upload, a model call), so the key is not looked up again; a request under it that
         finished meanwhile shows as the conflict of :func:`remember`, which rolls
         ``write`` back and answers what that request remembered."""
         try:
-            with write_transaction(db) as conn:
+            with write_transaction(db, workspace=(self.caller.org_id, workspace)) as conn:
                 if authorize is not None:
                     authorize(conn)
                 if not looked_up and (prior := self.prior(conn)) is not None:

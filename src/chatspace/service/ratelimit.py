@@ -39,7 +39,7 @@ class RateLimiter:
         second = int(now)
         caller = {"org_id": org_id, "user_id": user_id}
         # the seconds read and the one counted, in one transaction (the upsert guards itself)
-        with write_transaction(self._db, queue=False) as conn:
+        with write_transaction(self._db) as conn:
             seen = rate_counters.hits_since(conn, **caller, since=second - WINDOW_SECONDS + 1)
             # The earlier seconds of the window are over: only this one's row can change.
             earlier = sum(hits for at, hits in seen if at < second)

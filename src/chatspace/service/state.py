@@ -15,6 +15,8 @@ from .engines.registry import ModelRegistry
 from .ratelimit import RateLimiter
 from .retrieval.embeddings import WordLlamaEmbedder
 from .retrieval.index import PassageIndex, open_index
+from .saved_models import SavedModels
+from .sealing import Sealer
 from .store.blobs import BlobStore, open_blob_store
 from .store.db import open_database
 from .store.dialects import is_postgres
@@ -34,6 +36,10 @@ class AppState:
     index: PassageIndex
     """Retrieval's side of the database engine (its ``dense`` is None when ``embeddings``
     is ``off``)."""
+    sealer: Sealer | None
+    """Seals the keys of models added over HTTP; None when the service has no secret to
+    seal them with (RS256 tokens and no ``connections_secret``)."""
+    saved_models: SavedModels
 
     @classmethod
     def open(cls, settings: Settings) -> AppState:
@@ -50,17 +56,24 @@ class AppState:
                 "see docs/deploy.md",
                 SECRET_ENV,
             )
+        secret = settings.connections_secret
+        sealer = Sealer(secret.get_secret_value()) if secret else None
+        if sealer is None and algorithm == "HS256":
+            sealer = Sealer(key)
+        models = ModelRegistry.from_settings(settings)
         return cls(
             settings=settings,
             db=db,
             blobs=open_blob_store(settings.blob_store, data_dir=settings.data_dir),
-            models=ModelRegistry.from_settings(settings),
+            models=models,
             rate_limiter=RateLimiter(settings.rate_limit_per_minute, db),
             verification_key=key,
             jwt_algorithm=algorithm,
             index=open_index(
                 db, WordLlamaEmbedder() if settings.embeddings == "wordllama" else None
             ),
+            sealer=sealer,
+            saved_models=SavedModels(db, sealer, models),
         )
 
     async def aclose(self) -> None:

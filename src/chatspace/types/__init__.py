@@ -33,8 +33,16 @@ from .common import (
 )
 from .files import File, FileDeleted, FileLimits, FileList
 from .filters import ComparisonFilter, CompoundFilter, MetadataFilter
-from .models import Model, ModelList
-from .retrieval import Location, SearchHit, SearchResults, SearchScores, Source, SourceList
+from .models import MODEL_NAME_PATTERN, Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
+from .retrieval import (
+    FileSearchRequest,
+    Location,
+    SearchHit,
+    SearchResults,
+    SearchScores,
+    Source,
+    SourceList,
+)
 from .tools import FunctionCall, ResponseFormat, Tool, ToolCall, ToolChoice
 from .workspaces import (
     Access,
@@ -47,6 +55,7 @@ from .workspaces import (
 )
 
 __all__ = [
+    "MODEL_NAME_PATTERN",
     "WORKSPACE_ID_PATTERN",
     "Access",
     "Annotation",
@@ -72,6 +81,7 @@ __all__ = [
     "FileDeleted",
     "FileLimits",
     "FileList",
+    "FileSearchRequest",
     "FilterContentPart",
     "FunctionCall",
     "HTTPValidationError",
@@ -80,6 +90,9 @@ __all__ = [
     "Metadata",
     "MetadataFilter",
     "Model",
+    "ModelCheck",
+    "ModelConnection",
+    "ModelDeleted",
     "ModelList",
     "ResponseFormat",
     "Role",

@@ -22,12 +22,21 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from chatspace._shared import DEFAULT_MODEL
 
-from .common import Metadata, RequestModel, WireModel, WorkspaceId, relocated
+from .common import (
+    Metadata,
+    Relevance,
+    RequestModel,
+    TopK,
+    WireModel,
+    WorkspaceId,
+    relocated,
+)
 from .filters import FilterInput, MetadataFilter, read_filter
 from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
 __all__ = [
+    "COMPLETION_SEARCH_MAX_CHARS",
     "Annotation",
     "ChatCompletion",
     "ChatCompletionChoice",
@@ -50,6 +59,9 @@ __all__ = [
     "StreamOptions",
     "TextContentPart",
 ]
+
+COMPLETION_SEARCH_MAX_CHARS = 4000
+"""The longest ``search`` of ``GET /chat/completions``."""
 
 Role = Literal["system", "user", "assistant", "developer", "tool", "function"]
 
@@ -82,9 +94,9 @@ class FilterContentPart(RequestModel):
 
     type: Literal["filter"] = "filter"
     filter: FilterInput = None
-    top_k: Annotated[int, Field(ge=1, le=50)] | None = None
+    top_k: TopK | None = None
     file_ids: list[str] | None = None
-    relevance: Annotated[float, Field(ge=0, le=1)] | None = None
+    relevance: Relevance | None = None
     """Share (0..1) of the question's weighted terms a passage must match to be cited;
     0 cites any match. Default: the service's ``relevance_threshold``."""
 
@@ -458,6 +470,10 @@ class ChatCompletion(WireModel):
     question: str | None = None
     """A chatspace addition: the text of the request's last user message, so that a list
     of completions can show what was asked without one more request per completion."""
+    sources: int | None = None
+    """A chatspace addition: how many passages a stored completion keeps as its sources
+    (``GET /chat/completions/{id}/sources``); null when it is not stored, or was stored
+    before sources were kept."""
 
     @property
     def text(self) -> str:

@@ -14,7 +14,9 @@ __all__ = [
     "ErrorResponse",
     "HTTPValidationError",
     "Metadata",
+    "Relevance",
     "RequestModel",
+    "TopK",
     "ValidationErrorItem",
     "WireModel",
     "WorkspaceId",
@@ -22,6 +24,11 @@ __all__ = [
 ]
 
 WORKSPACE_ID_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+
+TopK = Annotated[int, Field(ge=1, le=50)]
+"""How many passages a search gives (a filter part's ``top_k``, ``POST /files/search``)."""
+Relevance = Annotated[float, Field(ge=0, le=1)]
+"""The relevance a passage needs to be cited (0: any match)."""
 
 JSON_OBJECT_STRING: dict[str, Any] = {
     "format": "json-object",

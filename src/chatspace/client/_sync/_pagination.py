@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from chatspace.client._call import Call
 from chatspace.client._concurrency import run_in_turn
-from chatspace.client._deprecation import renamed
 from chatspace.client._pagination import QUESTION_CONCURRENCY, BasePage, Pager, page_cursor
 
 if TYPE_CHECKING:
@@ -50,25 +49,18 @@ class SyncPage(BasePage[T]):
         for page in self.iter_pages():
             yield from page.data
 
-    def to_pandas(self, max_items: int | None = None, *, limit: int | None = None) -> pd.DataFrame:
+    def to_pandas(self, max_items: int | None = None) -> pd.DataFrame:
         """Every item of every page, or the first ``max_items``, as a DataFrame (columns:
-        see ``chatspace.client._frames``); only the pages needed are fetched.
-
-        (``limit`` is the size of a page, as in the list methods; ``to_pandas(limit=N)``
-        meant ``max_items=N`` and still does, with a ``DeprecationWarning``.)
-        """
+        see ``chatspace.client._frames``); only the pages needed are fetched."""
         from chatspace.client._frames import question_of
 
-        if limit is not None:
-            renamed("to_pandas(limit=...)", "to_pandas(max_items=...)")
-            max_items = limit if max_items is None else max_items
         limit = max_items
 
         rows: list[dict[str, Any]] = []
         for page in self.iter_pages(raw=True):
-            if limit is not None and len(rows) >= limit:
-                break
             rows += page["data"] if isinstance(page, dict) else self._first_rows()
+            if limit is not None and len(rows) >= limit:
+                break  # before the next page is asked for
         rows = rows[:limit]
         questions: dict[str, str | None] = {}
 

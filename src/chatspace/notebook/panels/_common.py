@@ -34,7 +34,6 @@ __all__ = [
     "action",
     "button",
     "one_line",
-    "renamed",
     "render_table",
     "row",
 ]
@@ -195,21 +194,6 @@ def action(method: Callable[P, R]) -> Callable[P, R | None]:
             return None
 
     return wrapper
-
-
-def renamed(old: str, method: Callable[P, R]) -> Callable[P, R]:
-    """The old name of a panel method, kept for one release: warns, then calls ``method``."""
-
-    def alias(*args: P.args, **kwargs: P.kwargs) -> R:
-        from chatspace.client._deprecation import renamed as warn
-
-        new = method.__name__
-        warn(f"{type(args[0]).__name__}.{old}()", f".{new}()")
-        return method(*args, **kwargs)
-
-    alias.__name__ = alias.__qualname__ = old
-    alias.__doc__ = f"Deprecated spelling of :meth:`{method.__name__}` (goes next release)."
-    return alias
 
 
 class Panel(w.VBox):

@@ -23,13 +23,16 @@ __all__ = ["render_citations", "render_turn", "usage_line"]
 def render_citations(
     citations: Sequence[Citation], *, workspace: str, base_url: str | None = None
 ) -> str:
-    """The sources under an answer: marker, file name (a download link) and the quote."""
+    """The sources under an answer: marker, file name (a download link), where in the
+    file, and the quote."""
     items = []
     for cite in citations:
         name = escape(cite.filename or cite.file_id or "file")
         if cite.file_id:
             href = escape(file_download_url(cite.file_id, workspace, base_url=base_url))
             name = f'<a href="{href}" target="_blank" rel="noopener">{name}</a>'
+        if cite.place:
+            name += f'<span class="chatspace-place">, {escape(cite.place)}</span>'
         items.append(
             f'<li class="chatspace-citation"><b>{escape(cite.marker)}</b> {name}'
             f'<blockquote class="chatspace-quote" style="margin: 2px 0 6px 12px; '

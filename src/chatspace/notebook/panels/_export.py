@@ -37,9 +37,7 @@ def export_bytes(frame: pd.DataFrame, format: ExportFormat) -> bytes:
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        raise PanelInputError(
-            "Parquet export needs pyarrow: pip install 'chatspace[parquet]'"
-        ) from None
+        raise PanelInputError("Parquet export needs pyarrow: pip install pyarrow") from None
     buffer = io.BytesIO()
     frame.to_parquet(buffer, index=False)
     return buffer.getvalue()

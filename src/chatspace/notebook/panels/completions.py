@@ -24,8 +24,9 @@ from chatspace.notebook.conversations import question_of
 from chatspace.notebook.display import Citation
 from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
+from chatspace.notebook.sources import SOURCE_COLUMNS, source_rows, stored_sources
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
+from ._common import Panel, PanelInputError, action, button, render_table, row
 from ._conversation import render_citations
 from ._export import MIME, export_bytes, export_format, usage_chart_png
 from ._links import data_link
@@ -243,7 +244,7 @@ class CompletionsBrowser(Panel):
 
     @action
     def select(self, completion_id: str) -> None:
-        """Show a completion's messages, citations and metadata."""
+        """Show a completion's messages, citations, sources and metadata."""
         completion = self.client.chat.get(completion_id, workspace=self.workspace)
         messages = list(self.client.chat.messages(completion_id, workspace=self.workspace))
         parts = []
@@ -258,6 +259,12 @@ class CompletionsBrowser(Panel):
         if completion.choices:
             cited = Citation.from_annotations(completion.choices[0].message.annotations)
             parts.append(render_citations(cited, workspace=self.workspace))
+        sources = source_rows(stored_sources(self.client, completion_id, self.workspace))
+        if sources:
+            parts.append(f"<b>Sources</b> ({len(sources)}: the passages retrieved)")
+            parts.append(
+                render_table(SOURCE_COLUMNS, sources, css="chatspace-sources", row_id="rank")
+            )
         self.messages.value = "".join(parts)
         self.metadata_editor.value = json.dumps(completion.metadata or {}, indent=1)
         self.selected = completion_id
@@ -291,8 +298,6 @@ class CompletionsBrowser(Panel):
         self.rows = [_row(updated, r["question"]) if r["id"] == chosen else r for r in self.rows]
         self._render_rows()
         self.select(chosen)
-
-    save_metadata = renamed("save_metadata", update_metadata)
 
     @action
     def delete(self, completion_id: str | None = None, confirm: bool = False) -> bool:

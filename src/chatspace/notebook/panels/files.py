@@ -1,4 +1,5 @@
-"""``FilesPanel``: upload, list, preview, tag, download and delete a workspace's files.
+"""``FilesPanel``: upload, list, search, preview, tag, download and delete a workspace's
+files.
 
 Uploads run in the background with a progress bar (``upload()`` then ``wait()``).
 Download links point at the Jupyter server extension (``<base_url>chatspace/files/<id>/
@@ -8,18 +9,20 @@ content``), which streams the file from the service, so the browser needs no tok
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-from traitlets import Dict, Float, List, Unicode, link
+from traitlets import Bool, Dict, Float, List, Unicode, link
 
 from chatspace.notebook.grammar import file_filter, parse_mapping
 from chatspace.notebook.markup import escape
+from chatspace.notebook.searching import search_frame
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
+from ._common import Panel, PanelInputError, action, button, render_table, row
 from ._links import file_download_url
 from ._pickers import WorkspacePicker, file_choices
 from ._preview import preview_html
@@ -33,6 +36,15 @@ __all__ = ["FilesPanel"]
 
 _COLUMNS = ("filename", "id", "bytes", "created", "metadata", "status_details", "download")
 Upload = tuple[str, bytes | Path]
+
+
+def _hit_cell(value: Any) -> Any:
+    """A hit's value as the table shows it: scores to 3 places, nothing for NaN or NA."""
+    import pandas as pd
+
+    if isinstance(value, float) and not math.isnan(value):
+        return f"{value:.3f}"
+    return "" if pd.isna(value) else value
 
 
 def _uploads(items: Iterable[Any]) -> list[Upload]:
@@ -65,6 +77,9 @@ class FilesPanel(Panel):
         "", help="List only files whose metadata match (year>=2024 team=ml, or JSON)."
     )
     last_uploaded = List(Unicode(), help="Ids of the files of the last upload.")
+    search_query = Unicode("", help="What the search box looks for (what a question retrieves).")
+    search_all = Bool(False, help="Search without the relevance cut (every hit cited).")
+    hits = List(Dict(), help="The hits of the last search, best first, one dict per row.")
     download_base_url = Unicode(
         None, allow_none=True, help="Jupyter base URL of download links; None finds it."
     )
@@ -89,6 +104,13 @@ class FilesPanel(Panel):
         self.filter_text = w.Text(description="Filter", placeholder="team=ml year>=2024")
         self.filter_text.add_class("chatspace-files-filter")
         self.refresh_button = button("Refresh", "chatspace-refresh")
+        self.search_text = w.Text(description="Search", placeholder="annual fee")
+        self.search_text.add_class("chatspace-files-search")
+        self.search_all_box = w.Checkbox(description="no relevance cut", indent=False)
+        self.search_all_box.add_class("chatspace-files-search-all")
+        self.search_button = button("Search", "chatspace-files-search-send")
+        self.hits_table = w.HTML()
+        self.hits_table.add_class("chatspace-files-hits")
         self.table = w.HTML()
         self.table.add_class("chatspace-files-table")
         self.picker = w.Dropdown(
@@ -109,11 +131,14 @@ class FilesPanel(Panel):
             ("upload_metadata", self.meta_text),
             ("upload_instructions", self.instructions_text),
             ("metadata_filter", self.filter_text),
+            ("search_query", self.search_text),
+            ("search_all", self.search_all_box),
         ):
             link((self, trait), (widget, "value"))
         self.observe(lambda c: setattr(self.progress_bar, "value", c["new"]), "progress")
         self.upload_button.on_click(lambda _: self.upload(self.uploader.value))
         self.refresh_button.on_click(lambda _: self.refresh())
+        self.search_button.on_click(lambda _: self.search())
         self.picker.observe(self._on_pick, "value")
         self.save_button.on_click(lambda _: self.update_metadata())
         self.derive_button.on_click(lambda _: self.derive_metadata(self.derive_text.value))
@@ -125,6 +150,8 @@ class FilesPanel(Panel):
             self.progress_bar,
             row(self.workspace_picker, self.filter_text, self.refresh_button),
             self.table,
+            row(self.search_text, self.search_all_box, self.search_button),
+            self.hits_table,
             self.picker,
             self.preview_box,
             row(self.metadata_editor, self.save_button),
@@ -183,6 +210,33 @@ class FilesPanel(Panel):
             self.preview_box.value = ""
             self.metadata_editor.value = ""
 
+    # ---------------------------------------------------------------- search
+
+    @action
+    def search(self, query: str | None = None) -> None:
+        """Show the passages a question would retrieve from the files the filter keeps,
+        best first, with their quotes and scores (:mod:`chatspace.notebook.searching`)."""
+        if query is not None:
+            self.search_query = query
+        frame = search_frame(
+            self.client,
+            self.search_query,
+            workspace=self.workspace,
+            filter=self.metadata_filter,
+            everything=self.search_all,
+            field="Filter",
+        )
+        columns = [c for c in frame.columns if c != "file_id"]
+        rows = [{c: _hit_cell(v) for c, v in record.items()} for record in frame.to_dict("records")]
+        self.hits = rows
+        self.hits_table.value = render_table(
+            columns,
+            rows,
+            css="chatspace-hits",
+            row_id="file_id",
+            empty="No passage of these files matches the search.",
+        )
+
     # ---------------------------------------------------------------- upload
 
     @action
@@ -229,8 +283,6 @@ class FilesPanel(Panel):
         self.uploader.value = ()
         self.refresh()
 
-    upload_files = renamed("upload_files", upload)
-
     # ---------------------------------------------------------------- one file
 
     def _on_pick(self, change: dict[str, Any]) -> None:
@@ -275,8 +327,6 @@ class FilesPanel(Panel):
             self.client.files.update(chosen, body, workspace=self.workspace)
         self.refresh()
         self.select(chosen)
-
-    save_metadata = renamed("save_metadata", update_metadata)
 
     @action
     def derive_metadata(self, instructions: str, file_id: str | None = None) -> None:

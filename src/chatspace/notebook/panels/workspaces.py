@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 import ipywidgets as w
 from traitlets import Dict, List, Unicode
 
-from ._common import Panel, PanelInputError, action, button, renamed, render_table, row
+from ._common import Panel, PanelInputError, action, button, render_table, row
 from ._inputs import parse_workspace_id
 
 if TYPE_CHECKING:
@@ -216,8 +216,6 @@ class WorkspacePanel(Panel):
         target = self._target(workspace_id)
         self.client.workspaces.update_user(_user_id(user), _access(access), workspace=target)
         self.select(target)
-
-    set_access = renamed("set_access", update_user)
 
     @action
     def remove_user(

@@ -31,7 +31,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chatspace.service.retrieval.quotes import bounded_quote, claim_words, numbers_in, units_of
+from chatspace.service.retrieval.locations import quote_location
+from chatspace.service.retrieval.quotes import claim_words, numbers_in, quote_span, units_of
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.types import Annotation, FileCitation
 
@@ -133,8 +134,13 @@ class _Judge:
 
     def citation(self, support: _Support) -> FileCitation:
         p = self.passages[support.span.passage]
-        quote = bounded_quote(p, support.span.start, support.span.end)
-        return FileCitation(file_id=p.file_id, filename=p.filename, quote=quote)
+        start, end = quote_span(p, support.span.start, support.span.end)
+        return FileCitation(
+            file_id=p.file_id,
+            filename=p.filename,
+            quote=p.text[start:end],
+            location=quote_location(p, start),
+        )
 
 
 def _annotation(text: str, start: int, citation: FileCitation) -> Annotation:

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from chatspace.service.retrieval.search import Retrieval
+from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.types import Annotation, ChatCompletionRequest, CompletionUsage
 
 __all__ = [
@@ -99,6 +99,11 @@ class Engine(Protocol):
     def generate(self, job: Job) -> AsyncIterator[Event]:
         """The events of the answer to ``job``; raise a ``Problem`` before the first one
         for what the caller should see as an HTTP error (502, 504, ...)."""
+        ...
+
+    def given(self, retrieval: Retrieval) -> tuple[Passage, ...]:
+        """The passages of ``retrieval`` the model is given to answer from: what a stored
+        completion's sources mark ``sent``."""
         ...
 
     def chunks(self, content: str) -> list[str]:

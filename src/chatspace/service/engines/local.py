@@ -8,7 +8,7 @@ gives the same answer. An answer is a lead line and one bullet per retrieved pas
     - "Paris is the capital of France." (notes.md) [1]
 
 Each quote is the passage's span that answers (:func:`~chatspace.service.retrieval.
-quotes.best_quote`: whole sentences, the one whose words of the question weigh most), or
+quotes.best_span`: whole sentences, the one whose words of the question weigh most), or
 for a table the rows that answer, shown with their column names, or a value computed over
 its rows ("highest", "total", "how many") with a marker per row it came from
 (:mod:`.table_rows`); each ``[n]`` marker is a ``file_citation`` annotation whose quote is
@@ -31,7 +31,8 @@ from typing import Any
 
 from chatspace._shared import DEFAULT_MODEL
 from chatspace._version import __version__
-from chatspace.service.retrieval.quotes import best_quote
+from chatspace.service.retrieval.locations import quote_location
+from chatspace.service.retrieval.quotes import best_span
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import truncate
 from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
@@ -41,7 +42,7 @@ from .extractor import derive_locally
 from .structured import shaped
 from .table_rows import Cite, answer_tables, answering_row
 
-__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer"]
+__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quote_of"]
 
 NAME = DEFAULT_MODEL
 LEADS = (
@@ -63,14 +64,17 @@ class Choice:
     annotations: tuple[Annotation, ...]
 
 
-def _quote_of(passage: Passage, retrieval: Retrieval) -> tuple[str, str]:
-    """The exact text quoted from ``passage`` and how the answer shows it: a table's
-    answering row with its column names (:mod:`.table_rows`), else :func:`best_quote`."""
+def quote_of(passage: Passage, retrieval: Retrieval) -> tuple[int, int, str]:
+    """Where the quote of ``passage`` is in its text (start, end) and how the answer shows
+    it: a table's answering row with its column names (:mod:`.table_rows`), else the
+    sentences of :func:`best_span`."""
     row = answering_row(passage.text, retrieval.question, retrieval.terms, passage.filename)
     if row is not None:
-        return passage.text[row.start : row.end], row.shown
-    quote = best_quote(passage, retrieval.term_weights, retrieval.question)
-    return quote, " ".join(quote.split())
+        start, end, shown = row.start, row.end, row.shown
+    else:
+        start, end = best_span(passage, retrieval.term_weights, retrieval.question)
+        shown = " ".join(passage.text[start:end].split())
+    return start, end, shown
 
 
 def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ...]]:
@@ -84,11 +88,13 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     for index, passage in enumerate(passages):
         bullets = tables.get(index)
         if bullets is None:
-            quote, shown = _quote_of(passage, retrieval)
+            start, end, shown = quote_of(passage, retrieval)
             if not shown or shown in seen:
                 continue
             seen.add(shown)
-            bullets = [(f'"{shown}" ({passage.filename}) ', Cite(index, quote))]
+            bullets = [
+                (f'"{shown}" ({passage.filename}) ', Cite(index, passage.text[start:end], start))
+            ]
         for bullet in bullets:
             content += "\n- "
             for part in bullet:
@@ -104,7 +110,10 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
                         start_index=len(content),
                         end_index=len(content) + len(marker),
                         file_citation=FileCitation(
-                            file_id=cited.file_id, filename=cited.filename, quote=part.quote
+                            file_id=cited.file_id,
+                            filename=cited.filename,
+                            quote=part.quote,
+                            location=quote_location(cited, part.start),
                         ),
                     )
                 )
@@ -169,6 +178,10 @@ class LocalEngine:
             for k in request.model_fields_set - self.honoured
             if request.given(k) not in (None, defaults[k].default)
         )
+
+    def given(self, retrieval: Retrieval) -> tuple[Passage, ...]:
+        """Every retrieved passage: the answer is composed from all of them."""
+        return retrieval.passages
 
     def chunks(self, content: str) -> list[str]:
         return word_chunks(content)

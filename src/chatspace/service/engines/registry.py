@@ -1,14 +1,17 @@
 """The models a running service serves, by name, and which of them runs file instructions.
 
-Models come from four places, the most specific first; a name taken by an earlier one is
+Models come from five places, the most specific first; a name taken by an earlier one is
 not served again by a later one (the later is logged once):
 
 1. ``service-l0``, the built-in local engine (``owned_by: chatspace``);
 2. the upstreams the service was started with (``--upstream-url``, ``CHATSPACE_UPSTREAMS``;
    ``owned_by: chatspace serve``), where a name given twice is a startup error;
-3. ``models.toml`` of the data dir (``chatspace models add``; ``owned_by: models.toml``),
-   re-read whenever it changes, so a model added there is served at the next request;
-4. endpoints found in the environment (:mod:`..discovery`; ``owned_by: openai`` or
+3. ``models.toml`` of the data dir (``chatspace models add`` on the service's host;
+   ``owned_by: models.toml``), re-read whenever it changes, so a model added there is
+   served at the next request;
+4. connections added over HTTP (``POST /models``, ``%chat models add``; ``owned_by:
+   POST /models``), kept in the database for every replica (:mod:`..saved_models`);
+5. endpoints found in the environment (:mod:`..discovery`; ``owned_by: openai`` or
    ``ollama``), updated in the background.
 
 One HTTP client per distinct (URL, key, timeout) is shared by its models and closed with
@@ -43,10 +46,11 @@ from .base import Engine
 from .local import LocalEngine
 from .upstream import UpstreamEngine, new_client
 
-__all__ = ["SERVE", "ModelRegistry"]
+__all__ = ["SAVED", "SERVE", "ModelRegistry"]
 
 log = logging.getLogger("chatspace.service")
 SERVE = "chatspace serve"
+SAVED = "POST /models"
 HOW_TO_ADD = (
     "Add one with 'chatspace models add NAME --url URL' or, in a notebook, "
     "'%chat models add NAME --url URL'."
@@ -61,6 +65,11 @@ def _advice(owned_by: str, name: str) -> str:
             f"It comes from models.toml: check it with '%chat models test {name}' (in a "
             f"shell: 'chatspace models test {name}'), change it with 'models add {name} "
             "--replace'"
+        )
+    if owned_by == SAVED:
+        return (
+            f"It was added with '%chat models add' (POST /models): check it with '%chat "
+            f"models test {name}', change it with '%chat models add {name} --replace'"
         )
     if owned_by == SERVE:
         return (
@@ -82,7 +91,7 @@ def _upstream(name: str, remote: str, client: httpx.AsyncClient, owned_by: str) 
 
 
 class ModelRegistry:
-    """Engines by model name, over the four sources of models."""
+    """Engines by model name, over the five sources of models."""
 
     def __init__(
         self,
@@ -103,6 +112,7 @@ class ModelRegistry:
                 self._fixed[name] = _upstream(name, remote, client, SERVE)
         self._file = ConnectionsFile(data_dir) if data_dir is not None else None
         self._from_file: dict[str, Engine] = {}
+        self._saved: dict[str, Engine] = {}
         self._discovered: dict[Endpoint, dict[str, Engine]] = {}
         self._merged: dict[str, Engine] = dict(self._fixed)
         self._shadowed: set[tuple[str, str]] = set()
@@ -143,6 +153,20 @@ class ModelRegistry:
             self._merge()
         return self._merged
 
+    def set_saved(self, connections: list[Upstream]) -> None:
+        """The connections of ``POST /models`` now (each an upstream of one model)."""
+        self._saved = {
+            name: _upstream(name, remote, self._client(c.url, c.key, c.timeout), SAVED)
+            for c in connections
+            for name, remote in c.models.items()
+        }
+        self._merge()
+
+    def source_of(self, name: str) -> str | None:
+        """Where the model ``name`` is served from (its ``owned_by``), if it is."""
+        engine = self.engines().get(name)
+        return None if engine is None else engine.owned_by
+
     def set_discovered(self, endpoint: Endpoint, model_ids: list[str]) -> None:
         """The models an endpoint of the environment serves now (:mod:`..discovery`)."""
         client = self._client(endpoint.url, endpoint.key, DEFAULT_TIMEOUT)
@@ -165,7 +189,7 @@ class ModelRegistry:
 
     def _merge(self) -> None:
         merged = dict(self._fixed)
-        for layer in [self._from_file, *self._discovered.values()]:
+        for layer in [self._from_file, self._saved, *self._discovered.values()]:
             for name, engine in layer.items():
                 if name not in merged:
                     merged[name] = engine

@@ -93,10 +93,12 @@ class TableRow:
 
 @dataclass(frozen=True, slots=True)
 class Cite:
-    """A row cited: its passage (an index into the passages given) and its exact text."""
+    """A row cited: its passage (an index into the passages given), its exact text, and
+    where that text starts in the passage."""
 
     passage: int
     quote: str
+    start: int
 
 
 Bullet = tuple[str | Cite, ...]
@@ -188,7 +190,7 @@ def _read(text: str, passage: int) -> _Table | None:
             for line in lines[skip + 1 :]:
                 spans.append((at, at + len(line)))
                 at += len(line) + 1
-            cites = tuple(Cite(passage, text[a:b]) for a, b in spans)
+            cites = tuple(Cite(passage, text[a:b], a) for a, b in spans)
             return _Table(tuple(header), tuple(map(tuple, rows)), cites, tuple(spans))
     return None
 

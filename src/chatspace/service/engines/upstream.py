@@ -156,6 +156,11 @@ class UpstreamEngine:
         """Nothing: every field is forwarded, for the upstream to honour or refuse."""
         return []
 
+    def given(self, retrieval: Retrieval) -> tuple[Passage, ...]:
+        """The passages of the context message (:func:`context_message`): every retrieved
+        one, when the workspace had files to search."""
+        return retrieval.passages if retrieval.searched else ()
+
     def chunks(self, content: str) -> list[str]:
         return word_chunks(content)
 
@@ -171,7 +176,7 @@ class UpstreamEngine:
         """The upstream request for ``job``."""
         r = job.request
         found = job.retrieval
-        messages = [context_message(found.passages)] if found.searched else []
+        messages = [context_message(self.given(found))] if found.searched else []
         messages += [_message(m) for m in r.messages]
         body: dict[str, Any] = {"model": self.remote, "messages": messages, "stream": stream}
         for key in sorted(r.model_fields_set - _NOT_FORWARDED):

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from chatspace.service.deps import Caller, Level, require_access
+from chatspace.service.access import Caller, Level, require_access
 from chatspace.service.state import AppState
 from chatspace.service.store.transactions import write_transaction
 
@@ -37,8 +37,8 @@ def reading(
 def writing(
     state: AppState, caller: Caller, workspace: str, level: Level = "writer"
 ) -> Iterator[sa.Connection]:
-    """A write transaction (``BEGIN IMMEDIATE``), once the caller is found to have ``level``
-    access in it."""
-    with write_transaction(state.db) as conn:
+    """A write transaction in the workspace (its writers queue), once the caller is found
+    to have ``level`` access in it."""
+    with write_transaction(state.db, workspace=(caller.org_id, workspace)) as conn:
         require_access(conn, caller, workspace, level)
         yield conn

@@ -9,7 +9,8 @@ Creating one:
    broken stream.
 3. In one write transaction (:meth:`~chatspace.service.idempotency.Once.run`), after the
    answer is complete (streamed: before ``[DONE]``): store the completion (``store: true``)
-   and remember the answer under the key. A replay answers the remembered completion
+   with its sources (the passages retrieved for it, :mod:`..retrieval.provenance`) and
+   remember the answer under the key. A replay answers the remembered completion
    again, streamed again when the request streams.
 
 Every answer (replays too) lists the request fields the engine left aside
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from starlette.concurrency import run_in_threadpool
 
-from chatspace.service.deps import Caller
+from chatspace.service.access import Caller
 from chatspace.service.engines.base import Engine, Event, Job
 from chatspace.service.engines.runner import (
     CompletionBuilder,
@@ -37,16 +38,19 @@ from chatspace.service.engines.runner import (
 )
 from chatspace.service.idempotency import Answer, Once
 from chatspace.service.operations import reading, writing
-from chatspace.service.problems import Conflict
+from chatspace.service.problems import Conflict, Invalid
+from chatspace.service.retrieval.provenance import sources_of
 from chatspace.service.retrieval.search import Retrieval, retrieve
 from chatspace.service.state import AppState
 from chatspace.service.store import completions as store
+from chatspace.service.store.completion_search import words
 from chatspace.types import (
     ChatCompletion,
     ChatCompletionDeleted,
     ChatCompletionList,
     ChatCompletionMessageList,
     ChatCompletionRequest,
+    SourceList,
 )
 
 __all__ = [
@@ -56,6 +60,7 @@ __all__ = [
     "get_completion",
     "list_completions",
     "list_messages",
+    "list_sources_of",
     "update_metadata",
 ]
 
@@ -93,12 +98,17 @@ def _prepare(
 
 
 def _keep(
-    state: AppState, once: Once, body: ChatCompletionRequest, completion: ChatCompletion
+    state: AppState, once: Once, engine: Engine, job: Job, completion: ChatCompletion
 ) -> Answer:
     """Store and remember the completion (step 3); a concurrent winner's answer if any."""
-    answer = once.answer(completion)
+    body = job.request
     if not body.store and once.key is None:
-        return answer
+        return once.answer(completion)
+    sources = []
+    if body.store:  # worked out before the transaction opens
+        sources = sources_of(job.retrieval, completion, engine.given(job.retrieval))
+        completion.sources = len(sources)
+    answer = once.answer(completion)
 
     def write(conn: sa.Connection) -> Answer:
         if body.store:
@@ -109,10 +119,11 @@ def _keep(
                 user_id=once.caller.user_id,
                 completion=completion,
                 messages=body.messages,
+                sources=sources,
             )
         return answer
 
-    return once.run(state.db, write, looked_up=True)
+    return once.run(state.db, write, workspace=body.workspace, looked_up=True)
 
 
 def _replay(body: ChatCompletionRequest, engine: Engine, prior: Answer) -> AsyncIterator[bytes]:
@@ -171,11 +182,11 @@ async def create_completion(
     events = engine.generate(job)
     if not body.stream:
         completion = await complete(builder, events)
-        answer = await run_in_threadpool(_keep, state, once, body, completion)
+        answer = await run_in_threadpool(_keep, state, once, engine, job, completion)
         return Created(answer, None, answer.replayed, ignored)
 
     async def on_complete(completion: ChatCompletion) -> None:
-        kept = await run_in_threadpool(_keep, state, once, body, completion)
+        kept = await run_in_threadpool(_keep, state, once, engine, job, completion)
         if kept.replayed:
             raise Conflict("A request with this Idempotency-Key finished first; retry to see it.")
 
@@ -196,8 +207,12 @@ def list_completions(
     order: store.Order,
     model: str | None,
     metadata: dict[str, str],
+    search: str | None = None,
 ) -> ChatCompletionList:
-    """Stored completions of the workspace, filtered by model and exact metadata values."""
+    """Stored completions of the workspace, filtered by model, exact metadata values and
+    the words of ``search`` (a 422 if it holds none)."""
+    if search is not None and not words(search):
+        raise Invalid(("query", "search"), "search holds no word to find (letters or digits).")
     with reading(state, caller, workspace) as conn:
         return store.list_completions(
             conn,
@@ -208,6 +223,7 @@ def list_completions(
             after=after,
             model=model,
             metadata=metadata,
+            search=search,
         )
 
 
@@ -244,6 +260,16 @@ def delete_completion(
 ) -> ChatCompletionDeleted:
     with writing(state, caller, workspace) as conn:
         return store.delete_completion(
+            conn, org_id=caller.org_id, workspace_id=workspace, completion_id=completion_id
+        )
+
+
+def list_sources_of(
+    state: AppState, *, caller: Caller, workspace: str, completion_id: str
+) -> SourceList:
+    """The passages retrieved for a stored completion, in rank order."""
+    with reading(state, caller, workspace) as conn:
+        return store.get_sources(
             conn, org_id=caller.org_id, workspace_id=workspace, completion_id=completion_id
         )
 

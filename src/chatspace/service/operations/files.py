@@ -24,7 +24,7 @@ from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
 
-from chatspace.service.deps import Caller, require_access
+from chatspace.service.access import Caller, require_access
 from chatspace.service.idempotency import Answer, Once
 from chatspace.service.json_values import JSONRejected, parse_json_object
 from chatspace.service.operations import reading, writing
@@ -222,6 +222,7 @@ async def create_files(
             answer = once.run(
                 state.db,
                 write,
+                workspace=workspace,
                 authorize=lambda conn: require_access(conn, caller, workspace, "writer"),
                 looked_up=True,
             )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from chatspace.service.deps import Caller, require_access
+from chatspace.service.access import Caller, require_access
 from chatspace.service.idempotency import Answer, Once
 from chatspace.service.operations import writing
 from chatspace.service.state import AppState
@@ -44,7 +44,7 @@ def create_workspace(
         )
         return once.empty()
 
-    return once.run(state.db, write)
+    return once.run(state.db, write, workspace=body.id)
 
 
 def list_workspaces(state: AppState, *, caller: Caller) -> list[Workspace]:
@@ -60,7 +60,7 @@ def get_workspace(state: AppState, *, caller: Caller, workspace_id: str) -> Work
 
 def delete_workspace(state: AppState, *, caller: Caller, workspace_id: str) -> None:
     """The workspace with its users, stored completions and files (blobs too)."""
-    with write_transaction(state.db) as conn:
+    with write_transaction(state.db, workspace=(caller.org_id, workspace_id)) as conn:
         if workspace_id != store.DEFAULT_WORKSPACE:
             require_access(conn, caller, workspace_id, "admin")
         blobs = store.delete_workspace(conn, org_id=caller.org_id, workspace_id=workspace_id)
@@ -96,7 +96,10 @@ def add_user(
         return once.empty()
 
     return once.run(
-        state.db, write, authorize=lambda conn: require_access(conn, caller, workspace_id, "admin")
+        state.db,
+        write,
+        workspace=workspace_id,
+        authorize=lambda conn: require_access(conn, caller, workspace_id, "admin"),
     )
 
 

@@ -5,6 +5,14 @@ A reader yields the document's content in reading order: paragraphs (``str``), t
 JSON array of records). :mod:`.extract` joins them into the text and its passages, and
 stops pulling once the text is long enough, so readers are generators.
 
+A reader also says where its blocks are, for citations (:mod:`.locations`): a
+:class:`~chatspace.types.Location` it yields holds for the blocks after it (a PDF's page,
+a slide, a notebook cell; line 1 of a text file, whose lines are then counted); a sheet,
+a CSV or a Parquet file is a numbered table, which knows its rows. A Word or ODT document
+has no location: a word processor lays out its pages when it shows them, so no page
+number is in the file, and a row number would not say which of its tables. Nor does HTML:
+its visible text's lines are not the lines of its source.
+
 Libraries: pypdf (PDF; pure Python), python-docx (DOCX), openpyxl (XLSX, in read-only
 mode, which streams rows), xlrd (XLS), python-pptx (PPTX), odfpy (ODT), nbformat
 (notebooks), Beautiful Soup on lxml (HTML), pyarrow (Parquet, in row batches), and the
@@ -31,6 +39,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from chatspace.types import Location
+
 from .tables import CONTROL, Piece, Table, key_value_text, records_piece
 
 __all__ = [
@@ -53,7 +63,7 @@ MAX_UNZIPPED_BYTES = 256 * 1024 * 1024
 MAX_ZIP_MEMBERS = 10_000
 MAX_PAGES = 2_000
 
-Block = str | Table | Piece
+Block = str | Table | Piece | Location
 
 _BY_SUFFIX = {
     ".pdf": "pdf", ".docx": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
@@ -161,6 +171,7 @@ def _zip_within_bounds(path: Path) -> bool:
 
 
 def _plain(text: str, size: int) -> Iterator[Block]:
+    yield Location(line=1)
     yield text
 
 
@@ -168,12 +179,14 @@ def _csv(delimiter: str) -> Callable[[str, int], Iterator[Block]]:
     def read(text: str, size: int) -> Iterator[Block]:
         import csv
 
-        yield Table(csv.reader(text.splitlines(), delimiter=delimiter), delimiter=delimiter)
+        rows = csv.reader(text.splitlines(), delimiter=delimiter)
+        yield Table(rows, delimiter=delimiter, numbered=True)
 
     return read
 
 
 def _json(text: str, size: int) -> Iterator[Block]:
+    yield Location(line=1)
     yield records_piece(text, size=size) or text
 
 
@@ -206,14 +219,16 @@ def _html(text: str, size: int) -> Iterator[Block]:
 
 
 def _notebook(text: str, size: int) -> Iterator[Block]:
-    """Markdown and code cells, one block each; outputs and raw cells are left out."""
+    """Markdown and code cells, one block each, at their cell (numbered as the notebook
+    shows them, from 1); outputs and raw cells are left out."""
     import nbformat
 
     notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
-    for cell in notebook.get("cells", []):
+    for number, cell in enumerate(notebook.get("cells", []), start=1):
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
         if cell.get("cell_type") in {"markdown", "code"} and source.strip():
+            yield Location(cell=number)
             yield source
 
 
@@ -230,7 +245,7 @@ _TEXT_READERS: dict[str, Callable[[str, int], Iterator[Block]]] = {
 
 
 def _pdf(path: Path) -> Iterator[Block]:
-    """Each page's text (pypdf's layout-free extraction), a block per page."""
+    """Each page's text (pypdf's layout-free extraction), a block per page, at its page."""
     import logging
 
     from pypdf import PdfReader
@@ -239,7 +254,8 @@ def _pdf(path: Path) -> Iterator[Block]:
     reader = PdfReader(path)
     if reader.is_encrypted and not reader.decrypt(""):
         return
-    for page in islice(reader.pages, MAX_PAGES):
+    for number, page in enumerate(islice(reader.pages, MAX_PAGES), start=1):
+        yield Location(page=number)
         yield (page.extract_text() or "").strip()
 
 
@@ -289,7 +305,8 @@ def _xlsx(path: Path) -> Iterator[Block]:
         try:
             for sheet in book.worksheets:
                 sheet.reset_dimensions()  # a declared A1:XFD1048576 would pad every row
-                yield Table(sheet.iter_rows(values_only=True), title=sheet.title)
+                rows = sheet.iter_rows(values_only=True)
+                yield Table(rows, title=sheet.title, numbered=True)
         finally:
             book.close()
 
@@ -302,17 +319,18 @@ def _xls(path: Path) -> Iterator[Block]:
         for index in range(book.nsheets):
             sheet = book.sheet_by_index(index)
             rows = (sheet.row_values(r) for r in range(sheet.nrows))
-            yield Table(rows, title=sheet.name)
+            yield Table(rows, title=sheet.name, numbered=True)
     finally:
         book.release_resources()
 
 
 def _pptx(path: Path) -> Iterator[Block]:
     """Each slide's text (text boxes, groups), then its notes, a block per slide; its
-    tables as tables, between the text before and after them."""
+    tables as tables, between the text before and after them; all at the slide."""
     from pptx import Presentation
 
-    for slide in islice(Presentation(str(path)).slides, MAX_PAGES):
+    for number, slide in enumerate(islice(Presentation(str(path)).slides, MAX_PAGES), start=1):
+        yield Location(slide=number)
         texts: list[str] = []
         for item in _shape_blocks(slide.shapes):
             if isinstance(item, Table):
@@ -404,7 +422,7 @@ def _parquet(path: Path) -> Iterator[Block]:
                 columns = [column.to_pylist() for column in batch.columns]
                 yield from (list(row) for row in zip(*columns, strict=True))
 
-        yield Table(rows())
+        yield Table(rows(), numbered=True)
 
 
 _READERS: dict[str, Callable[[Path], Iterator[Block]]] = {

@@ -5,7 +5,8 @@ Which reader runs (:mod:`.documents`) is decided by the file name's extension fi
 anything else that decodes as UTF-8 is text. The readers' paragraphs become prose, cut by
 :func:`~.indexing.split_passages`; their tables become header-led blocks (:mod:`.tables`).
 The pieces are joined by blank lines, and every passage is an exact slice of the text at
-its ``start``, so a quote taken from a passage is text of the file.
+its ``start``, so a quote taken from a passage is text of the file. Where the readers say
+where their blocks are, each passage keeps the marks of its text (:mod:`.locations`).
 
 A file without text (binary, empty, damaged, or over a bound of :mod:`.documents`)
 yields ``None`` and takes no part in retrieval; a reader that fails on a hostile document
@@ -21,8 +22,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from chatspace.types import Location
+
 from .documents import Block, clean, kind_of, read_document
 from .indexing import PASSAGE_CHARS, split_passages
+from .locations import Mark, Place, passage_marks
 from .tables import Piece, Table
 
 __all__ = ["MAX_TEXT_CHARS", "Extracted", "extract", "kind_of"]
@@ -35,10 +39,11 @@ _log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class Extracted:
     """A file's text and its passages: ``(start, passage)``, ``text[start:]`` starting
-    with the passage."""
+    with the passage; ``locations``: each passage's marks (:mod:`.locations`)."""
 
     text: str
     passages: tuple[tuple[int, str], ...]
+    locations: tuple[tuple[Mark, ...], ...] = ()
 
 
 def extract(path: Path, *, filename: str, content_type: str) -> Extracted | None:
@@ -56,24 +61,35 @@ def extract(path: Path, *, filename: str, content_type: str) -> Extracted | None
 
 
 def _assemble(blocks: Iterable[Block]) -> Extracted | None:
-    """Join the readers' blocks: runs of paragraphs as prose, tables as tables."""
+    """Join the readers' blocks: runs of paragraphs as prose, tables as tables; each
+    block marked with the location its reader last gave (nowhere before the first)."""
     pieces: list[Piece] = []
     paragraphs: list[str] = []
-    used = 0
+    marks: list[Mark] = []  # of the paragraphs, in their prose
+    place: Place = {}
+    prose_len = used = 0
 
     def end_prose() -> None:
+        nonlocal prose_len
         if paragraphs:
             text = _SEPARATOR.join(paragraphs)
-            pieces.append(Piece(text, tuple(split_passages(text))))
+            pieces.append(Piece(text, tuple(split_passages(text)), tuple(marks)))
             paragraphs.clear()
+            marks.clear()
+            prose_len = 0
 
     for block in blocks:
         room = MAX_TEXT_CHARS - used
         if room <= 0:
             break
+        if isinstance(block, Location):
+            place = block.model_dump()
+            continue
         if isinstance(block, str):
             if block.strip():
                 paragraphs.append(clean(block)[:room])
+                marks.append((prose_len, place))
+                prose_len += len(paragraphs[-1]) + len(_SEPARATOR)
                 used += len(paragraphs[-1]) + len(_SEPARATOR)
             continue
         end_prose()
@@ -81,6 +97,8 @@ def _assemble(blocks: Iterable[Block]) -> Extracted | None:
             block.piece(size=PASSAGE_CHARS, max_chars=room) if isinstance(block, Table) else block
         )
         if piece is not None:
+            if not piece.marks:
+                piece = Piece(piece.text, piece.passages, ((0, place),))
             pieces.append(piece)
             used += len(piece.text) + len(_SEPARATOR)
     end_prose()
@@ -89,9 +107,16 @@ def _assemble(blocks: Iterable[Block]) -> Extracted | None:
 
 def _join(pieces: list[Piece]) -> Extracted | None:
     passages: list[tuple[int, str]] = []
+    marks: list[Mark] = []
     offset = 0
     for piece in pieces:
         passages += [(offset + start, passage) for start, passage in piece.passages]
+        marks += [(offset + at, where) for at, where in piece.marks]
         offset += len(piece.text) + len(_SEPARATOR)
     text = _SEPARATOR.join(piece.text for piece in pieces)
-    return Extracted(text, tuple(passages)) if text.strip() else None
+    if not text.strip():
+        return None
+    located = any(place for _, place in marks)
+    return Extracted(
+        text, tuple(passages), tuple(passage_marks(text, marks, passages)) if located else ()
+    )

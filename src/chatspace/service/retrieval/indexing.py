@@ -103,8 +103,8 @@ def index_file(
     extracted: Extracted | None,
     vectors: PassageVectors | None = None,
 ) -> int:
-    """Insert the file's passages with their vectors and index them (in the caller's
-    transaction).
+    """Insert the file's passages with their vectors and locations and index them (in
+    the caller's transaction).
 
     Returns the number of passages; 0 when the file has no extractable text.
     """
@@ -119,4 +119,5 @@ def index_file(
         vectors=vectors.blobs if vectors else None,
         vector_model=vectors.model if vectors else None,
         embeddings=vectors.columns if vectors else None,
+        locations=[[list(mark) for mark in marks] for marks in extracted.locations] or None,
     )

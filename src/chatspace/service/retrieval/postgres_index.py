@@ -35,6 +35,7 @@ import sqlalchemy as sa
 
 from .dense import Nearest
 from .embeddings import Embedder, from_blobs
+from .locations import marks_from_json
 from .search import Passage
 from .stems import StemCache, Stems
 
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["PgVectors", "PostgresText", "has_vector_column"]
 
 _PASSAGE = """
-SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text{rank}
+SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text, p.locations{rank}
 FROM passages AS p JOIN files AS f ON f.id = p.file_id
 WHERE {which}
   AND (f.expires_at IS NULL OR f.expires_at > :now)
@@ -103,9 +104,11 @@ class PostgresText:
         rows = [tuple(row) for row in found]
         rows_hits = zip(rows, self._hits(conn, terms, [row[5] for row in rows]), strict=True)
         passages: list[Hit] = []
-        for (pid, file_id, filename, ord_, start, text, *rank_cd), hits in rows_hits:
+        for (pid, file_id, filename, ord_, start, text, marks, *rank_cd), hits in rows_hits:
             score = -float(rank_cd[0]) if rank_cd else 0.0
-            passages.append((int(pid), Passage(file_id, filename, ord_, start, text, score, hits)))
+            found_at = marks_from_json(marks)
+            passage = Passage(file_id, filename, ord_, start, text, score, hits, locations=found_at)
+            passages.append((int(pid), passage))
         return passages
 
     def _hits(

@@ -34,9 +34,10 @@ __all__ = [
     "MAX_QUOTE_CHARS",
     "Unit",
     "best_quote",
-    "bounded_quote",
+    "best_span",
     "claim_words",
     "numbers_in",
+    "quote_span",
     "units_of",
 ]
 
@@ -212,9 +213,19 @@ def best_quote(
     matched terms weigh most by ``weights`` (each query term's share of the question;
     every term weighs 1 without them), with the bonus and the penalty above, joined with
     neighbouring sentences of the same paragraph that add matched terms of their own."""
+    start, end = best_span(passage, weights, question)
+    return passage.text[start:end]
+
+
+def best_span(
+    passage: Passage, weights: Mapping[str, float] | None = None, question: str = ""
+) -> tuple[int, int]:
+    """Where :func:`best_quote` is in ``passage.text`` (its start gives the quote's
+    location: :func:`~.locations.quote_location`)."""
     text, units = passage.text, units_of(passage.text)
     if not units:
-        return text.strip()[:MAX_QUOTE_CHARS]
+        lead = len(text) - len(text.lstrip())
+        return quote_span(passage, lead, min(len(text), lead + MAX_QUOTE_CHARS))
     weights = weights or {}
     terms = [
         frozenset(
@@ -256,12 +267,13 @@ def best_quote(
             quoted |= terms[lo]
         else:
             break
-    return bounded_quote(passage, units[lo].start, units[hi].end)
+    return quote_span(passage, units[lo].start, units[hi].end)
 
 
-def bounded_quote(passage: Passage, start: int, end: int) -> str:
-    """``text[start:end]``, or a window of :data:`MAX_QUOTE_CHARS` around its first hit cut
-    at word boundaries when it is longer."""
+def quote_span(passage: Passage, start: int, end: int) -> tuple[int, int]:
+    """The quote of ``passage.text[start:end]``: that span, or a window of
+    :data:`MAX_QUOTE_CHARS` around its first hit cut at word boundaries when it is
+    longer, blanks trimmed."""
     text = passage.text
     if end - start > MAX_QUOTE_CHARS:
         first = next((a for a, _ in passage.hits if start <= a < end), start)
@@ -272,4 +284,8 @@ def bounded_quote(passage: Passage, start: int, end: int) -> str:
         if hi_c < end and (space := text.rfind(" ", lo_c, hi_c)) > lo_c:
             hi_c = space
         start, end = lo_c, hi_c
-    return text[start:end].strip()
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end

@@ -20,9 +20,11 @@ from chatspace.service.problems import Invalid
 from chatspace.service.store import files as file_store
 from chatspace.types import ChatMessage, FilterContentPart
 
-__all__ = ["DEFAULT_TOP_K", "Scope", "resolve_scope"]
+__all__ = ["DEFAULT_TOP_K", "Loc", "Scope", "resolve_scope", "scope_of"]
 
 DEFAULT_TOP_K = 5
+Loc = list[str | int]
+"""Where a filter part stands in its request, for the ``loc`` of its 422s."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,14 +36,14 @@ class Scope:
     relevance: float | None = None
 
 
-def _parts(messages: Sequence[ChatMessage]) -> list[tuple[tuple[int, int], FilterContentPart]]:
-    found = []
+def _parts(messages: Sequence[ChatMessage]) -> list[tuple[Loc, FilterContentPart]]:
+    found: list[tuple[Loc, FilterContentPart]] = []
     for i, message in enumerate(messages):
         if not isinstance(message.content, list):  # text, or null (a tool-calling answer)
             continue
         for j, part in enumerate(message.content):
             if isinstance(part, FilterContentPart):
-                found.append(((i, j), part))
+                found.append((["body", "messages", i, "content", j], part))
     return found
 
 
@@ -49,14 +51,24 @@ def resolve_scope(
     conn: sa.Connection, *, org_id: str, workspace_id: str, messages: Sequence[ChatMessage]
 ) -> Scope:
     """The search scope the request's filter parts ask for, checked against the workspace."""
-    parts = _parts(messages)
+    return scope_of(conn, org_id=org_id, workspace_id=workspace_id, parts=_parts(messages))
+
+
+def scope_of(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    parts: Sequence[tuple[Loc, FilterContentPart]],
+) -> Scope:
+    """The search scope of filter parts (each with its place in the request), checked
+    against the workspace: a completion's, or the one part of ``POST /files/search``."""
     if not parts:
         return Scope(file_ids=None)
     allowed: set[str] | None = None
     top_k: int | None = None
     relevance: float | None = None
-    for (i, j), part in parts:
-        loc: list[str | int] = ["body", "messages", i, "content", j]
+    for loc, part in parts:
         if part.top_k is not None:
             top_k = part.top_k if top_k is None else min(top_k, part.top_k)
         if part.relevance is not None:

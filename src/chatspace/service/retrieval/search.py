@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -51,6 +51,7 @@ from chatspace.service.store import schema
 from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage
 
+from .locations import Mark
 from .scope import Scope, resolve_scope
 
 if TYPE_CHECKING:
@@ -62,11 +63,13 @@ __all__ = [
     "LEXICAL_SHARE",
     "Passage",
     "Query",
+    "Ranking",
     "Retrieval",
     "is_follow_up",
     "names_in",
     "query_of",
     "question_of",
+    "rank",
     "relevance_of",
     "retrieve",
     "search",
@@ -135,6 +138,8 @@ class Passage:
     ``relevance`` from 0 to 1 how well it answers the question (:func:`relevance_of`;
     1.0 when it was not computed), from its ``lexical`` coverage of the question and its
     ``dense`` cosine similarity to it (None where that half did not score it).
+    ``locations`` say where its text is in the file (:mod:`.locations`; a quote's:
+    :func:`~.locations.quote_location`).
     """
 
     file_id: str
@@ -147,6 +152,7 @@ class Passage:
     relevance: float = 1.0
     lexical: float | None = None
     dense: float | None = None
+    locations: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +177,9 @@ class Retrieval:
     question: str
     terms: tuple[str, ...] = ()
     passages: tuple[Passage, ...] = field(default_factory=tuple)
+    below: tuple[Passage, ...] = ()
+    """The passages ranked after ``passages`` within ``top_k`` that miss the relevance
+    cut: not given to the model; ``POST /files/search`` shows them uncited."""
     weights: tuple[float, ...] = ()
     """Each term's share of the question (its weight x idf in the workspace)."""
     searched: bool = False
@@ -375,7 +384,16 @@ def relevance_of(coverage: float, cosine: float | None) -> float:
     return LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * max(cosine, 0.0)
 
 
-def search(
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The best ``top_k`` passages for a query, best first, whether or not they pass the
+    relevance cut: ``passages[:cited]`` are those that do (what :func:`search` returns)."""
+
+    passages: tuple[Passage, ...] = ()
+    cited: int = 0
+
+
+def rank(
     conn: sa.Connection,
     *,
     org_id: str,
@@ -385,19 +403,20 @@ def search(
     index: PassageIndex,
     relevance: float = 0.0,
     weights: _Weights | None = None,
-) -> tuple[Passage, ...]:
-    """The ``scope.top_k`` most relevant passages for ``query`` whose relevance reaches
-    ``relevance``, best first: by full text alone, or with the dense similarity of
-    ``index`` (``weights``: the query's, when the caller has counted them already)."""
+) -> Ranking:
+    """The ``scope.top_k`` most relevant passages for ``query``, best first, and how many
+    of the first reach ``relevance``: by full text alone, or with the dense similarity of
+    ``index`` (``weights``: the query's, when the caller has counted them already).
+    Relevance decides the order, so those below the cut can only follow those above it."""
     if scope.file_ids is not None and not scope.file_ids:
-        return ()
+        return Ranking()
     where = (org_id, workspace_id)
     text, dense, terms = index.text, index.dense, query.terms
     if dense is None and relevance <= 0 and set(query.weights) <= {1.0}:
         found = text.candidates(
             conn, where=where, terms=terms, weights=None, scope=scope, limit=scope.top_k
         )
-        return tuple(p for _, p in found)
+        return Ranking(tuple(p for _, p in found), len(found))
     pool = max(POOL, 4 * scope.top_k)
     if weights is None:
         weights = _weights(conn, text, where, query) if terms else _Weights([], [])
@@ -414,22 +433,49 @@ def search(
         extra = [pid for pid in near.best if pid not in set(seen)]
         rows += text.by_id(conn, where=where, terms=terms, ids=extra)
     if not rows:
-        return ()
+        return Ranking()
     lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
-    if relevance > 0 and lexical.unknown_names and not _names_a_file(rows, query):
-        return ()
+    # a question about something the files do not know: nothing is relevant
+    unknown = relevance > 0 and lexical.unknown_names and not _names_a_file(rows, query)
     ranked = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
         rel = relevance_of(coverage or 0.0, similarity)
-        if rel >= relevance:
-            ranked.append((-rel, p.score, pid, p, rel, coverage, similarity))
+        ranked.append((-rel, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:3])
-    return tuple(
-        Passage(p.file_id, p.filename, p.ord, p.start, p.text, bm25, p.hits, rel, cov, sim)
+    best = tuple(
+        replace(p, score=bm25, relevance=rel, lexical=cov, dense=sim)
         for _, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
     )
+    cited = 0 if unknown else sum(1 for p in best if p.relevance >= relevance)
+    return Ranking(best, cited)
+
+
+def search(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    query: Query,
+    scope: Scope,
+    index: PassageIndex,
+    relevance: float = 0.0,
+    weights: _Weights | None = None,
+) -> tuple[Passage, ...]:
+    """The ``scope.top_k`` most relevant passages for ``query`` whose relevance reaches
+    ``relevance``, best first (:func:`rank`, cut)."""
+    found = rank(
+        conn,
+        org_id=org_id,
+        workspace_id=workspace_id,
+        query=query,
+        scope=scope,
+        index=index,
+        relevance=relevance,
+        weights=weights,
+    )
+    return found.passages[: found.cited]
 
 
 def retrieve(
@@ -440,14 +486,17 @@ def retrieve(
     messages: Sequence[ChatMessage],
     index: PassageIndex,
     relevance: float = DEFAULT_RELEVANCE,
+    scope: Scope | None = None,
 ) -> Retrieval:
-    """Check the request's filter parts, then find the relevant passages for its question
-    (a filter part's ``relevance`` wins over the service's ``relevance``)."""
-    scope = resolve_scope(conn, org_id=org_id, workspace_id=workspace_id, messages=messages)
+    """Check the request's filter parts (or take the ``scope`` they were resolved to),
+    then find the relevant passages for its question (a filter part's ``relevance`` wins
+    over the service's ``relevance``)."""
+    if scope is None:
+        scope = resolve_scope(conn, org_id=org_id, workspace_id=workspace_id, messages=messages)
     query = query_of(messages)
     where = (org_id, workspace_id)
     weights = _weights(conn, index.text, where, query) if query.terms else _Weights([], [])
-    passages = search(
+    found = rank(
         conn,
         org_id=org_id,
         workspace_id=workspace_id,
@@ -457,10 +506,12 @@ def retrieve(
         relevance=scope.relevance if scope.relevance is not None else relevance,
         weights=weights,
     )
+    passages = found.passages[: found.cited]
     return Retrieval(
         question=question_of(messages),
         terms=query.terms,
         passages=passages,
+        below=found.passages[found.cited :],
         weights=tuple(weights.shares),
-        searched=bool(passages) or _has_files(conn, where),
+        searched=bool(found.passages) or _has_files(conn, where),
     )

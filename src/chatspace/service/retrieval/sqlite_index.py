@@ -19,6 +19,7 @@ import sqlalchemy as sa
 
 from chatspace.service.store.passages import index_exists, index_table
 
+from .locations import marks_from_json
 from .search import Passage
 from .stems import stems_of
 
@@ -33,7 +34,7 @@ _MARK_OPEN, _MARK_CLOSE = "\x02", "\x03"
 # {index} is the workspace's own index table (hex name from ``index_table``).
 _SEARCH = """
 SELECT p.id, p.file_id, f.filename, p.ord, p.start, bm25({index}) AS score,
-       highlight({index}, 0, char(2), char(3)) AS marked
+       highlight({index}, 0, char(2), char(3)) AS marked, p.locations
 FROM {index}
 JOIN passages AS p ON p.id = {index}.rowid
 JOIN files AS f ON f.id = p.file_id
@@ -47,7 +48,7 @@ _TERM_COUNT = 'SELECT count(*) FROM "{index}" WHERE "{index}" MATCH :term'
 _PASSAGE_COUNT = 'SELECT count(*) FROM "{index}_docsize"'
 
 _BY_ID = """
-SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text
+SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text, p.locations
 FROM passages AS p JOIN files AS f ON f.id = p.file_id
 WHERE p.id IN (SELECT value FROM json_each(:ids))
   AND (f.expires_at IS NULL OR f.expires_at > :now)
@@ -112,9 +113,15 @@ class Fts5Text:
             params["file_ids"] = json.dumps(sorted(scope.file_ids))
         statement = sa.text(_SEARCH.format(index=index, only_files=only_files))
         rows: list[Hit] = []
-        for pid, file_id, filename, ord_, start, score, marked in conn.execute(statement, params):
+        for pid, file_id, filename, ord_, start, score, marked, locations in conn.execute(
+            statement, params
+        ):
             text, hits = marked_spans(marked)
-            rows.append((pid, Passage(file_id, filename, ord_, start, text, float(score), hits)))
+            marks = marks_from_json(locations)
+            passage = Passage(
+                file_id, filename, ord_, start, text, float(score), hits, locations=marks
+            )
+            rows.append((pid, passage))
         return rows
 
     def by_id(
@@ -133,11 +140,13 @@ class Fts5Text:
         rows: list[Hit] = []
         for pid in ids:
             if pid in found:
-                _, file_id, filename, ord_, start, text = found[pid]
+                _, file_id, filename, ord_, start, text, locations = found[pid]
                 hits: tuple[tuple[int, int], ...] = ()
                 if pid in marked:
                     text, hits = marked_spans(marked[pid])
-                rows.append((pid, Passage(file_id, filename, ord_, start, text, 0.0, hits)))
+                marks = marks_from_json(locations)
+                passage = Passage(file_id, filename, ord_, start, text, 0.0, hits, locations=marks)
+                rows.append((pid, passage))
         return rows
 
     def counts(

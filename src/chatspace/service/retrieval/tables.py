@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from .locations import Mark
+
 __all__ = [
     "CONTROL",
     "MAX_CELLS",
@@ -55,10 +57,12 @@ MAX_CELL_CHARS = 2_000
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """A stretch of a document's text with its passages (``(offset in text, passage)``)."""
+    """A stretch of a document's text with its passages (``(offset in text, passage)``)
+    and, where it knows them itself, the locations of its text (:mod:`.locations`)."""
 
     text: str
     passages: tuple[tuple[int, str], ...]
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,42 +71,66 @@ class Table:
 
     ``title`` (a sheet's name) leads the first block. ``delimiter`` is the one rows are
     written with: a TSV stays tab-separated, everything else is comma-separated.
+    ``numbered``: the table is the file's data (a sheet, a CSV, a Parquet file), so its
+    passages say which data row each line is (``row`` n is n rows below the header row,
+    blank rows counted as the sheet shows them) and, with a ``title``, which sheet.
     """
 
     rows: Iterable[Sequence[object]]
     title: str | None = None
     delimiter: str = ","
+    numbered: bool = False
 
     def piece(self, *, size: int, max_chars: int) -> Piece | None:
         """The table's text in header-led blocks of about ``size`` characters, at most
         ``max_chars`` in all; None for a table without a cell of text."""
         lines = self._lines()
-        header = next(lines, None)
-        if header is None:
+        first = next(lines, None)
+        if first is None:
             return None
+        top, header = first
         lead = f"{self.title}\n" if self.title else ""
-        blocks: list[str] = []
-        rows: list[str] = []
+        blocks: list[list[tuple[int, str]]] = []
+        rows: list[tuple[int, str]] = []
         block_len, total = len(header), len(lead)
-        for line in lines:
+        for number, line in lines:
             if rows and block_len + 1 + len(line) > size:
-                blocks.append("\n".join([header, *rows]))
+                blocks.append(rows)
                 total += block_len + 2
                 rows, block_len = [], len(header)
             if total + block_len + 1 + len(line) > max_chars:
                 break
-            rows.append(line)
+            rows.append((number - top, line))
             block_len += 1 + len(line)
-        blocks.append("\n".join([header, *rows]))
-        blocks[0] = lead + blocks[0]
-        passages, offset = [], 0
-        for block in blocks:
-            passages.append((offset, block))
-            offset += len(block) + 2
-        return Piece("\n\n".join(blocks), tuple(passages))
+        blocks.append(rows)
+        passages: list[tuple[int, str]] = []
+        marks: list[Mark] = []
+        offset = 0
+        for i, block in enumerate(blocks):
+            head = (lead if i == 0 else "") + header
+            text = "\n".join([head, *(line for _, line in block)])
+            passages.append((offset, text))
+            if self.numbered:
+                marks += self._marks(offset, offset + len(head) + 1, block)
+            offset += len(text) + 2
+        return Piece("\n\n".join(text for _, text in passages), tuple(passages), tuple(marks))
 
-    def _lines(self) -> Iterator[str]:
-        """Each row with a cell of text as one CSV line, within the bounds above."""
+    def _marks(self, start: int, at: int, block: list[tuple[int, str]]) -> list[Mark]:
+        """The marks of a block at ``start`` whose data lines start at ``at``: its header
+        (no row: nowhere, unless on a named sheet), then each run of consecutive rows."""
+        sheet = {"sheet": self.title} if self.title else {}
+        marks: list[Mark] = [(start, sheet)]
+        previous = None
+        for row, line in block:
+            if previous is None or row != previous + 1:
+                marks.append((at, {**sheet, "row": row}))
+            previous = row
+            at += len(line) + 1
+        return marks
+
+    def _lines(self) -> Iterator[tuple[int, str]]:
+        """Each row with a cell of text as one CSV line, within the bounds above, with its
+        place among the rows read."""
         out = io.StringIO()
         writer = csv.writer(out, delimiter=self.delimiter, lineterminator="")
         cells = 0
@@ -118,7 +146,7 @@ class Table:
             out.seek(0)
             out.truncate()
             writer.writerow(texts)
-            yield out.getvalue()
+            yield number, out.getvalue()
 
 
 def _cell(value: object) -> str:

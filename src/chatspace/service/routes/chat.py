@@ -1,6 +1,7 @@
 """Chat completions: HTTP over :mod:`chatspace.service.operations.chat`.
 
-Create (plain or streamed), and the stored ones: list, get, update metadata, delete, messages.
+Create (plain or streamed), and the stored ones: list, get, update metadata, delete,
+messages, sources.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from chatspace.types import (
     ChatCompletionMessageList,
     ChatCompletionRequest,
     Metadata,
+    SourceList,
     WorkspaceId,
 )
+from chatspace.types.chat import COMPLETION_SEARCH_MAX_CHARS
 
 router = APIRouter(tags=["chat"], responses=error_responses(401, 429), route_class=BoundedJSONRoute)
 
@@ -155,8 +158,19 @@ def list_chat_completions(
     limit: Limit = 20,
     order: Order = "asc",
     model: Annotated[str | None, Query(description="Only completions of this model.")] = None,
+    search: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=COMPLETION_SEARCH_MAX_CHARS,
+            description="Only completions whose question or answer holds every word of this "
+            "text (letters and digits; case, accents and order do not matter; punctuation "
+            "separates words).",
+        ),
+    ] = None,
 ) -> ChatCompletionList:
-    """Stored completions, oldest first; also filtered by `metadata[KEY]=VALUE` parameters."""
+    """Stored completions, oldest first; also filtered by `metadata[KEY]=VALUE` parameters
+    and by the words of `search`."""
     return operations.list_completions(
         state,
         caller=caller,
@@ -166,6 +180,7 @@ def list_chat_completions(
         order=order,
         model=model,
         metadata=_metadata_filter(request),
+        search=search,
     )
 
 
@@ -261,4 +276,22 @@ def list_chat_completion_messages(
         after=after,
         limit=limit,
         order=order,
+    )
+
+
+@router.get(
+    "/chat/completions/{completion_id}/sources",
+    response_model=SourceList,
+    responses=error_responses(404),
+    summary="List the sources of a stored chat completion",
+)
+def list_chat_completion_sources(
+    completion_id: str, caller: CallerDep, state: StateDep, workspace: WorkspaceQuery = "default"
+) -> SourceList:
+    """The passages retrieved for the completion, best first: the quote the answer cites
+    from each (else the one it would), its relevance, whether the model was given it
+    (`sent`) and whether the answer cites it (`cited`). A deleted file's rows keep only
+    its id, scores and flags, with `deleted` true."""
+    return operations.list_sources_of(
+        state, caller=caller, workspace=workspace, completion_id=completion_id
     )

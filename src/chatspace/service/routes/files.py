@@ -1,5 +1,5 @@
 """Files: HTTP over :mod:`chatspace.service.operations.files` (upload, list, get, delete,
-content, text, metadata).
+content, text, metadata) and :mod:`~chatspace.service.operations.file_search` (search).
 
 Uploads are parsed by :mod:`chatspace.service.uploads` from the raw stream (so the body
 is never held whole); their OpenAPI body is declared by hand in :data:`UPLOAD_BODY`.
@@ -29,11 +29,12 @@ from chatspace.service.deps import CallerDep, StateDep
 from chatspace.service.idempotency import IdempotencyKeyDep
 from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.operations import files as operations
+from chatspace.service.operations.file_search import search_files
 from chatspace.service.operations.files import MAX_INSTRUCTIONS
 from chatspace.service.problems import error_body, error_responses
 from chatspace.service.store.blobs import BlobStore
 from chatspace.service.uploads import read_fields, receive_upload
-from chatspace.types import WorkspaceId
+from chatspace.types import FileSearchRequest, SearchResults, WorkspaceId
 from chatspace.types.common import JSON_OBJECT_STRING
 from chatspace.types.files import (
     FILE_METADATA_MAX_KEY_LENGTH,
@@ -173,6 +174,14 @@ def list_files(
         purpose=purpose,
         metadata=wanted,
     )
+
+
+@router.post("/files/search", responses=error_responses(403, 404), summary="Search files")
+def search(body: FileSearchRequest, caller: CallerDep, state: StateDep) -> SearchResults:
+    """The passages a completion with this question and filter part would retrieve, best
+    first, each with its quote, scores and whether it passes the relevance cut (those
+    that miss it follow, uncited); needs reader access."""
+    return search_files(state, caller=caller, body=body)
 
 
 @router.get("/files/{file_id}", responses=error_responses(404), summary="Get a file")

@@ -1,4 +1,4 @@
-"""Stored chat completions and their messages (docs/interface.md#stored-completions).
+"""Stored chat completions, their messages and sources (docs/interface.md#stored-completions).
 
 A completion is kept whole as JSON (``body``) next to the columns its lists filter and
 sort on; its messages are the request's messages in order, then the assistant message of
@@ -6,6 +6,11 @@ choice 0, with ids ``<completion_id>-<i>``, each with its tool calls (``tool_cal
 legacy ``function_call``) or the call it answers (``tool_call_id``). Lists page by
 ``(created, id)`` so that ties in ``created`` still page stably; an unknown ``after`` is a
 404.
+
+Its sources (the passages retrieved for it) are a JSON array in its row, written with it:
+no row or index more per completion, so that storing stays as fast. Deleting a file
+rewrites the arrays that hold it (:func:`forget_files`), found among the completions of
+its workspace made since its upload.
 """
 
 from __future__ import annotations
@@ -24,15 +29,21 @@ from chatspace.types import (
     ChatCompletionMessageList,
     ChatCompletionMessageObject,
     ChatMessage,
+    Source,
+    SourceList,
 )
 
+from .completion_search import index_completion, matching
 from .dialects import is_postgres
 from .schema import completion_messages as messages_t
 from .schema import completions as completions_t
+from .schema import files as files_t
 
 __all__ = [
     "delete_completion",
+    "forget_files",
     "get_completion",
+    "get_sources",
     "insert_completion",
     "list_completions",
     "list_messages",
@@ -40,6 +51,9 @@ __all__ = [
 ]
 
 Order = Literal["asc", "desc"]
+CLOCK_SKEW = 3600
+"""Seconds by which a completion that retrieved a file may say it was made before the
+file's upload (replicas' clocks differ): how far back of the upload a deletion looks."""
 
 
 def _scope(org_id: str, workspace_id: str) -> list[sa.ColumnElement[bool]]:
@@ -93,8 +107,10 @@ def insert_completion(
     user_id: str,
     completion: ChatCompletion,
     messages: Sequence[ChatMessage],
+    sources: Sequence[Source] = (),
 ) -> None:
-    """Store ``completion`` (as answered) and the messages that asked for it."""
+    """Store ``completion`` (as answered), the messages that asked for it and the
+    passages retrieved for it (its ``sources``)."""
     conn.execute(
         completions_t.insert().values(
             id=completion.id,
@@ -105,9 +121,11 @@ def insert_completion(
             created=completion.created,
             metadata=completion.metadata or {},
             body=completion.model_dump_json(),
+            sources=[s.model_dump(mode="json") for s in sources],
         )
     )
     conn.execute(messages_t.insert(), _message_rows(completion, messages))
+    index_completion(conn, completion=completion, messages=messages)
 
 
 def get_completion(
@@ -136,6 +154,13 @@ def _after(
     return sa.or_(column_created < created, sa.and_(column_created == created, column_id < id_))
 
 
+def _holds(conn: sa.Connection, column: sa.ColumnElement[Any], text: str) -> sa.ColumnElement[bool]:
+    """Whether the JSON text of ``column`` holds ``text``."""
+    stored = sa.cast(column, sa.Text)
+    found = sa.func.strpos(stored, text) if is_postgres(conn) else sa.func.instr(stored, text)
+    return found > 0
+
+
 def _metadata_is(conn: sa.Connection, key: str, value: str) -> sa.ColumnElement[bool]:
     """Whether a completion's metadata maps ``key`` to the string ``value``.
 
@@ -144,10 +169,7 @@ def _metadata_is(conn: sa.Connection, key: str, value: str) -> sa.ColumnElement[
     cannot be found inside another string). The engines' JSON functions cannot be used:
     PostgreSQL's refuse a document holding ``\u0000`` (one such completion would break
     the filter for its workspace), SQLite's cut a key or value at a NUL."""
-    pair = f"{json.dumps(key)}: {json.dumps(value)}"
-    text = sa.cast(completions_t.c.metadata, sa.Text)
-    found = sa.func.strpos(text, pair) if is_postgres(conn) else sa.func.instr(text, pair)
-    return found > 0
+    return _holds(conn, completions_t.c.metadata, f"{json.dumps(key)}: {json.dumps(value)}")
 
 
 def list_completions(
@@ -160,12 +182,16 @@ def list_completions(
     after: str | None = None,
     model: str | None = None,
     metadata: Mapping[str, str] | None = None,
+    search: str | None = None,
 ) -> ChatCompletionList:
-    """A page of the workspace's completions, filtered by model and metadata."""
+    """A page of the workspace's completions, filtered by model, metadata and the words
+    of ``search`` (each in the question or answer; see :mod:`.completion_search`)."""
     c = completions_t.c
     query = sa.select(c.id, c.body).where(*_scope(org_id, workspace_id))
     if model is not None:
         query = query.where(c.model == model)
+    if search is not None:
+        query = query.where(matching(conn, search))
     for key, value in (metadata or {}).items():
         query = query.where(_metadata_is(conn, key, value))
     if after is not None:
@@ -211,7 +237,7 @@ def update_metadata(
 def delete_completion(
     conn: sa.Connection, *, org_id: str, workspace_id: str, completion_id: str
 ) -> ChatCompletionDeleted:
-    """Delete the completion and its messages."""
+    """Delete the completion (its sources with it) and its messages."""
     found = conn.scalar(
         sa.select(completions_t.c.id).where(
             *_scope(org_id, workspace_id), completions_t.c.id == completion_id
@@ -222,6 +248,48 @@ def delete_completion(
     conn.execute(messages_t.delete().where(messages_t.c.completion_id == completion_id))
     conn.execute(completions_t.delete().where(completions_t.c.id == completion_id))
     return ChatCompletionDeleted(id=completion_id)
+
+
+def get_sources(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, completion_id: str
+) -> SourceList:
+    """The sources of a stored completion, by rank (none for one stored before sources
+    were kept)."""
+    row = conn.execute(
+        sa.select(completions_t.c.sources).where(
+            *_scope(org_id, workspace_id), completions_t.c.id == completion_id
+        )
+    ).first()
+    if row is None:
+        raise _missing(completion_id)
+    return SourceList(data=[Source.model_validate(s) for s in _json(row.sources) or []])
+
+
+_FORGOTTEN = {"filename": None, "quote": None, "location": None, "deleted": True}
+
+
+def forget_files(conn: sa.Connection, file_ids: Sequence[str]) -> None:
+    """Keep nothing of these files (about to be deleted) in the sources that hold them:
+    their entries keep the file id, rank, scores and flags, and say ``deleted``."""
+    if not file_ids:
+        return
+    gone = set(file_ids)
+    f, c = files_t.c, completions_t.c
+    uploaded = sa.select(f.org_id, f.workspace_id, sa.func.min(f.created_at)).where(
+        f.id.in_(file_ids)
+    )
+    for org_id, workspace_id, since in conn.execute(uploaded.group_by(f.org_id, f.workspace_id)):
+        holding = sa.or_(*(_holds(conn, c.sources, json.dumps(i)) for i in file_ids))
+        found = conn.execute(
+            sa.select(c.id, c.sources).where(
+                *_scope(org_id, workspace_id), c.created >= since - CLOCK_SKEW, holding
+            )
+        )
+        for completion_id, stored in found.all():
+            sources = [s | _FORGOTTEN if s["file_id"] in gone else s for s in _json(stored) or []]
+            conn.execute(
+                completions_t.update().where(c.id == completion_id).values(sources=sources)
+            )
 
 
 def list_messages(

@@ -7,10 +7,11 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-__all__ = ["WRITE_LOCK", "in_json_array", "insert", "is_postgres"]
+__all__ = ["WORKSPACE_LOCKS", "in_json_array", "insert", "is_postgres"]
 
-WRITE_LOCK = 0x63_68_61_74  # "chat"
-"""The PostgreSQL advisory lock a write transaction holds (:mod:`.transactions`)."""
+WORKSPACE_LOCKS = 0x77_73_70_63  # "wspc"
+"""The first key of the PostgreSQL advisory locks a workspace's write transactions hold
+(:mod:`.transactions`); the second is a hash of the workspace."""
 
 
 def is_postgres(conn: sa.Connection | sa.Engine) -> bool:

@@ -18,6 +18,7 @@ from chatspace.service.problems import NotFound, quoted
 from chatspace.types.files import File, FileList
 from chatspace.types.filters import MetadataFilter
 
+from .completions import forget_files
 from .dialects import in_json_array
 from .filters import metadata_where
 from .passages import delete_file_passages
@@ -239,23 +240,38 @@ def update_file(
 def _delete_rows(conn: sa.Connection, ids: list[str]) -> None:
     if ids:
         delete_file_passages(conn, ids)
+        forget_files(conn, ids)
         conn.execute(table.delete().where(table.c.id.in_(ids)))
 
 
 def delete_file(
     conn: sa.Connection, *, org_id: str, workspace_id: str, file_id: str, now: int
 ) -> str:
-    """Delete a file's row and passages; returns its blob name (remove it after commit)."""
+    """Delete a file's row and passages, and what sources kept of it; returns its blob
+    name (remove it after commit)."""
     row = get_file_row(conn, org_id=org_id, workspace_id=workspace_id, file_id=file_id, now=now)
     _delete_rows(conn, [row.id])
     return str(row.blob)
 
 
-def purge_expired(conn: sa.Connection, *, now: int) -> list[str]:
-    """Delete every file past its ``expires_at``; returns their blob names."""
+def _expired(now: int) -> sa.ColumnElement[bool]:
+    return sa.and_(table.c.expires_at.is_not(None), table.c.expires_at <= now)
+
+
+def workspaces_with_expired(conn: sa.Connection, *, now: int) -> list[tuple[str, str]]:
+    """The (organization, workspace) pairs that have a file past its ``expires_at``."""
+    found = conn.execute(
+        sa.select(table.c.org_id, table.c.workspace_id).where(_expired(now)).distinct()
+    )
+    return [(org, ws) for org, ws in found]
+
+
+def purge_expired(conn: sa.Connection, *, workspace: tuple[str, str], now: int) -> list[str]:
+    """Delete the workspace's files past their ``expires_at``; returns their blob names."""
+    org_id, workspace_id = workspace
     rows = conn.execute(
         sa.select(table.c.id, table.c.blob).where(
-            table.c.expires_at.is_not(None), table.c.expires_at <= now
+            table.c.org_id == org_id, table.c.workspace_id == workspace_id, _expired(now)
         )
     ).all()
     _delete_rows(conn, [r.id for r in rows])

@@ -14,6 +14,7 @@ it done.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable, Sequence
 
@@ -286,6 +287,127 @@ def m007_replica_coordination(conn: sa.Connection) -> None:
         )
         """,
     )
+
+
+@migration
+def m008_model_connections(conn: sa.Connection) -> None:
+    """Models connected over HTTP (``POST /models``), which every replica serves: the key
+    only sealed (:mod:`chatspace.service.sealing`), who added it and when."""
+    _run(
+        conn,
+        """
+        CREATE TABLE model_connections (
+            name TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            model TEXT NOT NULL,
+            timeout DOUBLE PRECISION NOT NULL,
+            sealed_key {bytes},
+            org_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            changed_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+    )
+
+
+_SEARCHED_CHARS = 100_000
+
+
+def _searchable(question: str, answer: str) -> str:
+    """What m008 indexes of a completion: its question and answer, NUL a space, at most
+    100,000 characters (as :mod:`.completion_search` wrote it when m008 was written)."""
+    return f"{question}\n{answer}".replace("\x00", " ")[:_SEARCHED_CHARS]
+
+
+def _stored_text(value: str | None) -> str:
+    """A message's text as ``UserText`` stores it (PostgreSQL: NUL-holding text is a mark
+    and its JSON string)."""
+    if value is not None and value.startswith("\ufdd0"):
+        return str(json.loads(value[1:]))
+    return value or ""
+
+
+@migration
+def m009_completion_search(conn: sa.Connection) -> None:
+    """A word index of each completion's question and answer, for ``GET /chat/completions
+    ?search=``, filled for the completions already stored.
+
+    ``completion_search`` holds the indexed text (a row per completion, deleted with it).
+    SQLite indexes it with the external-content FTS5 table ``fts_completions`` (kept by
+    triggers, in the writing transaction); PostgreSQL with ``search_vector``, generated
+    from the text by the ``simple`` configuration (no stems, no stop words) after
+    ``chatspace_fold`` (m006), under a GIN index. Both fold case and accents and split
+    at punctuation, so that a word matches the same completions on both.
+    """
+    _run(
+        conn,
+        """
+        CREATE TABLE completion_search (
+            id {serial_key},
+            completion_id TEXT NOT NULL UNIQUE REFERENCES completions (id) ON DELETE CASCADE,
+            text TEXT NOT NULL
+        )
+        """,
+    )
+    if conn.dialect.name == "postgresql":
+        for statement in (
+            "ALTER TABLE completion_search ADD COLUMN search_vector tsvector GENERATED ALWAYS "
+            "AS (to_tsvector('simple'::regconfig, chatspace_fold(text))) STORED",
+            "CREATE INDEX completion_search_words ON completion_search USING gin (search_vector)",
+        ):
+            conn.exec_driver_sql(statement)
+    else:
+        _run(
+            conn,
+            """
+            CREATE VIRTUAL TABLE fts_completions USING fts5(
+                text, content='completion_search', content_rowid='id',
+                tokenize='unicode61 remove_diacritics 2'
+            )
+--
+            CREATE TRIGGER completion_search_ai AFTER INSERT ON completion_search BEGIN
+                INSERT INTO fts_completions (rowid, text) VALUES (new.id, new.text);
+            END
+--
+            CREATE TRIGGER completion_search_ad AFTER DELETE ON completion_search BEGIN
+                INSERT INTO fts_completions (fts_completions, rowid, text)
+                VALUES ('delete', old.id, old.text);
+            END
+            """,
+        )
+    last_asked: dict[str, str | None] = dict(
+        conn.exec_driver_sql(
+            "SELECT m.completion_id, m.content FROM completion_messages m WHERE m.role = 'user' "
+            "AND m.idx = (SELECT max(idx) FROM completion_messages l "
+            "WHERE l.completion_id = m.completion_id AND l.role = 'user')"
+        ).all()
+    )
+    rows = []
+    for completion_id, body in conn.exec_driver_sql("SELECT id, body FROM completions"):
+        stored = json.loads(body)
+        choices = stored.get("choices") or [{}]
+        answer = (choices[0].get("message") or {}).get("content") or ""
+        question = stored.get("question") or _stored_text(last_asked.get(completion_id))
+        rows.append({"c": completion_id, "t": _searchable(question, answer)})
+    if rows:
+        conn.execute(
+            sa.text("INSERT INTO completion_search (completion_id, text) VALUES (:c, :t)"), rows
+        )
+
+
+@migration
+def m010_passage_locations(conn: sa.Connection) -> None:
+    """Where each passage's text stands in its file (pages, rows, lines: a JSON list of
+    marks); null for the passages stored before, whose locations are unknown."""
+    _run(conn, "ALTER TABLE passages ADD COLUMN locations {json}")
+
+
+@migration
+def m011_completion_sources(conn: sa.Connection) -> None:
+    """The passages retrieved for each stored completion, in rank order, as a JSON array
+    in its row (one row written per completion, as before: no table or index more on the
+    hot path). Deleting a file empties what the array held of it."""
+    _run(conn, "ALTER TABLE completions ADD COLUMN sources {json}")
 
 
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -95,13 +96,16 @@ def add_passages(
     vectors: Sequence[bytes] | None = None,
     vector_model: str | None = None,
     embeddings: Sequence[str] | None = None,
+    locations: Sequence[list[Any]] | None = None,
 ) -> int:
     """Store a file's passages (``(start offset, text)``, with their ``vectors`` made by
-    ``vector_model`` when given, and their pgvector ``embeddings`` where the database has
-    that column) and index them; how many."""
+    ``vector_model`` when given, their pgvector ``embeddings`` where the database has
+    that column, and the JSON of their ``locations`` in the file) and index them; how
+    many."""
     if not passages:
         return 0
     stored = vectors if vectors is not None else [None] * len(passages)
+    places = locations if locations is not None else [[]] * len(passages)
     rows = [
         {
             "file_id": file_id,
@@ -112,8 +116,11 @@ def add_passages(
             "text": text,
             "vector": vector,
             "vector_model": vector_model if vector is not None else None,
+            "locations": place,
         }
-        for i, ((start, text), vector) in enumerate(zip(passages, stored, strict=True))
+        for i, ((start, text), vector, place) in enumerate(
+            zip(passages, stored, places, strict=True)
+        )
     ]
     insert = sa.insert(schema.passages)
     if embeddings is not None:

@@ -71,6 +71,7 @@ completions = sa.Table(
     sa.Column("created", sa.BigInteger, nullable=False),
     sa.Column("metadata", sa.JSON, nullable=False),
     sa.Column("body", sa.Text, nullable=False),
+    sa.Column("sources", sa.JSON(none_as_null=True)),
 )
 
 completion_messages = sa.Table(
@@ -86,6 +87,16 @@ completion_messages = sa.Table(
     sa.Column("tool_call_id", UserText),
     sa.Column("function_call", sa.JSON),
 )
+
+completion_search = sa.Table(
+    "completion_search",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("completion_id", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+)
+"""The text a completion is found by (:mod:`.completion_search`); PostgreSQL adds
+``search_vector``, SQLite the FTS5 table ``fts_completions``."""
 
 files = sa.Table(
     "files",
@@ -119,6 +130,7 @@ passages = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("vector", sa.LargeBinary),
     sa.Column("vector_model", sa.Text),
+    sa.Column("locations", sa.JSON),
 )
 
 idempotency_keys = sa.Table(
@@ -149,4 +161,17 @@ leases = sa.Table(
     sa.Column("name", sa.Text, primary_key=True),
     sa.Column("holder", sa.Text, nullable=False),
     sa.Column("expires_at", sa.Double, nullable=False),
+)
+
+model_connections = sa.Table(
+    "model_connections",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("url", sa.Text, nullable=False),
+    sa.Column("model", sa.Text, nullable=False),
+    sa.Column("timeout", sa.Double, nullable=False),
+    sa.Column("sealed_key", sa.LargeBinary),
+    sa.Column("org_id", sa.Text, nullable=False),
+    sa.Column("user_id", sa.Text, nullable=False),
+    sa.Column("changed_at", sa.Double, nullable=False),
 )

@@ -6,10 +6,14 @@ at the first INSERT/UPDATE/DELETE, so the reads before it see no snapshot and ta
 SQLite transactions with ``BEGIN IMMEDIATE`` instead, so a writer holds the write lock
 from its first read and concurrent writers queue (``busy_timeout``) rather than interleave.
 
-PostgreSQL (read committed) has the same race, between replicas too; a write transaction
-there first takes one transaction-level advisory lock, so that writers queue the same way
-on every engine and the operations need no second reasoning about isolation. Reads take
-no lock on either engine.
+PostgreSQL (read committed) has the same race, between replicas too. There a write
+transaction in a workspace first takes that workspace's transaction-level advisory lock:
+writers in one workspace queue as on SQLite (every check-then-write of the service is about
+one workspace: its members, its files, a name or an id in it), while writers in different
+workspaces or organizations run side by side. What spans workspaces guards itself with the
+database's own means: unique keys and ``INSERT ... ON CONFLICT`` (idempotency keys, ids),
+row locks of ``UPDATE``/``DELETE`` (vectors, expired keys, rate counts). Reads take no lock
+on either engine.
 """
 
 from __future__ import annotations
@@ -19,22 +23,26 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from .dialects import WRITE_LOCK, is_postgres
+from .dialects import WORKSPACE_LOCKS, is_postgres
 
 __all__ = ["write_transaction"]
 
 
 @contextmanager
-def write_transaction(engine: sa.Engine, *, queue: bool = True) -> Iterator[sa.Connection]:
+def write_transaction(
+    engine: sa.Engine, *, workspace: tuple[str, str] | None = None
+) -> Iterator[sa.Connection]:
     """A connection in a transaction that commits on success and rolls back on error.
 
-    ``queue=False`` is for writes whose statements guard themselves (an upsert with a
-    condition, which locks the row it writes): on PostgreSQL they skip the writers' queue;
-    SQLite has one writer at a time whatever is asked.
+    ``workspace`` (organization and workspace id): the transaction checks, then writes,
+    in that workspace, so it waits for the workspace's other writers on PostgreSQL. None
+    is for writes whose statements guard themselves (an upsert, an ``UPDATE`` or
+    ``DELETE`` of rows by key, which locks the rows it writes). SQLite has one writer at
+    a time whatever is asked.
 
     Example::
 
-        with write_transaction(state.db) as conn:
+        with write_transaction(state.db, workspace=(org_id, workspace_id)) as conn:
             if exists(conn, ...):
                 raise Conflict(...)
             insert(conn, ...)
@@ -42,6 +50,11 @@ def write_transaction(engine: sa.Engine, *, queue: bool = True) -> Iterator[sa.C
     with engine.begin() as conn:
         if not is_postgres(conn):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
-        elif queue:
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": WRITE_LOCK})
+        elif workspace is not None:
+            # the two-key form: (namespace, hash of the workspace); a hash collision only
+            # makes two workspaces queue together
+            conn.execute(
+                sa.text("SELECT pg_advisory_xact_lock(:ns, hashtext(:org || '/' || :ws))"),
+                {"ns": WORKSPACE_LOCKS, "org": workspace[0], "ws": workspace[1]},
+            )
         yield conn

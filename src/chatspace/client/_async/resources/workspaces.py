@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from chatspace.client._async._pagination import AsyncPage
 from chatspace.client._call import Call, dump, no_content, segment
-from chatspace.client._deprecation import renamed
 from chatspace.client._pagination import Pager
 from chatspace.client._resource import Resource
 from chatspace.types import Access, Workspace, WorkspaceList, WorkspaceUser, WorkspaceUserList
@@ -63,19 +62,13 @@ class AsyncWorkspaces(Resource):
         path = f"/workspaces/{segment(workspace_id)}"
         await self._client._request(Call("DELETE", path, parse=no_content))
 
-    def users(
-        self, workspace_id: str | None = None, /, *, workspace: str | None = None
-    ) -> AsyncPage[WorkspaceUser]:
+    def users(self, *, workspace: str | None = None) -> AsyncPage[WorkspaceUser]:
         """The users of a workspace (by default the client's) and their access.
 
         ``workspace=`` is keyword-only, as in ``add_user``/``update_user``/``remove_user``
-        and every chat and file method; ``users("team")`` still works for one release,
-        with a ``DeprecationWarning``.
+        and every chat and file method.
         ``to_pandas()`` columns: ``user_id, access, created_at``.
         """
-        if workspace_id is not None:
-            renamed('workspaces.users("ID")', 'workspaces.users(workspace="ID")')
-            workspace = workspace or workspace_id
         path = f"/workspaces/{segment(self._ws(workspace))}/users"
         call = Call("GET", path, parse=WorkspaceUserList.model_validate_json)
         return self._client._page(_USERS, call)

@@ -1,5 +1,5 @@
 # Generated from _async/resources/chat.py by scripts/unasync_client.py; do not edit.
-"""``client.chat``: create (streamed or not), list, get, update, delete, messages."""
+"""``client.chat``: create (streamed or not), list, get, update, delete, messages, sources."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from chatspace.types import (
     ChatCompletionList,
     ChatCompletionMessageList,
     ChatCompletionMessageObject,
+    Source,
+    SourceList,
 )
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ __all__ = ["Chat"]
 
 _COMPLETIONS: Pager[ChatCompletion] = Pager("completions", "chat")
 _MESSAGES: Pager[ChatCompletionMessageObject] = Pager("messages", "chat")
+_SOURCES: Pager[Source] = Pager("sources", "none")
 _COMPLETION = ChatCompletion.model_validate_json
 
 
@@ -122,12 +125,16 @@ class Chat(Resource):
         order: Literal["asc", "desc"] = "asc",
         model: str | None = None,
         metadata: Mapping[str, str] | None = None,
+        search: str | None = None,
     ) -> SyncPage[ChatCompletion]:
         """Stored completions, oldest first (``order="desc"``: newest); pages itself.
 
-        ``metadata`` keeps those whose stored metadata has all the given pairs.
+        ``metadata`` keeps those whose stored metadata has all the given pairs;
+        ``search`` those whose question or answer holds every word of the text (in any
+        order, case and accents aside; 1..4000 characters holding a letter or digit).
         ``to_pandas()`` columns: ``id, created, model, finish_reason, prompt_tokens,
-        completion_tokens, total_tokens, question, answer, metadata.<key>...``.
+        completion_tokens, total_tokens, question, answer, sources, metadata.<key>...``
+        (``sources``: how many passages the completion keeps as its sources).
         """
         params: dict[str, Any] = {"workspace": self._ws(workspace), "limit": limit, "order": order}
         if after is not None:
@@ -136,6 +143,8 @@ class Chat(Resource):
             params["model"] = model
         for key, value in (metadata or {}).items():
             params[f"metadata[{key}]"] = value
+        if search is not None:
+            params["search"] = search
         call = Call("GET", PATH, params=params, parse=ChatCompletionList.model_validate_json)
         return self._client._page(_COMPLETIONS, call)
 
@@ -179,3 +188,17 @@ class Chat(Resource):
         path = _path(completion_id) + "/messages"
         call = Call("GET", path, ChatCompletionMessageList.model_validate_json, params=params)
         return self._client._page(_MESSAGES, call)
+
+    def sources(self, completion_id: str, *, workspace: str | None = None) -> SyncPage[Source]:
+        """The passages retrieved for a stored completion, best first: each with its quote,
+        relevance, whether the model was given it (``sent``) and whether the answer cites
+        it (``cited``); a deleted file's rows only say ``deleted``.
+
+        ``to_pandas()`` columns: ``rank, file_id, filename, quote, score, lexical, dense,
+        sent, cited, deleted, page, sheet, row, slide, cell, line`` (the location's keys).
+        """
+        params = {"workspace": self._ws(workspace)}
+        path = _path(completion_id) + "/sources"
+        return self._client._page(
+            _SOURCES, Call("GET", path, SourceList.model_validate_json, params=params)
+        )

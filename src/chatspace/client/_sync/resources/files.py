@@ -1,24 +1,34 @@
 # Generated from _async/resources/files.py by scripts/unasync_client.py; do not edit.
-"""``client.files``: upload, list, get, delete, content, text, download, update."""
+"""``client.files``: upload, list, search, get, delete, content, text, download, update."""
 
 from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Unpack, overload
 
+from chatspace._shared import is_dataframe
+from chatspace.client._bulk import (
+    BULK_CONCURRENCY,
+    BULK_PROGRESS_ROWS,
+    MetadataRow,
+    metadata_rows,
+    resolve_names,
+    results_frame,
+)
 from chatspace.client._call import Call, dump, no_content, segment
-from chatspace.client._deprecation import renamed
+from chatspace.client._concurrency import run_in_turn
 from chatspace.client._pagination import Pager
 from chatspace.client._resource import Resource
 from chatspace.client._sync._pagination import SyncPage
-from chatspace.client._transfer import Download, ProgressSetting
+from chatspace.client._transfer import Download, Progress, ProgressSetting
 from chatspace.client._uploads import PathInput, Upload, UploadOptions
-from chatspace.errors import NotFoundError
-from chatspace.types import File, FileDeleted, FileLimits, FileList
+from chatspace.errors import ChatspaceError, NotFoundError
+from chatspace.types import File, FileDeleted, FileLimits, FileList, SearchHit, SearchResults
 from chatspace.types.filters import MetadataFilter, filter_payload
+from chatspace.types.retrieval import DEFAULT_SEARCH_TOP_K
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["Files"]
 
 _FILES: Pager[File] = Pager("files", "files")
+_HITS: Pager[SearchHit] = Pager("hits", "none")
 
 
 @functools.cache
@@ -160,6 +171,42 @@ class Files(Resource):
         call = Call("GET", "/files", params=params, parse=FileList.model_validate_json)
         return self._client._page(_FILES, call)
 
+    def search(
+        self,
+        query: str,
+        *,
+        workspace: str | None = None,
+        filter: Mapping[str, Any] | MetadataFilter | str | None = None,
+        file_ids: Sequence[str] | None = None,
+        top_k: int = DEFAULT_SEARCH_TOP_K,
+        relevance: float | None = None,
+    ) -> SyncPage[SearchHit]:
+        """The passages a completion asking ``query`` would retrieve, best first, without
+        asking: each with its quote, scores and whether it passes the relevance cut.
+
+        ``filter`` (a metadata filter as ``list()`` takes it, or its JSON string),
+        ``file_ids``, ``top_k`` (1..50) and ``relevance`` are those of a filter part;
+        ``relevance=None`` uses the service's threshold and ``0`` cuts nothing. Hits below
+        the cut follow the cited ones with ``cited`` false. The answer is one page of at
+        most ``top_k`` hits (``has_more`` is false): iterate it or call ``to_pandas()``,
+        whose columns are ``rank, file_id, filename, quote, score, lexical, dense, cited,
+        page, sheet, row, slide, cell, line, text`` (a location column is empty where it
+        does not apply).
+
+        >>> (client.files.search("annual fee", top_k=3).to_pandas())[["filename", "quote"]]
+        """
+        body: dict[str, Any] = {"query": query, "workspace": self._ws(workspace), "top_k": top_k}
+        if filter is not None:
+            body["filter"] = filter if isinstance(filter, str) else filter_payload(filter)
+        if file_ids is not None:
+            body["file_ids"] = list(file_ids)
+        if relevance is not None:
+            body["relevance"] = relevance
+        call = Call(
+            "POST", "/files/search", content=dump(body), parse=SearchResults.model_validate_json
+        )
+        return self._client._page(_HITS, call)
+
     def get(self, file_id: str, *, workspace: str | None = None) -> File:
         """A file's description."""
         call = self._in_workspace("GET", _path(file_id), workspace, File.model_validate_json)
@@ -204,6 +251,7 @@ class Files(Resource):
         call = self._in_workspace("GET", source, workspace, no_content, stream=True)
         return self._client._download(call, Download(path, progress, name=file_id))
 
+    @overload
     def update(
         self,
         file_id: str,
@@ -211,13 +259,41 @@ class Files(Resource):
         *,
         instructions: str | None = None,
         workspace: str | None = None,
-    ) -> File:
+    ) -> File: ...
+    @overload
+    def update(
+        self,
+        file_id: pd.DataFrame,
+        *,
+        workspace: str | None = None,
+        progress: ProgressSetting = None,
+    ) -> pd.DataFrame: ...
+    def update(
+        self,
+        file_id: Any,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        instructions: str | None = None,
+        workspace: str | None = None,
+        progress: ProgressSetting = None,
+    ) -> File | pd.DataFrame:
         """Merge ``metadata`` into the file's (a key set to None is removed), or derive
         metadata from the content by ``instructions``; the file as it is now.
 
+        Given a DataFrame instead of an id, update many files, one per row: a column
+        ``id``, ``file_id`` or ``filename`` names the file, each other column is a key
+        (NaN leaves it as it is; see :mod:`chatspace.client._bulk`). A name matching no
+        file or several raises ``ValueError`` before anything is sent; a row that fails
+        does not stop the others. Returns a DataFrame indexed as ``frame``: ``file_id``,
+        ``status`` (``updated``, ``unchanged`` or ``failed``), ``error``. ``progress``:
+        a bar (by default from 10 rows), ``False``, or ``progress(done_rows, rows)``.
+
         >>> client.files.update(f.id, {"year": 2024, "draft": None})
         >>> client.files.update(f.id, instructions="Extract the title")
+        >>> client.files.update(pd.DataFrame({"filename": ["a.pdf"], "year": [2024]}))
         """
+        if is_dataframe(file_id):
+            return self._update_frame(file_id, self._ws(workspace), progress)
         body: dict[str, Any] = dict(metadata or {})
         if instructions is not None:
             body["instructions"] = instructions
@@ -232,7 +308,30 @@ class Files(Resource):
         )
         return self._client._request(call)
 
-    def update_metadata(self, *args: Any, **kwargs: Any) -> File:
-        """Deprecated spelling of :meth:`update` (``DeprecationWarning``; goes next release)."""
-        renamed("files.update_metadata()", "files.update()")
-        return self.update(*args, **kwargs)
+    def _update_frame(
+        self, frame: pd.DataFrame, workspace: str, progress: ProgressSetting
+    ) -> pd.DataFrame:
+        """``update(frame)``: names resolved first, then one request per row."""
+        rows = metadata_rows(frame)
+        if any(row.file_id is None for row in rows):
+            listed: list[File] = []
+            for found in self.list(workspace=workspace):
+                listed.append(found)
+            resolve_names(rows, listed, workspace)
+        bar = Progress(progress, len(rows), "metadata", unit="file", threshold=BULK_PROGRESS_ROWS)
+
+        def apply(row: MetadataRow) -> None:
+            assert row.file_id is not None
+            try:
+                if row.metadata:
+                    self.update(row.file_id, row.metadata, workspace=workspace)
+                row.status = "updated" if row.metadata else "unchanged"
+            except ChatspaceError as exc:
+                row.status, row.error = "failed", str(exc)
+            bar.update(1)
+
+        try:
+            run_in_turn([functools.partial(apply, row) for row in rows], BULK_CONCURRENCY)
+        finally:
+            bar.close()
+        return results_frame(rows)

@@ -17,6 +17,7 @@ from pathlib import Path
 from . import (
     bench_completion_search,
     bench_evidence,
+    bench_filters,
     bench_imports,
     bench_listing,
     bench_requests,
@@ -36,6 +37,7 @@ SIZES = {
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
         "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
         "team_questions": 10, "evidence": "tiny", "search_completions": 150, "search_rounds": 2,
+        "filter_files": 200, "filter_rounds": 2,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
@@ -44,12 +46,12 @@ SIZES = {
         "retrieval_questions": 300, "retrieval_quality": "full", "upload_mb": 10,
         "team_rounds": 3, "team_completions": 400, "team_files": 1, "team_file_mb": 8,
         "team_questions": 200, "evidence": "full", "search_completions": 10_000,
-        "search_rounds": 10,
+        "search_rounds": 10, "filter_files": 10_000, "filter_rounds": 15,
     },
 }  # fmt: skip
 NAMES = [
     "requests", "streaming", "listing", "completion-search", "transfer", "imports", "service",
-    "retrieval-quality",
+    "retrieval-quality", "filters",
 ]  # fmt: skip
 ON_REQUEST = ["team"]
 """Run only when named: they need more than the service (PostgreSQL, S3, nginx)."""
@@ -77,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_imports.run(size)
                 elif name == "service":
                     found = bench_service.run(size, scratch)
+                elif name == "filters":
+                    found = bench_filters.run(size, scratch)
                 elif name == "team":
                     from . import bench_team  # imports the servers' support code of tests/
 

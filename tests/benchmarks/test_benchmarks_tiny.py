@@ -25,6 +25,7 @@ SECTIONS = {
     "uploads",
     "retrieval-quality",
     "evidence",
+    "filters",
 }
 
 

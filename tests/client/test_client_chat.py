@@ -7,7 +7,13 @@ import pytest
 
 from chatspace.client import filter_part, text_part, user_message
 from chatspace.errors import NotFoundError
-from chatspace.types import ChatCompletion, ChatCompletionDeleted, ChatMessage, TextContentPart
+from chatspace.types import (
+    ChatCompletion,
+    ChatCompletionDeleted,
+    ChatMessage,
+    ComparisonFilter,
+    TextContentPart,
+)
 from support.clients import AnyClient, collect, run
 
 pytestmark = pytest.mark.anyio
@@ -55,6 +61,14 @@ async def test_messages_may_be_a_string_models_or_helpers(client: AnyClient) -> 
         "top_k": 2,
     }
     assert filter_part(file_ids=["a"]) == {"type": "filter", "file_ids": ["a"]}
+    typed = ComparisonFilter(type="gte", key="year", value=2024)
+    assert filter_part(typed) == {
+        "type": "filter",
+        "filter": '{"type": "gte", "key": "year", "value": 2024}',
+    }
+    # the service reads it: a typed filter part that keeps no file answers without context
+    answer = await run(client.chat.create(messages=[user_message("Hello", filter=typed)]))
+    assert answer.perception_usage is None
 
 
 async def test_n_and_max_tokens_are_honoured(client: AnyClient) -> None:

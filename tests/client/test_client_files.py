@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from chatspace.errors import NotFoundError, UnprocessableEntityError
-from chatspace.types import File, FileDeleted
+from chatspace.types import ComparisonFilter, CompoundFilter, File, FileDeleted
 from support.clients import AnyClient, collect, run
 
 pytestmark = pytest.mark.anyio
@@ -123,6 +123,16 @@ async def test_list_pages_filters_and_frames(client: AnyClient) -> None:
     assert [f.id for f in ascending] == expected[::-1]
     odd = await collect(client.files.list(metadata={"i": [1, 3]}))
     assert sorted(f.filename for f in odd) == ["f1.txt", "f3.txt"]
+    typed = ComparisonFilter(type="gte", key="i", value=3)
+    assert sorted(f.filename for f in await collect(client.files.list(metadata=typed))) == [
+        "f3.txt",
+        "f4.txt",
+    ]
+    either = {"type": "or", "filters": [{"type": "lt", "key": "i", "value": 1}, typed]}
+    assert (
+        len(await collect(client.files.list(metadata=CompoundFilter.model_validate(either)))) == 3
+    )
+    assert len(await collect(client.files.list(metadata=either))) == 3
     assert await collect(client.files.list(purpose="other")) == []
 
     frame = await run(client.files.list(limit=2).to_pandas())

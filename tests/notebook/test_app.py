@@ -18,7 +18,13 @@ from chatspace.notebook.conversations import Thread, ThreadBook, estimate_tokens
 from chatspace.notebook.display import ChatResult, Citation
 from chatspace.notebook.export import export_text, write_thread
 from chatspace.notebook.formats import take_value
-from chatspace.notebook.grammar import InputError, parse_filter, parse_mapping, parse_pairs
+from chatspace.notebook.grammar import (
+    InputError,
+    file_filter,
+    parse_filter,
+    parse_mapping,
+    parse_pairs,
+)
 from chatspace.notebook.session import NotebookSession
 from support.magics import render_markdown
 
@@ -62,9 +68,38 @@ def test_mapping_rejects_in_one_line_naming_the_field(text: str, message: str) -
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("year>=2024", {"type": "gte", "key": "year", "value": 2024}),
+        ("year<2020.5", {"type": "lt", "key": "year", "value": 2020.5}),
+        ("team!=ml", {"type": "ne", "key": "team", "value": "ml"}),
+        ("day<=2024-03-01", {"type": "lte", "key": "day", "value": "2024-03-01"}),
+        ("team in ml,bi", {"type": "in", "key": "team", "value": ["ml", "bi"]}),
+        ("team not in ml, 7", {"type": "nin", "key": "team", "value": ["ml", 7]}),
+        ("team=ml, tags=a,b", {"team": "ml", "tags": "a,b"}),
+        (
+            "year>2023 team=ml",
+            {
+                "type": "and",
+                "filters": [
+                    {"type": "gt", "key": "year", "value": 2023},
+                    {"type": "eq", "key": "team", "value": "ml"},
+                ],
+            },
+        ),
+        ('{"type": "eq", "key": "k", "value": "v"}', {"type": "eq", "key": "k", "value": "v"}),
+        ("  ", None),
+    ],
+)
+def test_filter_words_compare(text: str, expected: dict | None) -> None:
+    assert file_filter(text) == expected
+
+
 def test_filter_and_argparse_words_follow_the_same_rule() -> None:
     assert parse_filter("") is None
-    assert json.loads(parse_filter("team=ml year=2024") or "") == {"team": "ml", "year": "2024"}
+    assert json.loads(parse_filter("team=ml year=2024") or "") == {"team": "ml", "year": 2024}
+    assert json.loads(parse_filter("day=2024-01-31 x=1.5") or "") == {"day": "2024-01-31", "x": 1.5}
     assert json.loads(parse_filter('{"team": ["ml", "ops"]}') or "") == {"team": ["ml", "ops"]}
     assert parse_pairs(["team=ml,year=2024", "x=1"], field="--meta") == {
         "team": "ml,year=2024",
@@ -126,7 +161,7 @@ def test_the_request_comes_from_the_question_and_the_shared_settings() -> None:
     assert user["content"][0] == {"type": "text", "text": "Churn in Lyon?"}
     assert user["content"][1] == {
         "type": "filter",
-        "filter": json.dumps({"team": "ml", "year": "2024"}),
+        "filter": json.dumps({"team": "ml", "year": 2024}),
         "top_k": 4,
     }
     assert kwargs["metadata"] == {"thread": "t", "turn": "1", "conversation": ANY_CONVERSATION}

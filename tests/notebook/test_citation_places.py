@@ -26,7 +26,8 @@ XLSX = xlsx_bytes(
         "Targets": [["region", "target"], ["North", 100], ["South", 200], ["Westmark", 300]],
     }
 )
-NOTES = b"Filler about the weather.\n" * 12 + b"\nThe backup password rotates yearly."  # its own paragraph
+# the answer line is a paragraph of its own (a quote joins the sentences of one paragraph)
+NOTES = b"Filler about the weather.\n" * 12 + b"\nThe backup password rotates yearly."
 
 
 @pytest.mark.parametrize(

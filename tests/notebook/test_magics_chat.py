@@ -101,11 +101,17 @@ def test_options_reach_the_request(
 def test_filter_narrows_retrieval_by_metadata(
     ip: Any, nb_session: NotebookSession, client: Client
 ) -> None:
-    client.files.upload(b"Lyon churn was 5 percent.", filename="a.txt", metadata={"team": "a"})
-    client.files.upload(b"Lyon churn was 9 percent.", filename="b.txt", metadata={"team": "b"})
+    a = {"team": "a", "year": "2023"}
+    client.files.upload(b"Lyon churn was 5 percent.", filename="a.txt", metadata=a)
+    b = {"team": "b", "year": 2024}
+    client.files.upload(b"Lyon churn was 9 percent.", filename="b.txt", metadata=b)
     result = run(ip, '%%chat --filter \'{"team": "b"}\'\nWhat was the Lyon churn?').value
     assert [c.filename for c in result.citations] == ["b.txt"]
     result = run(ip, "%%chat --filter team=a\nWhat was the Lyon churn?").value
+    assert [c.filename for c in result.citations] == ["a.txt"]
+    result = run(ip, "%%chat --filter 'year>=2024'\nWhat was the Lyon churn?").value
+    assert [c.filename for c in result.citations] == ["b.txt"]
+    result = run(ip, "%%chat --filter 'year<2024 team in a,b'\nWhat was the Lyon churn?").value
     assert [c.filename for c in result.citations] == ["a.txt"]
 
 

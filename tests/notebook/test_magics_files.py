@@ -45,6 +45,24 @@ def test_upload_glob_with_metadata_then_list_and_filter(
     assert len(data) == 1
 
 
+def test_list_filters_compare(ip: Any, nb_session: NotebookSession, folder: Path) -> None:
+    """``--metadata year=2023`` stores the string "2023"; ``year>=2024`` compares numbers,
+    and a string that reads as a number is one (docs/interface.md#metadata-filters)."""
+    for year, team in ((2023, "data"), (2024, "design"), (2025, "ops")):
+        (folder / f"{year}.txt").write_text(f"report {year}")
+        run(ip, f"%files upload {folder}/{year}.txt --metadata year={year} --metadata team={team}")
+    frame = run(ip, "%files list --filter 'year>=2024'").value
+    assert sorted(frame["filename"]) == ["2024.txt", "2025.txt"]
+    frame = run(ip, "%files list --filter 'year<2025 team in data,ops'").value
+    assert list(frame["filename"]) == ["2023.txt"]
+    frame = run(ip, "%files list --filter 'team not in data, ops'").value
+    assert list(frame["filename"]) == ["2024.txt"]
+    frame = run(ip, "%files list --filter 'team!=ops year=2024'").value
+    assert list(frame["filename"]) == ["2024.txt"]
+    typed = '{"type": "or", "filters": [{"type": "eq", "key": "team", "value": "ops"}]}'
+    assert list(run(ip, f"%files list --filter '{typed}'").value["filename"]) == ["2025.txt"]
+
+
 def test_upload_with_instructions_derives_metadata(
     ip: Any, nb_session: NotebookSession, folder: Path
 ) -> None:
@@ -124,6 +142,9 @@ def test_html_in_a_file_name_is_escaped_everywhere(
         ("update file-x", "give k=v pairs"),
         ("update file-x novalue", "'novalue' is not key=value"),
         ("list --filter '{oops'", "--filter is not valid JSON"),
+        ("list --filter year", "--filter: 'year' is not a comparison"),
+        ("list --filter 'team in'", "--filter: 'team' in needs values"),
+        ('list --filter \'{"type": "gte", "key": "y"}\'', "422"),
         ("list --max-items 0", "0 is not at least 1"),
         ("frobnicate", "unrecognized arguments: frobnicate"),
     ],

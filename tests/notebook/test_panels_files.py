@@ -258,6 +258,7 @@ def test_delete_asks_first(panel: FilesPanel, client: chatspace.Client) -> None:
 def test_filter_and_workspace_switch(panel: FilesPanel, client: chatspace.Client) -> None:
     upload(panel, [("ml.txt", b"m")], metadata="team=ml")
     upload(panel, [("ops.txt", b"o")], metadata="team=ops")
+    upload(panel, [("new.txt", b"n")], metadata="team=ops year=2024")
     panel.filter_text.value = "team=ml"
     panel.refresh_button.click()
     assert [r["filename"] for r in panel.files] == ["ml.txt"]
@@ -265,6 +266,12 @@ def test_filter_and_workspace_switch(panel: FilesPanel, client: chatspace.Client
     panel.refresh()
     assert "Filter is not valid JSON" in panel.error
     assert [r["filename"] for r in panel.files] == ["ml.txt"]
+    panel.filter_text.value = "year>=2024"
+    panel.refresh()
+    assert [r["filename"] for r in panel.files] == ["new.txt"]
+    panel.filter_text.value = "team in ml,ops year!=2024"
+    panel.refresh()
+    assert sorted(r["filename"] for r in panel.files) == ["ml.txt", "ops.txt"]
     panel.filter_text.value = ""
     client.workspaces.create("other", "Other")
     panel.session.workspace = "other"

@@ -146,13 +146,13 @@ CASES: list[tuple[str, dict[str, Any], list[Any], str]] = [
             )
         },
         ["body", "messages", 0, "content", 1, "filter"],
-        "value_error",
+        "json_invalid",
     ),
     (
         "filter a JSON list",
         {"messages": _parts({"type": "filter", "filter": '["de"]'})},
         ["body", "messages", 0, "content", 0, "filter"],
-        "value_error",
+        "dict_type",
     ),
     (
         "unknown file id",

@@ -146,6 +146,8 @@ def test_filter_as_object_or_string_and_file_ids(
     as_object = _search(alice, filter={"kind": "other"}, relevance=0).json()["data"]
     as_string = _search(alice, filter=json.dumps({"kind": "other"}), relevance=0).json()["data"]
     assert as_object == as_string
+    typed = {"type": "nin", "key": "kind", "value": ["money", "travel"]}
+    assert _search(alice, filter=typed, relevance=0).json()["data"] == as_object
     assert {h["filename"] for h in as_object} == {"garden.txt", "notes.md"}
     assert as_object[0]["filename"] == "notes.md"  # "annual" is only there
     travel = next(f["id"] for f in files if f["filename"] == "travel.txt")
@@ -168,10 +170,15 @@ def test_an_empty_workspace_has_no_hits(alice: httpx.Client) -> None:
         ({"query": "fee", "top_k": 51}, ["body", "top_k"], "less_than_equal"),
         ({"query": "fee", "relevance": -1}, ["body", "relevance"], "greater_than_equal"),
         ({"query": "fee", "relevance": 1.5}, ["body", "relevance"], "less_than_equal"),
-        ({"query": "fee", "filter": "[1]"}, ["body", "filter"], "value_error"),
-        ({"query": "fee", "filter": "{nope"}, ["body", "filter"], "value_error"),
-        ({"query": "fee", "filter": [1]}, ["body", "filter"], "object_type"),
-        ({"query": "fee", "filter": 3}, ["body", "filter"], "object_type"),
+        ({"query": "fee", "filter": "[1]"}, ["body", "filter"], "dict_type"),
+        ({"query": "fee", "filter": "{nope"}, ["body", "filter"], "json_invalid"),
+        ({"query": "fee", "filter": [1]}, ["body", "filter"], "dict_type"),
+        ({"query": "fee", "filter": 3}, ["body", "filter"], "dict_type"),
+        (
+            {"query": "fee", "filter": {"type": "or", "filters": [{"type": "gte", "key": "y"}]}},
+            ["body", "filter", "filters", 0, "value"],
+            "missing",
+        ),
         ({"query": "fee", "file_ids": "x"}, ["body", "file_ids"], "list_type"),
         (
             {"query": "fee", "workspace": "Not Valid"},

@@ -140,8 +140,11 @@ def test_search_files_is_described(spec: dict[str, Any]) -> None:
     )
     relevance = next(s for s in props["relevance"]["anyOf"] if s.get("type") == "number")
     assert (relevance["minimum"], relevance["maximum"]) == (0, 1)
-    kinds = [s.get("type") for s in props["filter"]["anyOf"]]
-    assert kinds == ["object", "string", "null"]
+    kinds = [s.get("type") or s["$ref"].rsplit("/", 1)[1] for s in props["filter"]["anyOf"]]
+    assert kinds == ["string", "ComparisonFilter", "CompoundFilter", "object", "null"]
+    assert props["filter"]["anyOf"][0]["format"] == "metadata-filter"
+    compound = spec["components"]["schemas"]["CompoundFilter"]
+    assert compound["properties"]["type"]["enum"] == ["and", "or"]
     answer = op["responses"]["200"]["content"]["application/json"]["schema"]
     hit = _schema(spec, _schema(spec, answer)["properties"]["data"]["items"])
     assert set(hit["properties"]) == {

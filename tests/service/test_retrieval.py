@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from chatspace.service.json_values import metadata_matches
 from chatspace.service.retrieval.documents import html_to_text
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.indexing import split_passages
@@ -142,25 +141,6 @@ def test_a_huge_question_keeps_a_bounded_query() -> None:
     terms = search_terms(" ".join(f"word{i}" for i in range(10_000)) + " " + "y" * 5000)
     assert len(terms) == 32
     assert terms[0] == "word0"
-
-
-@pytest.mark.parametrize(
-    ("metadata", "criteria", "matches"),
-    [
-        ({"lang": "de"}, {"lang": "de"}, True),
-        ({"lang": "de"}, {"lang": ["fr", "de"]}, True),
-        ({"lang": "de"}, {"lang": ["fr"]}, False),
-        ({"lang": "de", "year": 2024}, {"lang": "de", "year": 2024}, True),
-        ({"lang": "de"}, {"lang": "de", "year": 2024}, False),
-        ({"flag": True}, {"flag": 1}, False),
-        ({"n": 1}, {"n": True}, False),
-        ({"n": 1}, {"n": 1.0}, True),
-        ({"tags": ["a", "b"]}, {"tags": ["a", "b"]}, True),
-        ({}, {}, True),
-    ],
-)
-def test_metadata_matching(metadata: dict, criteria: dict, matches: bool) -> None:
-    assert metadata_matches(metadata, criteria) is matches
 
 
 # ---------------------------------------------------------------- through the service

@@ -71,7 +71,7 @@ def add_chat_options(parser: Parser) -> None:
     add(
         "--filter",
         metavar="K=V|JSON",
-        help='search files whose metadata match: "team=ml year=2024" or {"team": "ml"}',
+        help='search files whose metadata match: "team=ml year>=2024" or a JSON filter',
     )
     add(
         "--top-k",

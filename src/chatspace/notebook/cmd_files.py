@@ -19,7 +19,7 @@ from chatspace._shared import is_dataframe
 from .commands import Command
 from .display import Message, fenced, publish
 from .filerefs import file_ids
-from .grammar import InputError, parse_mapping, parse_pairs
+from .grammar import InputError, file_filter, parse_pairs
 from .markup import one_line, safe_markdown
 from .options import OptionError, Parser, positive_int
 from .searching import search_frame
@@ -52,11 +52,11 @@ def _file_id(ctx: NotebookContext, workspace: str, ref: str) -> str:
 
 def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """The files of the workspace as a DataFrame (newest first)."""
-    metadata = parse_mapping(args.filter, field="--filter")
+    metadata = file_filter(args.filter, field="--filter")
     client, workspace = ctx.session.client, _workspace(ctx, args)
     page = client.files.list(
         workspace=workspace,
-        metadata=metadata or None,
+        metadata=metadata,
         purpose=args.purpose,
         order=args.order,
         limit=min(args.max_items or 10_000, 10_000),
@@ -228,7 +228,11 @@ def _with_workspace(parser: Parser) -> None:
 
 
 def _list_options(parser: Parser) -> None:
-    parser.add_argument("--filter", metavar="K=V|JSON", help="files whose metadata matches")
+    parser.add_argument(
+        "--filter",
+        metavar="K=V|K>=V|JSON",
+        help="files whose metadata matches (docs/magics.md#filters)",
+    )
     parser.add_argument("--purpose", help="files of this purpose")
     parser.add_argument("--order", choices=("asc", "desc"), default="desc", help="by upload time")
     parser.add_argument("--max-items", type=positive_int, metavar="N", help="at most N files")
@@ -286,7 +290,7 @@ def _update_options(parser: Parser) -> None:
 
 
 COMMANDS = [
-    Command("list", "the files as a DataFrame (--filter k=v)", _list_options, _list),
+    Command("list", "the files as a DataFrame (--filter 'year>=2024')", _list_options, _list),
     Command(
         "search",
         "what a question would retrieve: QUERY [--filter k=v] [--top-k N] [--all]",

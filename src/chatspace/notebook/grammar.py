@@ -10,16 +10,27 @@ are strings; JSON keeps its types.
 {'team': 'ml', 'title': 'Q3 report'}
 >>> parse_mapping("team=ml,year=2024")
 {'team': 'ml,year=2024'}
+
+A **filter** of file metadata (:func:`file_filter`, docs/magics.md#filters) reads the same
+words, and each may compare instead: ``year>=2024``, ``year<2020``, ``team!=ml``, and
+``team in ml,bi`` or ``team not in ml,bi`` (three or four words). A value that looks like a
+number is a number (``2024``, ``-1.5``); any other, an ISO date included, a string (the
+service compares ISO dates as dates). Several words must all hold.
+
+>>> file_filter("year>=2024 team in ml,bi")
+{'type': 'and', 'filters': [{'type': 'gte', 'key': 'year', 'value': 2024}, \
+{'type': 'in', 'key': 'team', 'value': ['ml', 'bi']}]}
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["InputError", "parse_filter", "parse_mapping", "parse_pairs", "short"]
+__all__ = ["InputError", "file_filter", "parse_filter", "parse_mapping", "parse_pairs", "short"]
 
 MAX_FIELD_CHARS = 65_536
 
@@ -77,10 +88,79 @@ def parse_pairs(words: Iterable[str] | None, *, field: str) -> dict[str, str]:
     return pairs
 
 
+_COMPARISON = re.compile(r"^([^=!<>]+)(!=|>=|<=|=|>|<)(.*)$", re.DOTALL)
+_OPERATORS = {"=": "eq", "!=": "ne", ">": "gt", ">=": "gte", "<": "lt", "<=": "lte"}
+_NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+
+
+def _typed_value(text: str) -> str | int | float:
+    """A number where ``text`` looks like one, else the text (an ISO date stays text)."""
+    if not _NUMBER.match(text):
+        return text
+    return float(text) if "." in text else int(text)
+
+
+def _comparisons(words: list[str], field: str) -> list[dict[str, Any]]:
+    """The comparisons of filter words (:func:`file_filter`)."""
+    found: list[dict[str, Any]] = []
+    i = 0
+    while i < len(words):
+        word = words[i].removesuffix(",")
+        i += 1
+        if not word:
+            continue
+        if match := _COMPARISON.match(word):
+            key, op, value = match.groups()
+            found.append({"type": _OPERATORS[op], "key": key.strip(), "value": _typed_value(value)})
+            continue
+        negated = words[i : i + 1] == ["not"]
+        i += negated
+        if words[i : i + 1] != ["in"]:
+            raise InputError(
+                f"{field}: {short(word)} is not a comparison; use key=value, key>=value, "
+                "key in a,b or a JSON object"
+            )
+        listed = ""
+        i += 1
+        while i < len(words) and (not listed or listed.endswith(",")):  # "in ml, bi"
+            listed += words[i]
+            i += 1
+        values = [_typed_value(v) for v in listed.split(",") if v]
+        if not values:
+            raise InputError(f"{field}: {short(word)} in needs values, like {word} in a,b")
+        found.append({"type": "nin" if negated else "in", "key": word, "value": values})
+    return found
+
+
+def file_filter(
+    text: str | Mapping[str, Any] | None, *, field: str = "filter"
+) -> dict[str, Any] | None:
+    """A filter of file metadata as the JSON object the service reads; None for none.
+
+    A JSON object (or a mapping) is sent as it is; words are comparisons (module docstring),
+    sent as the ``{"key": value}`` shorthand while every one is ``=``.
+    """
+    if text is None or isinstance(text, Mapping):
+        return dict(text) if text else None
+    text = text.strip()
+    if text.startswith(("{", "[", '"')) or not text:
+        return parse_mapping(text, field=field) or None
+    if len(text) > MAX_FIELD_CHARS:
+        raise InputError(f"{field} is too long ({len(text)} characters; at most 65536)")
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise InputError(f"{field}: {exc}; use key=value words or a JSON object") from None
+    found = _comparisons(words, field)
+    if all(c["type"] == "eq" for c in found):
+        return {c["key"]: c["value"] for c in found} or None
+    return found[0] if len(found) == 1 else {"type": "and", "filters": found}
+
+
 def parse_filter(text: str | Mapping[str, Any] | None, *, field: str = "filter") -> str | None:
-    """A retrieval filter as the JSON object string the service wants; None for none."""
-    pairs = parse_mapping(text, field=field)
-    return json.dumps(pairs) if pairs else None
+    """A retrieval filter (:func:`file_filter`) as the JSON string a filter part takes."""
+    found = file_filter(text, field=field)
+    return json.dumps(found) if found else None
 
 
 def short(text: str, limit: int = 60) -> str:

@@ -1,8 +1,8 @@
 """Searching a workspace's files without asking: what ``%files search`` and the files
 panel's search box both send (``client.files.search``) and the table both show.
 
-The filter is written as everywhere in the notebook (``k=v`` words or a JSON object,
-:func:`~chatspace.notebook.grammar.parse_mapping`); ``everything`` lifts the relevance
+The filter is written as everywhere in the notebook (``k=v`` and ``k>=v`` words or a JSON
+object, :func:`~chatspace.notebook.grammar.file_filter`); ``everything`` lifts the relevance
 cut (``relevance`` 0), so that every hit within ``top_k`` is cited.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatspace.types.retrieval import DEFAULT_SEARCH_TOP_K, MAX_QUERY_CHARS, Location
 
-from .grammar import InputError, parse_mapping
+from .grammar import InputError, file_filter
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,11 +45,10 @@ def search_frame(
         raise InputError(
             f"the search is too long ({len(query)} characters; at most {MAX_QUERY_CHARS})"
         )
-    wanted = parse_mapping(filter, field=field)
     page = client.files.search(
         query,
         workspace=workspace,
-        filter=wanted or None,
+        filter=file_filter(filter, field=field),
         top_k=top_k or DEFAULT_SEARCH_TOP_K,
         relevance=0 if everything else None,
     )

@@ -1,7 +1,8 @@
 """What makes a JSON value acceptable, wherever the service takes one in.
 
-Every JSON value the service accepts (a request body, ``GET /files?metadata=``, a filter
-part's ``filter``, the upload form's ``metadata``) goes through :func:`loads_json`: strict
+Every JSON value the service accepts (a request body, the upload form's ``metadata``)
+goes through :func:`loads_json` (a metadata filter given as a string is read by its type,
+:mod:`chatspace.types.filters`): strict
 UTF-8, standard JSON (no NaN or Infinity), at most :data:`MAX_JSON_DEPTH` levels deep, and
 every string valid Unicode (a lone surrogate cannot be encoded as UTF-8, so it could be
 neither stored nor answered; NUL is valid Unicode, stored and answered as it came). A
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
@@ -20,7 +20,6 @@ __all__ = [
     "JSONRejected",
     "check_json",
     "loads_json",
-    "metadata_matches",
     "parse_json_object",
     "shown",
 ]
@@ -123,30 +122,3 @@ def parse_json_object(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise JSONRejected((), 'Input should be a JSON object, like {"key": "value"}', "dict_type")
     return value
-
-
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality: ``true`` is not ``1``, though Python says ``True == 1``."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a is b
-    return bool(a == b)
-
-
-def metadata_matches(metadata: Mapping[str, Any], criteria: Mapping[str, Any]) -> bool:
-    """Each key of ``criteria`` is in ``metadata`` and equals its value, or one of its
-    values when the value is a list (a file list's ``metadata`` and a filter part's
-    ``filter`` match this way).
-
-    >>> metadata_matches({"lang": "de", "year": 2024}, {"lang": ["de", "fr"], "year": 2024})
-    True
-    """
-    for key, wanted in criteria.items():
-        if key not in metadata:
-            return False
-        have = metadata[key]
-        if _same(have, wanted):
-            continue
-        if isinstance(wanted, list) and any(_same(have, w) for w in wanted):
-            continue
-        return False
-    return True

@@ -32,6 +32,7 @@ from .common import (
     WorkspaceId,
 )
 from .files import File, FileDeleted, FileLimits, FileList
+from .filters import ComparisonFilter, CompoundFilter, MetadataFilter
 from .models import MODEL_NAME_PATTERN, Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
 from .retrieval import (
     FileSearchRequest,
@@ -70,7 +71,9 @@ __all__ = [
     "ChatMessage",
     "ChoiceDelta",
     "ChunkChoice",
+    "ComparisonFilter",
     "CompletionUsage",
+    "CompoundFilter",
     "ContentPart",
     "ErrorResponse",
     "File",
@@ -85,6 +88,7 @@ __all__ = [
     "Location",
     "LogProbs",
     "Metadata",
+    "MetadataFilter",
     "Model",
     "ModelCheck",
     "ModelConnection",

@@ -23,7 +23,6 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from chatspace._shared import DEFAULT_MODEL
 
 from .common import (
-    JSON_OBJECT_STRING,
     Metadata,
     Relevance,
     RequestModel,
@@ -32,6 +31,7 @@ from .common import (
     WorkspaceId,
     relocated,
 )
+from .filters import FilterInput, MetadataFilter, read_filter
 from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
@@ -78,8 +78,9 @@ class TextContentPart(RequestModel):
 class FilterContentPart(RequestModel):
     """Narrows which uploaded files the completion searches (docs/interface.md#filter-parts).
 
-    ``filter`` is a JSON object as a string, matched against file metadata; ``file_ids``
-    limits the search to those files; ``top_k`` is the number of passages (1..50, default 5).
+    ``filter`` is a metadata filter (:mod:`.filters`: typed or shorthand), as an object or
+    that object as a JSON string, kept as given; ``file_ids`` limits the search to those
+    files; ``top_k`` is the number of passages (1..50, default 5).
     """
 
     # What _part_kind reads as a filter part, for the OpenAPI document: ``{}`` is a text part.
@@ -92,12 +93,16 @@ class FilterContentPart(RequestModel):
     )
 
     type: Literal["filter"] = "filter"
-    filter: Annotated[str | None, Field(json_schema_extra=JSON_OBJECT_STRING)] = None
+    filter: FilterInput = None
     top_k: TopK | None = None
     file_ids: list[str] | None = None
     relevance: Relevance | None = None
     """Share (0..1) of the question's weighted terms a passage must match to be cited;
     0 cites any match. Default: the service's ``relevance_threshold``."""
+
+    def metadata_filter(self) -> MetadataFilter | None:
+        """The typed form of ``filter`` (checked when the part was read)."""
+        return None if self.filter is None else read_filter(self.filter)
 
 
 def _part_kind(part: Any) -> str:

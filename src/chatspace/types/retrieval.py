@@ -3,12 +3,12 @@ passage stands in its file (docs/interface.md#seeing-retrieval)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SerializerFunctionWrapHandler, field_validator, model_serializer
-from pydantic_core import PydanticCustomError
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
-from .common import JSON_OBJECT_STRING, Relevance, RequestModel, TopK, WireModel, WorkspaceId
+from .common import Relevance, RequestModel, TopK, WireModel, WorkspaceId
+from .filters import FilterInput
 
 __all__ = [
     "DEFAULT_SEARCH_TOP_K",
@@ -51,26 +51,14 @@ class FileSearchRequest(RequestModel):
 
     query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
     workspace: WorkspaceId = "default"
-    filter: dict[str, Any] | Annotated[str, Field(json_schema_extra=JSON_OBJECT_STRING)] | None = (
-        None
-    )
+    filter: FilterInput = None
     """A metadata filter, as a filter part takes it: a JSON object, or that object as a
-    string."""
+    string (docs/interface.md#metadata-filters)."""
     file_ids: list[str] | None = None
     top_k: TopK = DEFAULT_SEARCH_TOP_K
     relevance: Relevance | None = None
     """The relevance a passage needs to be cited: null, the service's threshold; 0, no
     cut (every hit is cited)."""
-
-    @field_validator("filter", mode="before")
-    @classmethod
-    def _object_or_string(cls, value: Any) -> Any:
-        """One error naming ``filter``, not one per member of its union."""
-        if value is not None and not isinstance(value, dict | str):
-            raise PydanticCustomError(
-                "object_type", "filter must be a JSON object, or that object as a string"
-            )
-        return value
 
 
 class SearchScores(WireModel):

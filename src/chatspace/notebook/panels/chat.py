@@ -131,7 +131,7 @@ class ChatPanel(Panel):
             description="Files", rows=4, options=[], layout=w.Layout(width="auto", min_width="50%")
         )
         self.file_picker.add_class("chatspace-files-picker")
-        self.filter_text = w.Text(description="Filter", placeholder='team=ml or {"team": "ml"}')
+        self.filter_text = w.Text(description="Filter", placeholder="team=ml year>=2024, or JSON")
         self.filter_text.add_class("chatspace-filter")
         # never shrunk to the box: it is what scrolls inside it
         self.conversation = w.VBox([], layout=w.Layout(flex="0 0 auto"))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 from traitlets import Bool, Dict, Float, List, Unicode, link
 
-from chatspace.notebook.grammar import parse_mapping
+from chatspace.notebook.grammar import file_filter, parse_mapping
 from chatspace.notebook.markup import escape
 from chatspace.notebook.searching import search_frame
 
@@ -73,7 +73,9 @@ class FilesPanel(Panel):
     progress = Float(0.0, help="Progress of the running upload, from 0 to 1.")
     upload_metadata = Unicode("", help="Metadata given to uploads: JSON or k=v pairs.")
     upload_instructions = Unicode("", help="Instructions the service runs on uploads.")
-    metadata_filter = Unicode("", help="List only files whose metadata match (k=v or JSON).")
+    metadata_filter = Unicode(
+        "", help="List only files whose metadata match (year>=2024 team=ml, or JSON)."
+    )
     last_uploaded = List(Unicode(), help="Ids of the files of the last upload.")
     search_query = Unicode("", help="What the search box looks for (what a question retrieves).")
     search_all = Bool(False, help="Search without the relevance cut (every hit cited).")
@@ -99,7 +101,7 @@ class FilesPanel(Panel):
         self.progress_bar = w.FloatProgress(min=0.0, max=1.0, description="Sent")
         self.progress_bar.add_class("chatspace-progress")
         self.workspace_picker = WorkspacePicker(self)
-        self.filter_text = w.Text(description="Filter", placeholder="team=ml")
+        self.filter_text = w.Text(description="Filter", placeholder="team=ml year>=2024")
         self.filter_text.add_class("chatspace-files-filter")
         self.refresh_button = button("Refresh", "chatspace-refresh")
         self.search_text = w.Text(description="Search", placeholder="annual fee")
@@ -181,7 +183,7 @@ class FilesPanel(Panel):
     @action
     def refresh(self) -> None:
         """Reload the workspace's files (with the metadata filter)."""
-        flt = parse_mapping(self.metadata_filter, field="Filter")
+        flt = file_filter(self.metadata_filter, field="Filter")
         self.workspace_picker.reload()
         query: dict[str, Any] = {"workspace": self.workspace}
         if flt:

@@ -12,8 +12,6 @@ Each quote is the one ``service-l0`` would show
 
 from __future__ import annotations
 
-import json
-
 import sqlalchemy as sa
 
 from chatspace.service.access import Caller
@@ -37,11 +35,9 @@ __all__ = ["search_files", "search_in"]
 
 
 def _part(body: FileSearchRequest) -> FilterContentPart:
-    """The filter part a completion asking ``body.query`` would carry (a filter given as
-    an object travels as its JSON string, as a filter part takes it)."""
-    flt = body.filter
+    """The filter part a completion asking ``body.query`` would carry."""
     return FilterContentPart(
-        filter=json.dumps(flt) if isinstance(flt, dict) else flt,
+        filter=body.filter,
         file_ids=body.file_ids,
         top_k=body.top_k,
         relevance=body.relevance,

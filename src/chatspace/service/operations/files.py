@@ -37,6 +37,7 @@ from chatspace.service.store.blobs import TempBlob
 from chatspace.service.store.files import file_not_found
 from chatspace.types.common import RequestModel, WorkspaceId
 from chatspace.types.files import File, FileDeleted, FileList, file_metadata_problem
+from chatspace.types.filters import MetadataFilter
 
 __all__ = [
     "MAX_INSTRUCTIONS",
@@ -302,7 +303,7 @@ def list_files(
     limit: int,
     order: Literal["asc", "desc"],
     purpose: str | None,
-    metadata: dict[str, Any] | None,
+    metadata: MetadataFilter | None,
 ) -> FileList:
     """A page of the workspace's files; ``total`` counts all that match the filters."""
     with reading(state, caller, workspace) as conn:

@@ -1,19 +1,18 @@
 """Which files a completion may search: its messages' filter parts (docs/interface.md#filter-parts).
 
 Every filter part of every message narrows the search, and several combine with AND:
-``file_ids`` keeps those files, ``filter`` keeps files whose metadata matches a JSON
-object, ``top_k`` sets how many passages are given to the model (the smallest given
-wins, default :data:`DEFAULT_TOP_K`), and ``relevance`` the share of the question a
-passage must match to be cited (the highest given wins; default: the service's). A bad
-part is a 422 whose ``loc`` names it.
+``file_ids`` keeps those files, ``filter`` the files whose metadata it keeps (checked
+by the part's type, :mod:`chatspace.types.filters`; evaluated by the database,
+:mod:`chatspace.service.store.filters`), ``top_k`` sets how many passages are given to
+the model (the smallest given wins, default :data:`DEFAULT_TOP_K`), and ``relevance``
+the share of the question a passage must match to be cited (the highest given wins;
+default: the service's). A bad part is a 422 whose ``loc`` names it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -21,7 +20,7 @@ from chatspace.service.problems import Invalid
 from chatspace.service.store import files as file_store
 from chatspace.types import ChatMessage, FilterContentPart
 
-__all__ = ["DEFAULT_TOP_K", "Loc", "Scope", "parse_metadata_filter", "resolve_scope", "scope_of"]
+__all__ = ["DEFAULT_TOP_K", "Loc", "Scope", "resolve_scope", "scope_of"]
 
 DEFAULT_TOP_K = 5
 """Passages retrieved, given to a model and cited by default (contract: 5). On the dev
@@ -39,17 +38,6 @@ class Scope:
     file_ids: frozenset[str] | None
     top_k: int = DEFAULT_TOP_K
     relevance: float | None = None
-
-
-def parse_metadata_filter(text: str, *, loc: Sequence[str | int]) -> dict[str, Any]:
-    """A metadata filter given as a JSON string; anything but a JSON object is a 422."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
-        raise Invalid(loc, 'filter must be a JSON object as a string, like \'{"lang": "de"}\'')
-    return value
 
 
 def _parts(messages: Sequence[ChatMessage]) -> list[tuple[Loc, FilterContentPart]]:
@@ -100,8 +88,7 @@ def scope_of(
                         f"file '{file_id[:80]}' is not a file of workspace '{workspace_id}'",
                     )
             allowed = known if allowed is None else allowed & known
-        if part.filter is not None:
-            criteria = parse_metadata_filter(part.filter, loc=[*loc, "filter"])
+        if (criteria := part.metadata_filter()) is not None:
             matching = file_store.file_ids_matching(
                 conn, org_id=org_id, workspace_id=workspace_id, criteria=criteria
             )

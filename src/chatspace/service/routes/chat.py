@@ -17,7 +17,6 @@ from starlette.responses import Response
 
 from chatspace.service.deps import CallerDep, StateDep
 from chatspace.service.idempotency import REPLAY_HEADER, IdempotencyKeyDep
-from chatspace.service.json_values import JSONRejected, loads_json
 from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.operations import chat as operations
 from chatspace.service.problems import error_responses
@@ -28,7 +27,6 @@ from chatspace.types import (
     ChatCompletionList,
     ChatCompletionMessageList,
     ChatCompletionRequest,
-    FilterContentPart,
     Metadata,
     SourceList,
     WorkspaceId,
@@ -103,7 +101,6 @@ async def create_chat_completion(
     idempotency_key: IdempotencyKeyDep = None,
 ) -> Response:
     """Create a chat completion over the workspace's files; stream it with `stream: true`."""
-    _check_filters(body)
     created = await operations.create_completion(
         state,
         caller=caller,
@@ -123,22 +120,6 @@ async def create_chat_completion(
     if created.ignored:
         response.headers[IGNORED_HEADER] = ", ".join(created.ignored)
     return response
-
-
-def _check_filters(body: ChatCompletionRequest) -> None:
-    """Filter parts' ``filter`` JSON within the bounds of every JSON value (whether it
-    parses, as an object, is retrieval's 422 to give)."""
-    errors = []
-    for i, message in enumerate(body.messages):
-        for j, part in enumerate(message.content if isinstance(message.content, list) else []):
-            if isinstance(part, FilterContentPart) and part.filter is not None:
-                try:
-                    loads_json(part.filter)
-                except JSONRejected as exc:
-                    if exc.kind != "json_invalid":
-                        errors.append(exc.item("body", "messages", i, "content", j, "filter"))
-    if errors:
-        raise RequestValidationError(errors)
 
 
 def _metadata_filter(request: Request) -> dict[str, str]:

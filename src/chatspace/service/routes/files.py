@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import (
     FileResponse,
@@ -27,7 +27,6 @@ from starlette.responses import (
 
 from chatspace.service.deps import CallerDep, StateDep
 from chatspace.service.idempotency import IdempotencyKeyDep
-from chatspace.service.json_values import JSONRejected, loads_json, parse_json_object
 from chatspace.service.limits import BoundedJSONRoute
 from chatspace.service.operations import files as operations
 from chatspace.service.operations.file_search import search_files
@@ -45,6 +44,7 @@ from chatspace.types.files import (
     FileLimits,
     FileList,
 )
+from chatspace.types.filters import FILTER_STRING, read_filter
 
 router = APIRouter(
     tags=["files"], responses=error_responses(401, 429), route_class=BoundedJSONRoute
@@ -148,8 +148,8 @@ def list_files(
     metadata: Annotated[
         str | None,
         Query(
-            description='Metadata filter: a JSON object string, e.g. {"lang": "de"}.',
-            json_schema_extra=JSON_OBJECT_STRING,
+            description=FILTER_STRING["description"],
+            json_schema_extra=FILTER_STRING,
         ),
     ] = None,
 ) -> FileList:
@@ -157,9 +157,13 @@ def list_files(
     wanted = None
     if metadata is not None:
         try:
-            wanted = parse_json_object(metadata)
-        except JSONRejected as exc:
-            raise RequestValidationError([exc.item("query", "metadata")]) from None
+            wanted = read_filter(metadata)
+        except ValidationError as exc:
+            errors = [
+                {"loc": ["query", "metadata", *e["loc"]], "msg": e["msg"], "type": e["type"]}
+                for e in exc.errors()
+            ]
+            raise RequestValidationError(errors) from None
     return operations.list_files(
         state,
         caller=caller,
@@ -177,12 +181,6 @@ def search(body: FileSearchRequest, caller: CallerDep, state: StateDep) -> Searc
     """The passages a completion with this question and filter part would retrieve, best
     first, each with its quote, scores and whether it passes the relevance cut (those
     that miss it follow, uncited); needs reader access."""
-    if isinstance(body.filter, str):
-        try:
-            loads_json(body.filter)  # within the bounds of any JSON value
-        except JSONRejected as exc:
-            if exc.kind != "json_invalid":  # not an object: the scope's 422
-                raise RequestValidationError([exc.item("body", "filter")]) from None
     return search_files(state, caller=caller, body=body)
 
 

@@ -14,12 +14,13 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 
-from chatspace.service.json_values import metadata_matches
 from chatspace.service.problems import NotFound, quoted
 from chatspace.types.files import File, FileList
+from chatspace.types.filters import MetadataFilter
 
 from .completions import forget_files
 from .dialects import in_json_array
+from .filters import metadata_where
 from .passages import delete_file_passages
 from .schema import files as table
 
@@ -147,7 +148,7 @@ def list_files(
     limit: int = 10000,
     order: Order = "desc",
     purpose: str | None = None,
-    metadata: dict[str, Any] | None = None,
+    metadata: MetadataFilter | None = None,
 ) -> FileList:
     """A page of files by ``created_at`` (ties by id); ``total`` counts every match.
 
@@ -172,24 +173,12 @@ def list_files(
     columns: list[sa.ColumnElement[Any]] = [table.c.created_at, table.c.id]
     sort = [c.desc() for c in columns] if order == "desc" else columns
 
-    if metadata:
-        # Free-form JSON is matched in Python: exact JSON equality is not portable SQL.
-        keyed = conn.execute(
-            sa.select(table.c.id, table.c.created_at, table.c.metadata)
-            .where(*where)
-            .order_by(*sort)
-        ).all()
-        matched = [(r.created_at, r.id) for r in keyed if metadata_matches(r.metadata, metadata)]
-        total = len(matched)
-        if cursor is not None:
-            matched = [k for k in matched if (k > cursor if order == "asc" else k < cursor)]
-        ids = [k[1] for k in matched[: limit + 1]]
-        rows = conn.execute(sa.select(table).where(table.c.id.in_(ids)).order_by(*sort)).all()
-    else:
-        total = conn.execute(sa.select(sa.func.count()).where(*where)).scalar_one()
-        if cursor is not None:
-            where.append(key > cursor if order == "asc" else key < cursor)
-        rows = conn.execute(sa.select(table).where(*where).order_by(*sort).limit(limit + 1)).all()
+    if metadata is not None:
+        where.append(metadata_where(conn, metadata))
+    total = conn.execute(sa.select(sa.func.count()).where(*where)).scalar_one()
+    if cursor is not None:
+        where.append(key > cursor if order == "asc" else key < cursor)
+    rows = conn.execute(sa.select(table).where(*where).order_by(*sort).limit(limit + 1)).all()
 
     page = [_file(r._mapping) for r in rows[:limit]]
     return FileList(
@@ -214,16 +203,19 @@ def known_file_ids(
 
 
 def file_ids_matching(
-    conn: sa.Connection, *, org_id: str, workspace_id: str, criteria: Mapping[str, Any]
+    conn: sa.Connection, *, org_id: str, workspace_id: str, criteria: MetadataFilter
 ) -> set[str]:
-    """The files of the workspace (expired ones too) whose metadata matches ``criteria``
-    (:func:`~chatspace.service.json_values.metadata_matches`)."""
-    rows = conn.execute(
-        sa.select(table.c.id, table.c.metadata).where(
-            table.c.org_id == org_id, table.c.workspace_id == workspace_id
+    """The files of the workspace (expired ones too) whose metadata ``criteria`` keeps,
+    found by the database (:mod:`.filters`)."""
+    return set(
+        conn.scalars(
+            sa.select(table.c.id).where(
+                table.c.org_id == org_id,
+                table.c.workspace_id == workspace_id,
+                metadata_where(conn, criteria),
+            )
         )
     )
-    return {fid for fid, meta in rows if metadata_matches(meta or {}, criteria)}
 
 
 def update_file(

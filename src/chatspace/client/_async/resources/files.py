@@ -26,6 +26,7 @@ from chatspace.client._transfer import Download, Progress, ProgressSetting
 from chatspace.client._uploads import PathInput, Upload, UploadOptions
 from chatspace.errors import ChatspaceError, NotFoundError
 from chatspace.types import File, FileDeleted, FileLimits, FileList, SearchHit, SearchResults
+from chatspace.types.filters import MetadataFilter, filter_payload
 from chatspace.types.retrieval import DEFAULT_SEARCH_TOP_K
 
 if TYPE_CHECKING:
@@ -150,12 +151,14 @@ class AsyncFiles(Resource):
         limit: int = 10000,
         order: Literal["asc", "desc"] = "desc",
         purpose: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | MetadataFilter | None = None,
     ) -> AsyncPage[File]:
         """Files of the workspace, newest first; pages itself (``limit`` per page).
 
-        ``metadata`` keeps files whose metadata has each key equal to the value (or
-        to one of the values, for a list).
+        ``metadata`` keeps the files it matches (docs/interface.md#metadata-filters): a
+        typed filter, ``ComparisonFilter(type="gte", key="year", value=2024)`` or its dict,
+        or the shorthand ``{"team": "ml"}`` (each key equal to the value, or to one of
+        the values of a list).
         ``to_pandas()`` columns: ``id, filename, bytes, created_at, expires_at, purpose,
         status, workspace_id, user_id, metadata.<key>...``.
         """
@@ -165,7 +168,7 @@ class AsyncFiles(Resource):
         if purpose is not None:
             params["purpose"] = purpose
         if metadata is not None:
-            params["metadata"] = dump(dict(metadata)).decode()
+            params["metadata"] = dump(filter_payload(metadata)).decode()
         call = Call("GET", "/files", params=params, parse=FileList.model_validate_json)
         return self._client._page(_FILES, call)
 
@@ -174,7 +177,7 @@ class AsyncFiles(Resource):
         query: str,
         *,
         workspace: str | None = None,
-        filter: Mapping[str, Any] | str | None = None,
+        filter: Mapping[str, Any] | MetadataFilter | str | None = None,
         file_ids: Sequence[str] | None = None,
         top_k: int = DEFAULT_SEARCH_TOP_K,
         relevance: float | None = None,
@@ -182,19 +185,20 @@ class AsyncFiles(Resource):
         """The passages a completion asking ``query`` would retrieve, best first, without
         asking: each with its quote, scores and whether it passes the relevance cut.
 
-        ``filter`` (metadata, a dict or its JSON string), ``file_ids``, ``top_k`` (1..50)
-        and ``relevance`` are those of a filter part; ``relevance=None`` uses the
-        service's threshold and ``0`` cuts nothing. Hits below the cut follow the cited
-        ones with ``cited`` false. The answer is one page of at most ``top_k`` hits
-        (``has_more`` is false): iterate it or call ``to_pandas()``, whose columns are
-        ``rank, file_id, filename, quote, score, lexical, dense, cited, page, sheet, row,
-        slide, cell, line, text`` (a location column is empty where it does not apply).
+        ``filter`` (a metadata filter as ``list()`` takes it, or its JSON string),
+        ``file_ids``, ``top_k`` (1..50) and ``relevance`` are those of a filter part;
+        ``relevance=None`` uses the service's threshold and ``0`` cuts nothing. Hits below
+        the cut follow the cited ones with ``cited`` false. The answer is one page of at
+        most ``top_k`` hits (``has_more`` is false): iterate it or call ``to_pandas()``,
+        whose columns are ``rank, file_id, filename, quote, score, lexical, dense, cited,
+        page, sheet, row, slide, cell, line, text`` (a location column is empty where it
+        does not apply).
 
         >>> (await client.files.search("annual fee", top_k=3).to_pandas())[["filename", "quote"]]
         """
         body: dict[str, Any] = {"query": query, "workspace": self._ws(workspace), "top_k": top_k}
         if filter is not None:
-            body["filter"] = filter if isinstance(filter, str) else dict(filter)
+            body["filter"] = filter if isinstance(filter, str) else filter_payload(filter)
         if file_ids is not None:
             body["file_ids"] = list(file_ids)
         if relevance is not None:

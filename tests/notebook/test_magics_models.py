@@ -269,6 +269,6 @@ def test_an_answer_without_markers_shows_which_file_backs_each_sentence(
         upstream.pieces = PIECES
     shown = answer.markdown()
     assert f"in Q3 was 3.1 percent. [1] Customers love the new app.{UNSUPPORTED}" in shown
-    assert "\\[1\\] **q3\\-report\\.md**" in shown
+    assert "\\[1\\] **q3\\-report\\.md\\, line 3**" in shown
     said = "The churn rate in Q3 was 3.1 percent. Customers love the new app."
     assert answer.value.text == said, "the value is what the model wrote"

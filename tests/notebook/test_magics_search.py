@@ -31,7 +31,7 @@ def test_search_shows_what_a_question_retrieves(
     ip: Any, nb_session: NotebookSession, ids: dict[str, str], client: Client
 ) -> None:
     frame = run(ip, "%files search annual fee").value
-    assert list(frame.columns) == [*SHOWN, "file_id"]  # no hit has a location
+    assert list(frame.columns) == [*SHOWN, "line", "file_id"]  # text files locate by line
     assert frame.loc[0, "filename"] == "contract.txt"
     assert frame.loc[0, "quote"] == "The annual fee is 12,000 euros, paid in January."
     assert frame.loc[0, "file_id"] == ids["contract.txt"]

@@ -135,7 +135,7 @@ def test_select_shows_messages_citations_and_metadata(
     for shown in (html, fresh.messages.value):
         assert '<table class="chatspace-table chatspace-sources"' in shown
         assert '<tr data-id="1"><td>1</td><td>lyon.txt</td>' in shown
-        assert "<td>yes</td><td>yes</td><td></td></tr>" in shown
+        assert "<td>yes</td><td>yes</td><td>line 1</td></tr>" in shown
     fresh.close()
 
 

@@ -16,8 +16,9 @@ Which sentence is quoted (:func:`best_quote`):
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading; a call, "penguins.dropna()", is not);
 - neighbouring sentences of the same paragraph join the quote when they add matched terms
-  of their own, then the sentences of prose on either side of it (the answer is often the
-  sentence before or after the one that repeats the question's words), within the bounds.
+  of their own, then the sentences of prose after it (the detail that answers often
+  follows the sentence that repeats the question's words), within the bounds; a quote
+  never starts before the sentence chosen, so its location is the answer's.
 
 :func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
 service.engines.attribution`): content words folded to a crude stem, and numbers written
@@ -291,15 +292,10 @@ def best_span(
         )
 
     prose = all(_PROSE.search(text[units[i].start : units[i].end]) for i in range(lo, hi + 1))
-    while prose and hi - lo + 1 < MAX_QUOTE_SENTENCES:
-        before = lo > 0 and fits(hi, lo - 1)
-        after = hi + 1 < len(units) and fits(lo, hi + 1)
-        if before and (not after or best - lo <= hi - best):
-            lo -= 1
-        elif after:
-            hi += 1
-        else:
+    while prose and hi - lo + 1 < MAX_QUOTE_SENTENCES and hi + 1 < len(units):
+        if not fits(lo, hi + 1):
             break
+        hi += 1
     return quote_span(passage, units[lo].start, units[hi].end)
 
 

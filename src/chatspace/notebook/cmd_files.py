@@ -249,7 +249,12 @@ def _search_options(parser: Parser) -> None:
 
 def _upload_options(parser: Parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH|GLOB", help="files to upload")
-    parser.add_argument("--metadata", action="append", metavar="K=V", help="metadata of each file")
+    parser.add_argument(
+        "--metadata",
+        action="append",
+        metavar="K=V",
+        help="metadata of each file (a pair each: --metadata a=1 --metadata b=2)",
+    )
     parser.add_argument("--instructions", metavar="TEXT", help="derive metadata from the content")
     parser.add_argument(
         "--replace", action="store_true", help="delete earlier files of these names"

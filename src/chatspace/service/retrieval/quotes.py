@@ -16,9 +16,10 @@ Which sentence is quoted (:func:`best_quote`):
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading; a call, "penguins.dropna()", is not);
 - neighbouring sentences of the same paragraph join the quote when they add matched terms
-  of their own, then the sentences of prose after it (the detail that answers often
-  follows the sentence that repeats the question's words), within the bounds; a quote
-  never starts before the sentence chosen, so its location is the answer's.
+  of their own, then the sentences of prose after it that go on about it (a content word
+  in common, or "It", "This", ... first: the detail that answers often follows the
+  sentence that repeats the question's words), within the bounds; a quote never starts
+  before the sentence chosen, so its location is the answer's.
 
 :func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
 service.engines.attribution`): content words folded to a crude stem, and numbers written
@@ -88,6 +89,10 @@ _CODE_SIGNATURE = re.compile(
 )
 _PROSE = re.compile(r"[.!?][\"')\]]*$")
 """A sentence of prose ends with its punctuation (a heading, a table row or code does not)."""
+_REFERS_BACK = re.compile(
+    r"(?:it|its|this|that|these|those|they|their|such|then|otherwise|however|also)\b", re.I
+)
+"""The first words of a sentence that goes on about the one before it."""
 _CALL = re.compile(r"\w\(")
 _WRAP_WORDS = 5
 _CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
@@ -281,19 +286,22 @@ def best_span(
         else:
             break
 
-    def fits(i: int, j: int) -> bool:
-        """Sentence ``j`` is prose, and ``i``..``j`` fit in one paragraph's quote."""
-        a, b = sorted((i, j))
-        span = text[units[a].start : units[b].end]
+    def goes_on(j: int) -> bool:
+        """Sentence ``j`` is prose that goes on about what the quote says (it shares a
+        content word with it or refers back: "It", "This", ...), within the bounds."""
+        sentence = text[units[j].start : units[j].end]
+        span = text[units[lo].start : units[j].end]
+        about = claim_words(sentence) & claim_words(text[units[lo].start : units[hi].end])
         return (
-            _PROSE.search(text[units[j].start : units[j].end]) is not None
+            _PROSE.search(sentence) is not None
             and "\n\n" not in span
             and len(span) <= MAX_QUOTE_CHARS
+            and (bool(about) or _REFERS_BACK.match(sentence) is not None)
         )
 
     prose = all(_PROSE.search(text[units[i].start : units[i].end]) for i in range(lo, hi + 1))
     while prose and hi - lo + 1 < MAX_QUOTE_SENTENCES and hi + 1 < len(units):
-        if not fits(lo, hi + 1):
+        if not goes_on(hi + 1):
             break
         hi += 1
     return quote_span(passage, units[lo].start, units[hi].end)

@@ -128,7 +128,12 @@ def test_json_object_and_parse_on_service_l0(client: openai.OpenAI) -> None:
     data = json.loads(plain.choices[0].message.content or "")
     assert "Mount Everest is the highest mountain" in data["answer"]
     assert data["sources"] == [
-        {"file": "notes.txt", "quote": "Mount Everest is the highest mountain above sea level."}
+        {
+            "file": "notes.txt",
+            "quote": (
+                "Mount Everest is the highest mountain above sea level. It is in the Himalayas."
+            ),
+        }
     ]
     parsed = client.chat.completions.parse(
         model="service-l0", messages=_user(QUESTION), response_format=Sourced

@@ -106,6 +106,7 @@ def test_a_hit_says_what_and_why(alice: httpx.Client, files: list[dict[str, Any]
     assert len(hits) == 1
     (hit,) = hits
     assert (hit["file_id"], hit["filename"]) == (ids["contract.txt"], "contract.txt")
+    # the fee's sentence; the next one ("Late payment adds a fee ...") is another fact
     assert hit["quote"] == "The annual fee is 12,000 euros, paid in January."
     assert hit["quote"] in hit["text"]
     assert hit["cited"] is True

@@ -189,17 +189,17 @@ def test_the_sentences_under_a_setting_s_name_answer_for_it() -> None:
 
 def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:
     """A quote of one sentence often stopped before the detail that answers; it goes on
-    with the sentences after it in its paragraph that go on about it (a shared word, or
-    "It ..."), up to three and :data:`MAX_QUOTE_CHARS`, and starts where the answer does
+    with the sentences after it in its paragraph that refer back to it ("It ...", "This
+    ..."), up to three and :data:`MAX_QUOTE_CHARS`, and starts where the answer does
     (never with the sentence before it)."""
     text = (
         "The server writes its log. The file records the slot that pg_basebackup is using. "
-        "It is named after the standby. The standby reads the slot at start. And more."
+        "It is named after the standby. This name is kept. And more."
     )
     quote = best_quote(_passage(text, "pg_basebackup"), {"pg_basebackup": 1.0})
     start = text.index("The file")
     assert quote == text[start : text.index(" And more.")], quote
-    unrelated = "The file records the slot that pg_basebackup is using. Cats sleep a lot."
+    unrelated = "The file records the slot that pg_basebackup is using. The slot of Nice is 9."
     quote = best_quote(_passage(unrelated, "pg_basebackup"), {"pg_basebackup": 1.0})
     assert quote == "The file records the slot that pg_basebackup is using."
     long = _passage(text.replace("It is named", "It is " + "x " * 200 + "named"), "pg_basebackup")

@@ -71,7 +71,9 @@ def test_service_l0_sources_follow_its_retrieval_and_citations(
     assert cited == _citations(completion)
     [uncited] = [r for r in rows if not r["cited"]]
     assert uncited["file_id"] in {desert_files["sahara.txt"], desert_files["copy.txt"]}
-    assert uncited["quote"] == "The Sahara is the largest hot desert."
+    assert (
+        uncited["quote"] == "The Sahara is the largest hot desert. It covers most of North Africa."
+    )
     assert all(r["deleted"] is False and r["filename"] for r in rows)
     # read back, the completion says how many sources it keeps; the list too
     assert alice.get(f"/chat/completions/{completion['id']}").json()["sources"] == 3

@@ -55,7 +55,9 @@ def test_framing_and_chunk_order(client: httpx.Client) -> None:
     note = completion["choices"][0]["message"]["annotations"][0]
     content = completion["choices"][0]["message"]["content"]
     assert content[note["start_index"] : note["end_index"]] == note["text"] == "[1]"
-    assert note["file_citation"]["quote"] == "The Sahara is the largest hot desert."
+    assert note["file_citation"]["quote"] == (
+        "The Sahara is the largest hot desert. It covers most of North Africa."
+    )
 
 
 def test_usage_chunk_comes_last_when_asked(client: httpx.Client) -> None:

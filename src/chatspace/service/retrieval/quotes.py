@@ -16,10 +16,11 @@ Which sentence is quoted (:func:`best_quote`):
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading; a call, "penguins.dropna()", is not);
 - neighbouring sentences of the same paragraph join the quote when they add matched terms
-  of their own, then the sentences of prose after it that go on about it (a content word
-  in common, or "It", "This", ... first: the detail that answers often follows the
-  sentence that repeats the question's words), within the bounds; a quote never starts
-  before the sentence chosen, so its location is the answer's.
+  of their own, then the sentences of prose after it that refer back to it ("It",
+  "This", ... first: the detail that answers often follows the sentence that repeats the
+  question's words), within the bounds; a quote never starts before the sentence chosen,
+  so its location is the answer's, and a following sentence that only shares words with
+  it ("The Q3 churn in Nice ..." after Lyon's) may be another fact: it stays out.
 
 :func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
 service.engines.attribution`): content words folded to a crude stem, and numbers written
@@ -94,6 +95,8 @@ _REFERS_BACK = re.compile(
 )
 """The first words of a sentence that goes on about the one before it."""
 _CALL = re.compile(r"\w\(")
+_KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
+"""A table's key/value line ("Renewal: Automatic ..."): a fact, not a label."""
 _WRAP_WORDS = 5
 _CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
@@ -174,6 +177,8 @@ def _is_label(line: str) -> bool:
         return True
     if _CODE_SIGNATURE.match(stripped):
         return True
+    if _KEY_VALUE.match(stripped):  # "Contract owner: Maria Keller (Procurement)" says it
+        return False
     # "max_connections (integer)" names a setting; "penguins.dropna()" is a call.
     ends = stripped[-1:] in ".!?\"'" or (stripped[-1:] == ")" and _CALL.search(stripped))
     return not ends and len(stripped.split()) <= 6 and not _HAS_DIGIT.search(stripped)
@@ -287,16 +292,16 @@ def best_span(
             break
 
     def goes_on(j: int) -> bool:
-        """Sentence ``j`` is prose that goes on about what the quote says (it shares a
-        content word with it or refers back: "It", "This", ...), within the bounds."""
+        """Sentence ``j`` is prose that goes on about what the quote says (it refers back:
+        "It", "This", ...), within the bounds. A sentence that only shares words with it
+        may be about another thing ("The Q3 churn in Nice ..." after Lyon's)."""
         sentence = text[units[j].start : units[j].end]
         span = text[units[lo].start : units[j].end]
-        about = claim_words(sentence) & claim_words(text[units[lo].start : units[hi].end])
         return (
             _PROSE.search(sentence) is not None
             and "\n\n" not in span
             and len(span) <= MAX_QUOTE_CHARS
-            and (bool(about) or _REFERS_BACK.match(sentence) is not None)
+            and _REFERS_BACK.match(sentence) is not None
         )
 
     prose = all(_PROSE.search(text[units[i].start : units[i].end]) for i in range(lo, hi + 1))

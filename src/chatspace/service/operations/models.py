@@ -43,7 +43,7 @@ def _refuse_other_source(state: AppState, name: str, doing: str) -> str | None:
     source = state.models.source_of(name)
     if source in (None, SAVED):
         return source
-    where = "its host's models.toml" if source == FILE_NAME else f"{source}"
+    where = "its host's models.toml" if source == FILE_NAME else source
     raise Conflict(
         f"Model {quoted(name)} is served from {where}, not added over HTTP: {doing} it there."
     )
@@ -97,7 +97,7 @@ def add_model(state: AppState, *, caller: Caller, body: ModelConnection) -> Mode
 
 def _saved(state: AppState, name: str) -> store.Saved:
     with state.db.connect() as conn:
-        found = next((r for r in store.read_all(conn) if r.name == name), None)
+        found = store.find(conn, name)
     if found is None:
         raise NotFound(f"No model {quoted(name)} was added over HTTP.")
     return found

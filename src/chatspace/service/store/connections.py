@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from .dialects import insert
 from .schema import model_connections as table
 
-__all__ = ["Saved", "delete", "read_all", "save"]
+__all__ = ["Saved", "delete", "find", "read_all", "save"]
 
 Saved = sa.Row[Any]
 """A row of :data:`~.schema.model_connections`."""
@@ -19,6 +19,11 @@ Saved = sa.Row[Any]
 def read_all(conn: sa.Connection) -> list[Saved]:
     """Every connection, by name."""
     return list(conn.execute(sa.select(table).order_by(table.c.name)).all())
+
+
+def find(conn: sa.Connection, name: str) -> Saved | None:
+    """The connection named ``name``, if there is one."""
+    return conn.execute(sa.select(table).where(table.c.name == name)).first()
 
 
 def save(

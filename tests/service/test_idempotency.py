@@ -13,15 +13,21 @@ from pathlib import Path
 import httpx
 import pytest
 import sqlalchemy as sa
+from starlette.testclient import TestClient
 
+from chatspace.local_auth import mint_token
 from chatspace.service.access import Caller
+from chatspace.service.app import create_app
+from chatspace.service.config import Settings
+from chatspace.service.http.idempotency import response_of
 from chatspace.service.idempotency import Answer, Once, fingerprint, lookup, remember
 from chatspace.service.problems import Conflict
+from chatspace.service.state import AppState
 from chatspace.service.store.db import open_database
 from chatspace.service.store.idempotency import RETENTION_SECONDS, purge
 from chatspace.service.store.transactions import write_transaction
 from support.platform import blob_files, blob_of, incoming_files, stored
-from support.service import Service
+from support.service import Service, new_org
 
 
 def _key(value: str) -> dict[str, str]:
@@ -157,7 +163,7 @@ def test_the_api_for_other_routes_and_the_24_hour_retention(
             replay = lookup(conn, caller=caller, key="k", fingerprint=fp)
             assert replay is not None
             assert (replay.payload(), replay.replayed, replay.status_code) == ({"id": 1}, True, 200)
-            assert replay.response().headers["idempotent-replayed"] == "true"
+            assert response_of(replay).headers["idempotent-replayed"] == "true"
             with pytest.raises(Conflict):
                 lookup(conn, caller=caller, key="k", fingerprint="other")
             assert lookup(conn, caller=Caller("v", "o"), key="k", fingerprint=fp) is None
@@ -201,3 +207,31 @@ def test_a_write_whose_key_was_taken_meanwhile_is_rolled_back() -> None:
         with engine.connect() as conn:
             assert conn.execute(sa.select(events)).all() == []
         engine.dispose()
+
+
+def test_a_stored_completion_looks_its_key_up_once(tmp_path: Path, database_url: str) -> None:
+    """``POST /chat/completions`` with ``store: true`` and a key reads the key's row once
+    (plain, streamed, and a replay): the insert that remembers the answer finds a request
+    that finished meanwhile, so the write transaction does not look again."""
+    settings = Settings(
+        data_dir=tmp_path / "data", database_url=database_url, embeddings="off", autodetect=False
+    )
+    state = AppState.open(settings)
+    lookups: list[str] = []
+
+    def count(_c: object, _cur: object, statement: str, *_: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "idempotency_keys" in statement:
+            lookups.append(statement)
+
+    token = mint_token(user="alice", org=new_org(), secret=state.verification_key)
+    with TestClient(create_app(settings, state=state)) as http:
+        http.headers["Authorization"] = f"Bearer {token}"
+        sa.event.listen(state.db, "before_cursor_execute", count)
+        seen = []
+        for key, stream in [("plain", False), ("streamed", True), ("plain", False)]:
+            lookups.clear()
+            body = {"messages": [{"content": f"hi {key}"}], "store": True, "stream": stream}
+            answer = http.post("/chat/completions", json=body, headers=_key(key))
+            assert answer.status_code == 200, answer.text
+            seen.append((answer.headers.get("idempotent-replayed"), len(lookups)))
+    assert seen == [(None, 1), (None, 1), ("true", 1)]

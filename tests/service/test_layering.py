@@ -1,7 +1,8 @@
 """The service's layers import one way (docs/architecture.md, the service's layers).
 
-routes -> operations -> retrieval, engines -> store; a route is HTTP only, an operation
-knows no FastAPI, the store is SQL only, and migrations are frozen database primitives.
+routes -> operations -> retrieval, engines -> store; a route is HTTP only; below the
+routes nothing knows HTTP (no FastAPI, no Starlette, nothing of the HTTP edge
+``service/http/``); the store is SQL only, and migrations are frozen database primitives.
 Read with ``ast`` from the source, so a rule holds whether or not a module is imported.
 """
 
@@ -59,6 +60,10 @@ def _offending(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
     ]
 
 
+NO_HTTP = (f"{PREFIX}.http", "fastapi", "starlette")
+"""What no layer below the routes imports: they raise the domain errors of
+``service/problems.py``, and the HTTP edge answers them."""
+
 RULES = {
     # The store is SQL only: no retrieval, no engines, no operations, no HTTP.
     "store": (
@@ -67,8 +72,7 @@ RULES = {
         f"{PREFIX}.operations",
         f"{PREFIX}.routes",
         f"{PREFIX}.idempotency",
-        "fastapi",
-        "starlette",
+        *NO_HTTP,
     ),
     # Routes are HTTP only: they call one operation, never the store, retrieval or an engine.
     "routes": (
@@ -81,13 +85,13 @@ RULES = {
         f"{PREFIX}.retrieval",
         f"{PREFIX}.engines",
     ),
-    # Operations raise the service's problems, never FastAPI's, and build no responses;
-    # access rules come from .access, not from the routes' dependencies.
-    "operations": (f"{PREFIX}.routes", f"{PREFIX}.deps", "fastapi", "starlette.responses"),
+    # Operations raise the service's problems and return data, never a response; access
+    # rules come from .access, not from the routes' dependencies (.http.deps).
+    "operations": (f"{PREFIX}.routes", *NO_HTTP),
     # Retrieval reads through the store and knows no engine (the tokenizer is a leaf).
-    "retrieval": (f"{PREFIX}.engines", f"{PREFIX}.operations", f"{PREFIX}.routes"),
+    "retrieval": (f"{PREFIX}.engines", f"{PREFIX}.operations", f"{PREFIX}.routes", *NO_HTTP),
     # Engines turn a job into events: no storage, no operations.
-    "engines": (f"{PREFIX}.store", f"{PREFIX}.operations", f"{PREFIX}.routes"),
+    "engines": (f"{PREFIX}.store", f"{PREFIX}.operations", f"{PREFIX}.routes", *NO_HTTP),
 }
 
 
@@ -104,6 +108,13 @@ def test_the_wings_beside_the_service_talk_to_it_over_http_only(wing: str) -> No
     paths = sorted((PACKAGE / wing).rglob("*.py"))
     assert paths, wing
     assert _offending(paths, (PREFIX, "fastapi", "sqlalchemy")) == []
+
+
+@pytest.mark.parametrize("module", ["problems.py", "access.py"])
+def test_the_domain_errors_and_access_rules_know_no_http(module: str) -> None:
+    """Operations, retrieval and engines raise these and authorize with these: they import
+    nothing of FastAPI, Starlette or the HTTP edge."""
+    assert _offending([SERVICE / module], NO_HTTP) == []
 
 
 def test_no_route_imports_the_store_package() -> None:
@@ -147,11 +158,11 @@ def test_the_registry_and_runner_use_the_engine_protocol_only() -> None:
 
 
 def test_one_idempotency_helper() -> None:
-    """Only ``idempotency.py`` itself looks a key up or remembers an answer; every other
-    module goes through ``Once``."""
+    """Only ``service/idempotency.py`` itself looks a key up or remembers an answer; every
+    other module goes through ``Once``."""
     found = []
     for path in sorted(SERVICE.rglob("*.py")):
-        if path.name == "idempotency.py":
+        if path == SERVICE / "idempotency.py":
             continue
         for name in _imports(path):
             if name in {f"{PREFIX}.idempotency.lookup", f"{PREFIX}.idempotency.remember"}:

@@ -20,13 +20,14 @@ from chatspace.types.common import HTTPValidationError
 
 from . import discovery, housekeeping
 from .config import Settings
+from .http.errors import error_body, on_problem
+from .http.limits import CallerSlots
+from .http.request_ids import RequestIdMiddleware
+from .http.timeouts import BodyIdleTimeout
 from .json_values import shown
-from .limits import CallerSlots
-from .problems import Invalid, Problem, error_body, quoted
-from .request_ids import RequestIdMiddleware
+from .problems import Problem, quoted
 from .routes import chat, files, models, workspaces
 from .state import AppState
-from .timeouts import BodyIdleTimeout
 
 log = logging.getLogger("chatspace.service")
 
@@ -58,14 +59,6 @@ def _validation_items(exc: RequestValidationError) -> list[dict[str, object]]:
 async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     return JSONResponse(error_body(422, _validation_items(exc)), status_code=422)
-
-
-async def _on_problem(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, Problem)
-    detail = exc.items if isinstance(exc, Invalid) else exc.detail
-    return JSONResponse(
-        error_body(exc.status_code, detail), status_code=exc.status_code, headers=exc.headers
-    )
 
 
 def _allowed_methods(request: Request) -> str:
@@ -178,7 +171,7 @@ def create_app(settings: Settings | None = None, *, state: AppState | None = Non
     app.add_middleware(UnexpectedErrors)
     app.add_middleware(RequestIdMiddleware)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
-    app.add_exception_handler(Problem, _on_problem)
+    app.add_exception_handler(Problem, on_problem)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
     for module in (chat, workspaces, files, models):
         app.include_router(module.router)

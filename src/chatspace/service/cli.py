@@ -370,9 +370,9 @@ def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     sock = _bind(args.host, args.port)  # before the heavy imports: a taken port fails fast
     from chatspace.service.app import create_app
+    from chatspace.service.http.timeouts import h11_protocol
     from chatspace.service.state import AppState
     from chatspace.service.store import StoreUnavailable
-    from chatspace.service.timeouts import h11_protocol
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     try:

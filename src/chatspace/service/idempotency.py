@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` for the creating POSTs (docs/interface.md#idempotency).
+"""Creating once under an ``Idempotency-Key`` (docs/interface.md#idempotency).
 
 The service keeps, per caller (org and user) and for 24 hours, each key with a fingerprint
 of its request and the answer sent. The same key with the same request is answered with
@@ -19,6 +19,9 @@ one key cannot both create::
 
         return once.run(state.db, write, workspace=ws, authorize=lambda conn: require_access(...))
 
+The header itself, and an answer as the HTTP response it is sent as, are the HTTP
+edge's (:mod:`.http.idempotency`); this module is what operations use, without HTTP.
+
 A streamed answer is remembered as what it streams (for chat, the completion JSON): on a
 replay, read it back with :meth:`Answer.payload` and stream it again. A slow creation (an
 upload, a model call) may also look up first (:meth:`Once.prior`) in a read-only connection
@@ -34,44 +37,17 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 import sqlalchemy as sa
-from fastapi import Header
 from fastapi.encoders import jsonable_encoder
-from starlette.responses import Response
 
 from .access import Caller
 from .problems import Conflict
 from .store import idempotency as rows
 from .store.transactions import write_transaction
 
-__all__ = [
-    "HEADER",
-    "REPLAY_HEADER",
-    "Answer",
-    "IdempotencyKeyDep",
-    "Once",
-    "fingerprint",
-    "lookup",
-    "remember",
-]
-
-HEADER = "Idempotency-Key"
-REPLAY_HEADER = "Idempotent-Replayed"
-
-IdempotencyKeyDep = Annotated[
-    str | None,
-    Header(
-        alias=HEADER,
-        min_length=1,
-        max_length=255,
-        pattern=r"^[\x21-\x7e]+$",
-        description="Makes the request safe to retry: the same key and request within 24 h "
-        "get the first answer again; the same key with another request is a 409.",
-    ),
-]
-"""The optional ``Idempotency-Key`` header: 1 to 255 visible ASCII characters."""
+__all__ = ["Answer", "Once", "fingerprint", "lookup", "remember"]
 
 
 def fingerprint(*parts: Any) -> str:
@@ -108,15 +84,6 @@ class Answer:
     def payload(self) -> Any:
         """The JSON body as Python data (None for an empty body)."""
         return json.loads(self.body) if self.body else None
-
-    def response(self) -> Response:
-        headers = {REPLAY_HEADER: "true"} if self.replayed else None
-        return Response(
-            content=self.body.encode(),
-            status_code=self.status_code,
-            media_type=self.media_type or None,
-            headers=headers,
-        )
 
 
 def lookup(

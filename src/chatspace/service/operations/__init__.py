@@ -1,12 +1,13 @@
 """What the service does, one module per resource, below the HTTP routes.
 
 Every operation has one shape: ``name(state, *, caller, ...)``; it authorizes
-(:func:`~chatspace.service.deps.require_access`), runs slow work (extraction, a model)
+(:func:`~chatspace.service.access.require_access`), runs slow work (extraction, a model)
 outside any transaction, and writes in one transaction. A creating operation runs that
 transaction through :meth:`~chatspace.service.idempotency.Once.run`, the one place where an
 ``Idempotency-Key`` is looked up and its answer remembered. Operations raise the domain
-errors of :mod:`~chatspace.service.problems`, never FastAPI's; the routes
-(:mod:`~chatspace.service.routes`) parse, call one operation and answer.
+errors of :mod:`~chatspace.service.problems` and return data, never a response: they
+import nothing of FastAPI, Starlette or the HTTP edge (:mod:`~chatspace.service.http`).
+The routes (:mod:`~chatspace.service.routes`) parse, call one operation and answer.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import anyio
 import sqlalchemy as sa
-from starlette.concurrency import run_in_threadpool
 
 from chatspace.service.access import Caller
 from chatspace.service.engines.base import Engine, Event, Job
@@ -162,7 +162,7 @@ async def create_completion(
 ) -> Created:
     """The answer to ``POST /chat/completions``: JSON, or an SSE stream."""
     once = Once.of(caller, key, "POST /chat/completions", body.model_dump(mode="json"))
-    engine, job, prior = await run_in_threadpool(_prepare, state, once, body)
+    engine, job, prior = await anyio.to_thread.run_sync(_prepare, state, once, body)
     ignored = engine.ignored(body)
     if prior is not None:
         if body.stream:
@@ -182,11 +182,11 @@ async def create_completion(
     events = engine.generate(job)
     if not body.stream:
         completion = await complete(builder, events)
-        answer = await run_in_threadpool(_keep, state, once, engine, job, completion)
+        answer = await anyio.to_thread.run_sync(_keep, state, once, engine, job, completion)
         return Created(answer, None, answer.replayed, ignored)
 
     async def on_complete(completion: ChatCompletion) -> None:
-        kept = await run_in_threadpool(_keep, state, once, engine, job, completion)
+        kept = await anyio.to_thread.run_sync(_keep, state, once, engine, job, completion)
         if kept.replayed:
             raise Conflict("A request with this Idempotency-Key finished first; retry to see it.")
 

@@ -22,7 +22,6 @@ import anyio
 import sqlalchemy as sa
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
-from starlette.concurrency import run_in_threadpool
 
 from chatspace.service.access import Caller, require_access
 from chatspace.service.idempotency import Answer, Once
@@ -161,7 +160,7 @@ async def create_files(
         with reading(state, caller, workspace, "writer") as conn:
             return once.prior(conn)
 
-    if (prior := await run_in_threadpool(check)) is not None:
+    if (prior := await anyio.to_thread.run_sync(check)) is not None:
         return prior
 
     given = fields.metadata or {}
@@ -233,7 +232,7 @@ async def create_files(
             state.blobs.delete_many(placed)
         return answer
 
-    return await run_in_threadpool(run)
+    return await anyio.to_thread.run_sync(run)
 
 
 async def patch_metadata(
@@ -256,7 +255,7 @@ async def patch_metadata(
                 now=int(time.time()),
             )
 
-    row = await run_in_threadpool(current)
+    row = await anyio.to_thread.run_sync(current)
     derived: dict[str, Any] = {}
     details: str | None = None
     if instructions is not None:
@@ -287,7 +286,7 @@ async def patch_metadata(
                 now=now,
             )
 
-    return await run_in_threadpool(write)
+    return await anyio.to_thread.run_sync(write)
 
 
 def _now() -> int:

@@ -15,11 +15,11 @@ from fastapi.responses import StreamingResponse
 from pydantic import TypeAdapter, ValidationError
 from starlette.responses import Response
 
-from chatspace.service.deps import CallerDep, StateDep
-from chatspace.service.idempotency import REPLAY_HEADER, IdempotencyKeyDep
-from chatspace.service.limits import BoundedJSONRoute
+from chatspace.service.http.deps import CallerDep, StateDep
+from chatspace.service.http.errors import error_responses
+from chatspace.service.http.idempotency import REPLAY_HEADER, IdempotencyKeyDep, response_of
+from chatspace.service.http.limits import BoundedJSONRoute
 from chatspace.service.operations import chat as operations
-from chatspace.service.problems import error_responses
 from chatspace.types import (
     ChatCompletion,
     ChatCompletionChunk,
@@ -116,7 +116,7 @@ async def create_chat_completion(
         )
     else:
         assert created.answer is not None
-        response = created.answer.response()
+        response = response_of(created.answer)
     if created.ignored:
         response.headers[IGNORED_HEADER] = ", ".join(created.ignored)
     return response

@@ -1,39 +1,29 @@
 """Files: HTTP over :mod:`chatspace.service.operations.files` (upload, list, get, delete,
 content, text, metadata) and :mod:`~chatspace.service.operations.file_search` (search).
 
-Uploads are parsed by :mod:`chatspace.service.uploads` from the raw stream (so the body
+Uploads are parsed by :mod:`chatspace.service.http.uploads` from the raw stream (so the body
 is never held whole); their OpenAPI body is declared by hand in :data:`UPLOAD_BODY`.
 """
 
 from __future__ import annotations
 
-import re
-from email.utils import formatdate
 from typing import Annotated, Any, Literal
-from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import (
-    FileResponse,
-    JSONResponse,
-    PlainTextResponse,
-    RangeNotSatisfiable,
-    Response,
-    StreamingResponse,
-)
+from starlette.responses import FileResponse, PlainTextResponse, Response
 
-from chatspace.service.deps import CallerDep, StateDep
-from chatspace.service.idempotency import IdempotencyKeyDep
-from chatspace.service.limits import BoundedJSONRoute
+from chatspace.service.http.content import blob_response
+from chatspace.service.http.deps import CallerDep, StateDep
+from chatspace.service.http.errors import error_responses
+from chatspace.service.http.idempotency import IdempotencyKeyDep, response_of
+from chatspace.service.http.limits import BoundedJSONRoute
+from chatspace.service.http.uploads import read_fields, receive_upload
 from chatspace.service.operations import files as operations
 from chatspace.service.operations.file_search import search_files
 from chatspace.service.operations.files import MAX_INSTRUCTIONS
-from chatspace.service.problems import error_body, error_responses
-from chatspace.service.store.blobs import BlobStore
-from chatspace.service.uploads import read_fields, receive_upload
 from chatspace.types import FileSearchRequest, SearchResults, WorkspaceId
 from chatspace.types.common import JSON_OBJECT_STRING
 from chatspace.types.files import (
@@ -124,7 +114,7 @@ async def upload_files(
             )
         finally:
             await run_in_threadpool(form.discard)
-    return answer.response()
+    return response_of(answer)
 
 
 @router.get("/files/limits", summary="Upload limits")
@@ -199,39 +189,6 @@ def delete_file(
     return operations.delete_file(state, caller=caller, workspace=workspace, file_id=file_id)
 
 
-_RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$", re.IGNORECASE)
-_BEYOND_ANY_FILE = 10**18
-
-
-def _position(digits: str) -> int:
-    """A byte position of the header; one of 19 digits or more is past any file's end
-    (and ``int()`` refuses over 4300 digits)."""
-    digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) < 19 else _BEYOND_ANY_FILE
-
-
-def single_range(header: str | None, size: int) -> tuple[int, int] | None:
-    """The ``(start, end)`` (end exclusive) of a single byte range, or None to send the
-    whole file (no header, several ranges, or one that does not parse, as RFC 9110
-    allows). Raises Starlette's ``RangeNotSatisfiable`` when it starts past the end, or
-    asks for the last bytes of an empty file (RFC 9110, 14.1.3)."""
-    match = _RANGE.match(header or "")
-    if match is None or not (match[1] or match[2]):
-        return None
-    if not match[1]:
-        suffix = _position(match[2])
-        if suffix == 0 or size == 0:
-            raise RangeNotSatisfiable(size)
-        return max(0, size - suffix), size
-    start = _position(match[1])
-    last = _position(match[2]) if match[2] else size - 1
-    if match[2] and last < start:
-        return None
-    if start >= size:
-        raise RangeNotSatisfiable(size)
-    return start, min(last + 1, size)
-
-
 @router.get(
     "/files/{file_id}/content",
     response_class=FileResponse,
@@ -255,46 +212,17 @@ def file_content(
     if_range: Annotated[str | None, Header(alias="If-Range", include_in_schema=False)] = None,
 ) -> Response:
     row = operations.file_row(state, caller=caller, workspace=workspace, file_id=file_id)
-    headers = {
-        "Content-Type": row.content_type,
-        "Content-Disposition": f"attachment; filename*=UTF-8''{quote(row.filename, safe='')}",
-    }
     try:
-        return _blob_answer(state.blobs, row.blob, headers, range_, if_range)
+        return blob_response(
+            state.blobs,
+            row.blob,
+            filename=row.filename,
+            content_type=row.content_type,
+            range_=range_,
+            if_range=if_range,
+        )
     except FileNotFoundError:  # deleted since its row was read
         raise operations.file_not_found(file_id, workspace) from None
-
-
-def _unsatisfiable(size: int) -> Response:
-    return JSONResponse(
-        error_body(416, f"The range starts past the end of the file ({size} bytes)."),
-        status_code=416,
-        headers={"Content-Range": f"bytes */{size}"},
-    )
-
-
-def _blob_answer(
-    blobs: BlobStore, blob: str, headers: dict[str, str], range_: str | None, if_range: str | None
-) -> Response:
-    """A blob answered as Starlette's ``FileResponse`` answers a file (the same headers,
-    a single range as a 206, never held whole), except that the read begins before the
-    headers go: a delete that wins the race is a 404, one that loses cannot cut it."""
-    stat = blobs.stat(blob)
-    modified = formatdate(stat.modified, usegmt=True)
-    headers = {**headers, "Accept-Ranges": "bytes", "ETag": stat.etag, "Last-Modified": modified}
-    span = None
-    if if_range is None or if_range in (stat.etag, modified):
-        try:
-            span = single_range(range_, stat.size)
-        except RangeNotSatisfiable:
-            return _unsatisfiable(stat.size)
-    start, end = span or (0, stat.size)
-    headers["Content-Length"] = str(end - start)
-    if span is not None:
-        headers["Content-Range"] = f"bytes {start}-{end - 1}/{stat.size}"
-    return StreamingResponse(
-        blobs.read(blob, start, end), status_code=206 if span else 200, headers=headers
-    )
 
 
 @router.get(

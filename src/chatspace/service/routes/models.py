@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, status
 
-from chatspace.service.deps import CallerDep, StateDep
 from chatspace.service.discovery import DISCOVERY_TIMEOUT
-from chatspace.service.limits import BoundedJSONRoute
+from chatspace.service.http.deps import CallerDep, StateDep
+from chatspace.service.http.errors import error_responses
+from chatspace.service.http.limits import BoundedJSONRoute
 from chatspace.service.operations import models as ops
-from chatspace.service.problems import error_responses
 from chatspace.types import Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
 
 router = APIRouter(

@@ -10,11 +10,11 @@ from typing import Any
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from chatspace.service.deps import CallerDep, StateDep
-from chatspace.service.idempotency import IdempotencyKeyDep
-from chatspace.service.limits import BoundedJSONRoute
+from chatspace.service.http.deps import CallerDep, StateDep
+from chatspace.service.http.errors import error_responses
+from chatspace.service.http.idempotency import IdempotencyKeyDep, response_of
+from chatspace.service.http.limits import BoundedJSONRoute
 from chatspace.service.operations import workspaces as operations
-from chatspace.service.problems import error_responses
 from chatspace.types import (
     Workspace,
     WorkspaceCreate,
@@ -42,7 +42,7 @@ def create_workspace(
     body: WorkspaceCreate, caller: CallerDep, state: StateDep, key: IdempotencyKeyDep = None
 ) -> Response:
     """Create a workspace in the caller's organization, with the caller as its admin."""
-    return operations.create_workspace(state, caller=caller, body=body, key=key).response()
+    return response_of(operations.create_workspace(state, caller=caller, body=body, key=key))
 
 
 @router.get("/workspaces", summary="List workspaces")
@@ -98,7 +98,7 @@ def add_user(
     answer = operations.add_user(
         state, caller=caller, workspace_id=workspace_id, body=body, key=key
     )
-    return answer.response()
+    return response_of(answer)
 
 
 @router.put(

@@ -3,7 +3,8 @@
 One row per (org, user, key): the request's fingerprint and the answer that was sent.
 Rows older than :data:`RETENTION_SECONDS` are ignored, replaced when their key comes
 again, and purged by the service's housekeeping (not on every write: a purge scans).
-The HTTP side (headers, replays, conflicts) is :mod:`chatspace.service.idempotency`.
+Replays and conflicts are :mod:`chatspace.service.idempotency`'s; the header
+:mod:`chatspace.service.http.idempotency`'s.
 """
 
 from __future__ import annotations

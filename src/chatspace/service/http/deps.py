@@ -13,11 +13,10 @@ import jwt
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from chatspace.service.access import Caller
+from chatspace.service.problems import Unauthenticated
+from chatspace.service.state import AppState
 from chatspace.types.workspaces import MAX_USER_ID, is_user_id
-
-from .access import Caller
-from .problems import Unauthenticated
-from .state import AppState
 
 bearer = HTTPBearer(
     auto_error=False,

@@ -18,8 +18,10 @@ from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .json_values import JSONRejected, loads_json
-from .problems import RateLimited, TooLarge, error_responses
+from chatspace.service.json_values import JSONRejected, loads_json
+from chatspace.service.problems import RateLimited, TooLarge
+
+from .errors import error_responses
 
 __all__ = ["BoundedJSONRoute", "CallerSlots"]
 

@@ -2,9 +2,10 @@
 
 FastAPI's ``UploadFile`` would spool each part to ``/tmp`` (or memory) before the route
 runs; here python-multipart's push parser is fed from ``request.stream()`` and each file
-part's bytes are appended to a :class:`~.store.blobs.TempBlob` in the data dir as they
-arrive: the body is never held whole, the size limit (413) is enforced as bytes arrive,
-and every part is hashed on the way (for the row and for the idempotency fingerprint).
+part's bytes are appended to a :class:`~chatspace.service.store.blobs.TempBlob` in the
+data dir as they arrive: the body is never held whole, the size limit (413) is enforced
+as bytes arrive, and every part is hashed on the way (for the row and for the
+idempotency fingerprint).
 
 Whatever goes wrong (a limit, a malformed body, the client going away), every temporary
 blob of the request is removed before the error leaves :func:`receive_upload`. Then
@@ -27,13 +28,13 @@ from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartState, parse_options_header
 from starlette.requests import ClientDisconnect, Request
 
-from .operations.files import UploadFields
-from .problems import Invalid, Problem, TooLarge
-from .store.blobs import BlobStore, TempBlob
+from chatspace.service.operations.files import UploadFields
+from chatspace.service.problems import BadRequest, Invalid, Problem, TooLarge
+from chatspace.service.store.blobs import BlobStore, TempBlob
 
 __all__ = ["FilePart", "UploadForm", "read_fields", "receive_upload", "safe_filename"]
 
-log = logging.getLogger("chatspace.service.uploads")
+log = logging.getLogger("chatspace.service.http.uploads")
 
 FILE_FIELD = "file"
 MAX_FIELD_BYTES = 1024 * 1024
@@ -45,10 +46,8 @@ DRAIN_LIMIT = 64 * 1024 * 1024
 the client, still sending, gets to read the answer instead of a reset connection."""
 
 
-class ClientGone(Problem):
-    """The client closed the connection mid-upload; nobody reads this answer."""
-
-    status_code = 400
+class ClientGone(BadRequest):
+    """The client closed the connection mid-upload; nobody reads this answer (a 400)."""
 
 
 @dataclass

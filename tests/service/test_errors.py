@@ -3,13 +3,31 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
+from starlette.requests import Request
 
+from chatspace.service.http.errors import on_problem
+from chatspace.service.http.uploads import ClientGone
+from chatspace.service.problems import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Problem,
+    RateLimited,
+    TooLarge,
+    Unauthenticated,
+    UpstreamFailed,
+    UpstreamTimeout,
+)
 from support.platform import stored, upload
 from support.service import Service, running_service
 
@@ -214,3 +232,34 @@ def test_callers_counted_at_once_are_each_answered(tmp_path: Path, org: str) -> 
         with ThreadPoolExecutor(16) as pool:
             answered = list(pool.map(calls, [f"user{i}" for i in range(16)]))
     assert answered == [[200] * 12 + [429] * 2] * 16
+
+
+@pytest.mark.parametrize(
+    ("problem", "status", "headers"),
+    [
+        (Problem("bug"), 500, {}),
+        (BadRequest("no"), 400, {}),
+        (ClientGone("gone"), 400, {}),
+        (Unauthenticated("who?"), 401, {"www-authenticate": "Bearer"}),
+        (Forbidden("no"), 403, {}),
+        (NotFound("none"), 404, {}),
+        (Conflict("taken"), 409, {}),
+        (TooLarge("big"), 413, {}),
+        (Invalid(["body", "x"], "wrong"), 422, {}),
+        (RateLimited("slow down", retry_after=7), 429, {"retry-after": "7"}),
+        (UpstreamFailed("down"), 502, {}),
+        (UpstreamTimeout("late"), 504, {}),
+    ],
+)
+def test_each_domain_error_has_its_status_and_headers(
+    problem: Problem, status: int, headers: dict[str, str]
+) -> None:
+    """The domain errors carry no status: the HTTP edge gives each class (and a subclass,
+    such as the upload's ``ClientGone``) its own, with the headers the answer needs."""
+    answer = asyncio.run(on_problem(Request({"type": "http"}), problem))
+    assert answer.status_code == status
+    sent = {k: v for k, v in answer.headers.items() if k in {"www-authenticate", "retry-after"}}
+    assert sent == headers
+    assert json.loads(answer.body)["detail"] == (
+        problem.items if isinstance(problem, Invalid) else problem.detail
+    )

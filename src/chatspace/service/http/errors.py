@@ -30,7 +30,7 @@ from chatspace.service.problems import (
 )
 from chatspace.types.common import ErrorResponse
 
-__all__ = ["error_body", "error_responses", "on_problem", "status_of"]
+__all__ = ["error_body", "error_responses", "on_problem"]
 
 _STATUSES: dict[type[Problem], int] = {
     BadRequest: 400,
@@ -74,7 +74,7 @@ _ERROR_TYPES = {
 }
 
 
-def status_of(problem: Problem) -> int:
+def _status_of(problem: Problem) -> int:
     """The status ``problem`` is answered with: that of its nearest class with one (500
     for a bare :class:`~chatspace.service.problems.Problem`)."""
     return next((_STATUSES[c] for c in type(problem).__mro__ if c in _STATUSES), 500)
@@ -116,7 +116,7 @@ async def on_problem(_: Request, exc: Exception) -> JSONResponse:
     """The handler of every :class:`~chatspace.service.problems.Problem`: its status, its
     headers (``WWW-Authenticate``, ``Retry-After``) and its body."""
     assert isinstance(exc, Problem)
-    status = status_of(exc)
+    status = _status_of(exc)
     detail = exc.items if isinstance(exc, Invalid) else exc.detail
     return JSONResponse(error_body(status, detail), status_code=status, headers=_headers_of(exc))
 

@@ -40,15 +40,16 @@ from chatspace.types.filters import MetadataFilter
 
 __all__ = [
     "MAX_INSTRUCTIONS",
+    "StoredFile",
     "UploadFields",
     "create_files",
     "delete_file",
     "file_not_found",
-    "file_row",
     "file_text",
     "get_file",
     "list_files",
     "patch_metadata",
+    "stored_file",
 ]
 
 MAX_INSTRUCTIONS = 20_000
@@ -336,19 +337,29 @@ def delete_file(state: AppState, *, caller: Caller, workspace: str, file_id: str
     return FileDeleted(id=file_id)
 
 
-def file_row(state: AppState, *, caller: Caller, workspace: str, file_id: str) -> Any:
-    """The row of a file the caller may read (its blob, filename, content type, ...)."""
+@dataclass(frozen=True, slots=True)
+class StoredFile:
+    """Where a file's bytes are and what they are: what its content and text answer with."""
+
+    blob: str
+    filename: str
+    content_type: str
+
+
+def stored_file(state: AppState, *, caller: Caller, workspace: str, file_id: str) -> StoredFile:
+    """The bytes of a file the caller may read (the route streams them: http/content.py)."""
     with reading(state, caller, workspace) as conn:
-        return file_store.get_file_row(
+        row = file_store.get_file_row(
             conn, org_id=caller.org_id, workspace_id=workspace, file_id=file_id, now=_now()
         )
+    return StoredFile(row.blob, row.filename, row.content_type)
 
 
 def file_text(state: AppState, *, caller: Caller, workspace: str, file_id: str) -> str:
     """The text retrieval extracted from the file; 422 ``no_text`` when it has none."""
-    row = file_row(state, caller=caller, workspace=workspace, file_id=file_id)
-    with state.blobs.local_copy(row.blob) as path:
-        extracted = extract(path, filename=row.filename, content_type=row.content_type)
+    stored = stored_file(state, caller=caller, workspace=workspace, file_id=file_id)
+    with state.blobs.local_copy(stored.blob) as path:
+        extracted = extract(path, filename=stored.filename, content_type=stored.content_type)
     if extracted is None:
         raise Invalid(["path", "file_id"], NO_TEXT, "no_text")
     return extracted.text

@@ -211,13 +211,13 @@ def file_content(
     range_: Annotated[str | None, Header(alias="Range")] = None,
     if_range: Annotated[str | None, Header(alias="If-Range", include_in_schema=False)] = None,
 ) -> Response:
-    row = operations.file_row(state, caller=caller, workspace=workspace, file_id=file_id)
+    stored = operations.stored_file(state, caller=caller, workspace=workspace, file_id=file_id)
     try:
         return blob_response(
             state.blobs,
-            row.blob,
-            filename=row.filename,
-            content_type=row.content_type,
+            stored.blob,
+            filename=stored.filename,
+            content_type=stored.content_type,
             range_=range_,
             if_range=if_range,
         )

@@ -13,21 +13,9 @@ import httpx
 import pytest
 from starlette.requests import Request
 
+from chatspace.service import problems
 from chatspace.service.http.errors import on_problem
 from chatspace.service.http.uploads import ClientGone
-from chatspace.service.problems import (
-    BadRequest,
-    Conflict,
-    Forbidden,
-    Invalid,
-    NotFound,
-    Problem,
-    RateLimited,
-    TooLarge,
-    Unauthenticated,
-    UpstreamFailed,
-    UpstreamTimeout,
-)
 from support.platform import stored, upload
 from support.service import Service, running_service
 
@@ -237,22 +225,22 @@ def test_callers_counted_at_once_are_each_answered(tmp_path: Path, org: str) -> 
 @pytest.mark.parametrize(
     ("problem", "status", "headers"),
     [
-        (Problem("bug"), 500, {}),
-        (BadRequest("no"), 400, {}),
+        (problems.Problem("bug"), 500, {}),
+        (problems.BadRequest("no"), 400, {}),
         (ClientGone("gone"), 400, {}),
-        (Unauthenticated("who?"), 401, {"www-authenticate": "Bearer"}),
-        (Forbidden("no"), 403, {}),
-        (NotFound("none"), 404, {}),
-        (Conflict("taken"), 409, {}),
-        (TooLarge("big"), 413, {}),
-        (Invalid(["body", "x"], "wrong"), 422, {}),
-        (RateLimited("slow down", retry_after=7), 429, {"retry-after": "7"}),
-        (UpstreamFailed("down"), 502, {}),
-        (UpstreamTimeout("late"), 504, {}),
+        (problems.Unauthenticated("who?"), 401, {"www-authenticate": "Bearer"}),
+        (problems.Forbidden("no"), 403, {}),
+        (problems.NotFound("none"), 404, {}),
+        (problems.Conflict("taken"), 409, {}),
+        (problems.TooLarge("big"), 413, {}),
+        (problems.Invalid(["body", "x"], "wrong"), 422, {}),
+        (problems.RateLimited("slow down", retry_after=7), 429, {"retry-after": "7"}),
+        (problems.UpstreamFailed("down"), 502, {}),
+        (problems.UpstreamTimeout("late"), 504, {}),
     ],
 )
 def test_each_domain_error_has_its_status_and_headers(
-    problem: Problem, status: int, headers: dict[str, str]
+    problem: problems.Problem, status: int, headers: dict[str, str]
 ) -> None:
     """The domain errors carry no status: the HTTP edge gives each class (and a subclass,
     such as the upload's ``ClientGone``) its own, with the headers the answer needs."""
@@ -261,5 +249,5 @@ def test_each_domain_error_has_its_status_and_headers(
     sent = {k: v for k, v in answer.headers.items() if k in {"www-authenticate", "retry-after"}}
     assert sent == headers
     assert json.loads(answer.body)["detail"] == (
-        problem.items if isinstance(problem, Invalid) else problem.detail
+        problem.items if isinstance(problem, problems.Invalid) else problem.detail
     )

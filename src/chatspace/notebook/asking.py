@@ -109,11 +109,13 @@ def build(ctx: NotebookContext, q: Question) -> Request:
         raise InputError("the question is empty: write it first (see --help)")
     used: list[str] = []
     if q.interpolate:
-        done = interpolate(question, ctx.names, max_chars=ctx.max_interpolated_chars)
+        done = interpolate(
+            question, ctx.names, max_chars=ctx.session.settings.max_interpolated_chars
+        )
         question, used = done.text, done.names
-    workspace = q.workspace or session.workspace
+    workspace = q.workspace or session.settings.default_workspace
     content = _content(ctx, q, question, workspace)
-    fmt = q.format or session.format
+    fmt = q.format or session.settings.default_format
     model = q.model or session.model_choice()[0]
 
     book = session.threads
@@ -123,7 +125,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     thread = book.reset(name) if q.new else book.get(name)
     if q.system is not None:
         thread.system = q.system
-    budget = session.history_tokens
+    budget = session.settings.thread_token_budget
     history, sent, left_out = thread.history(budget)
     system = "\n\n".join(p for p in (thread.system, FORMAT_HINTS.get(fmt)) if p)
     messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
@@ -138,7 +140,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     if fmt == "json":
         kwargs.setdefault("response_format", {"type": "json_object"})
     turn = len(thread.turns) + 1
-    kwargs["store"] = session.store if q.store is None else q.store
+    kwargs["store"] = session.settings.store if q.store is None else q.store
     if kwargs["store"]:
         kwargs["metadata"] = {**thread.tags(turn, ctx.notebook), **(kwargs.get("metadata") or {})}
     return Request(kwargs, question, thread, turn, fmt, sent, left_out, budget, used)
@@ -153,7 +155,7 @@ def _content(
     if q.df:
         file_ids.append(ctx.upload_frame(q.df, workspace))
     filter_json = parse_filter(q.filter, field=q.words.get("filter", "filter"))
-    top_k = q.top_k if q.top_k is not None else ctx.session.top_k
+    top_k = q.top_k if q.top_k is not None else ctx.session.settings.default_top_k
     if not (file_ids or filter_json or top_k):
         return question
     part: dict[str, Any] = {"type": "filter"}
@@ -182,7 +184,7 @@ def ask(
 
     request = build(ctx, q)
     client = ctx.session.client
-    streaming = ctx.session.stream if q.stream is None else q.stream
+    streaming = ctx.session.settings.stream if q.stream is None else q.stream
     started = time.perf_counter()
     try:
         if streaming:

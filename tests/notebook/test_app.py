@@ -17,7 +17,7 @@ from chatspace.notebook.context import NotebookContext
 from chatspace.notebook.conversations import Thread, ThreadBook, estimate_tokens
 from chatspace.notebook.display import ChatResult, Citation
 from chatspace.notebook.export import export_text, write_thread
-from chatspace.notebook.formats import take_value
+from chatspace.notebook.formats import value_of
 from chatspace.notebook.grammar import (
     InputError,
     file_filter,
@@ -231,11 +231,11 @@ def test_service_refusals_are_told_in_the_surfaces_words() -> None:
     ],
 )
 def test_json_format_takes_an_object_never_a_citation_marker(text: str, value: Any) -> None:
-    result = ChatResult(text=text, model="m")
-    take_value(result, "json")
-    assert result.value == value
-    if value is None:
-        assert "the answer is not JSON: no JSON object found in it" in result.footer_items()
+    found, error = value_of(text, "json")
+    assert found == value
+    assert error == (
+        None if value is not None else "the answer is not JSON: no JSON object found in it"
+    )
 
 
 # ---------------------------------------------------------------- export

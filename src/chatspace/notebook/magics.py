@@ -43,10 +43,6 @@ __all__ = ["ChatspaceMagics", "load_ipython_extension", "unload_ipython_extensio
 class ChatspaceMagics(Magics):
     """Chat with a model over your files, from notebook cells."""
 
-    def __init__(self, shell: Any = None, **kw: Any) -> None:
-        super().__init__(shell=shell, **kw)
-        self._shown: list[ChatResult] = []
-
     @property
     def session(self) -> NotebookSession:
         """The notebook session (a new one after ``reset_session``)."""
@@ -75,14 +71,14 @@ class ChatspaceMagics(Magics):
 
     def shown(self, result: ChatResult) -> None:
         """``result`` is already on screen: the cell's Out must not show it again."""
-        result._suppress_display = True
-        self._shown.append(result)
+        from .display import ON_SCREEN
+
+        ON_SCREEN.add(result)
 
     def _after_cell(self, *_: Any) -> None:
-        # Later cells display the result normally (``r = %chat ...`` then ``r``).
-        for result in self._shown:
-            result._suppress_display = False
-        self._shown.clear()
+        from .display import ON_SCREEN
+
+        ON_SCREEN.clear()  # later cells display the results normally
 
     # ------------------------------------------------------------------ magics
 

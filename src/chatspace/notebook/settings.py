@@ -6,8 +6,8 @@ notebook session holds the settings it works with (``session.settings``): the ma
 the panels read that one object, and the panels observe it, so a workspace switched with
 ``%workspace NAME`` shows in their pickers and a model chosen with ``%config`` in an open
 chat panel. The kernel's session works with :func:`kernel_settings`, which outlive the
-session (``%chat reset --all`` keeps what ``%config`` set); a session made on its own
-(``NotebookSession(client)``) gets settings of its own.
+session (a new one after ``reset_session`` keeps what ``%config`` set); a session made on
+its own (``NotebookSession(client)``) gets settings of its own.
 
 A bound that the wire has is the wire type's (``top_k``: :data:`chatspace.types.common.TopK`),
 read when a value is set, so that loading the extension imports no pydantic.

@@ -37,7 +37,7 @@ def test_a_session_made_on_its_own_has_settings_of_its_own(session: NotebookSess
     assert session.settings.default_workspace == "default"
 
 
-def test_the_chat_panels_top_k_has_the_settings_bound(session: NotebookSession) -> None:
+def test_the_chat_panels_bounds_are_the_wires(session: NotebookSession) -> None:
     from chatspace.notebook.panels import ChatPanel
 
     session.settings.default_top_k = 7
@@ -47,5 +47,9 @@ def test_the_chat_panels_top_k_has_the_settings_bound(session: NotebookSession) 
         with pytest.raises(TraitError, match="less than or equal to 50"):
             panel.top_k = 51
         panel.top_k = 0  # the service's default
+        assert (panel.temperature_slider.min, panel.temperature_slider.max) == (0, 2)
+        with pytest.raises(TraitError, match="temperature 2.5: .*less than or equal to 2"):
+            panel.temperature = 2.5
+        assert panel.temperature == 1
     finally:
         panel.close()

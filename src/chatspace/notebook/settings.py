@@ -22,7 +22,13 @@ from traitlets.config import Configurable
 
 from .formats import FORMATS
 
-__all__ = ["ChatspaceSettings", "kernel_settings", "top_k_or_default"]
+__all__ = [
+    "ChatspaceSettings",
+    "kernel_settings",
+    "top_k_or_default",
+    "wire_range",
+    "wire_value",
+]
 
 
 class ChatspaceSettings(Configurable):
@@ -80,15 +86,28 @@ def top_k_or_default(value: int) -> int:
     """``value`` if it is 0 (the service's default) or a valid ``top_k`` of the wire."""
     if value == 0:
         return 0
-    from pydantic import TypeAdapter, ValidationError
-
     from chatspace.types.common import TopK
 
+    return int(wire_value(TopK, value, "top_k", " (or 0 for the service's default)"))
+
+
+def wire_value(wire_type: Any, value: Any, name: str, hint: str = "") -> Any:
+    """``value`` checked by the wire's type; a :class:`TraitError` that says why else."""
+    from pydantic import TypeAdapter, ValidationError
+
     try:
-        return int(TypeAdapter(TopK).validate_python(value))
+        return TypeAdapter(wire_type).validate_python(value)
     except ValidationError as exc:
         said = exc.errors()[0]["msg"]
-        raise TraitError(f"top_k {value!r}: {said} (or 0 for the service's default)") from None
+        raise TraitError(f"{name} {value!r}: {said}{hint}") from None
+
+
+def wire_range(wire_type: Any) -> tuple[float, float]:
+    """The least and greatest value of a bounded wire type (a slider's ends)."""
+    from pydantic import TypeAdapter
+
+    schema = TypeAdapter(wire_type).json_schema()
+    return float(schema["minimum"]), float(schema["maximum"])
 
 
 _kernel: ChatspaceSettings | None = None

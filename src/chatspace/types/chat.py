@@ -27,6 +27,7 @@ from .common import (
     Metadata,
     Relevance,
     RequestModel,
+    Temperature,
     TopK,
     WireModel,
     WorkspaceId,
@@ -297,7 +298,7 @@ class ChatCompletionRequest(RequestModel):
     messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=4096)]
     workspace: WorkspaceId = "default"
     model: Annotated[str, Field(min_length=1, max_length=256)] = DEFAULT_MODEL
-    temperature: Annotated[float, Field(ge=0, le=2)] | None = 1
+    temperature: Temperature | None = 1
     top_p: Annotated[float, Field(ge=0, le=1)] | None = 1
     n: Annotated[int, Field(ge=1, le=8)] | None = 1
     stream: bool | None = False

@@ -35,7 +35,9 @@ from chatspace.notebook.asking import Question, ask
 from chatspace.notebook.context import NotebookContext
 from chatspace.notebook.display import fenced
 from chatspace.notebook.markup import code_blocks
-from chatspace.notebook.settings import top_k_or_default
+from chatspace.notebook.settings import top_k_or_default, wire_range, wire_value
+from chatspace.types import ChatCompletionRequest
+from chatspace.types.common import Temperature
 
 from ._answer import AnswerView
 from ._cells import insert_below
@@ -64,6 +66,9 @@ PANEL_WORDS = {
     "messages": "the conversation",
 }
 """The request's fields by the panel's labels, for the service's refusals."""
+_TEMPERATURE = float(ChatCompletionRequest.model_fields["temperature"].default)
+"""The request's default, where the slider starts."""
+_TEMPERATURES = wire_range(Temperature)
 
 
 class ChatPanel(Panel):
@@ -77,7 +82,9 @@ class ChatPanel(Panel):
     turns = List(Dict(), help="The conversation, one dict per turn (role, content, citations).")
     streaming = Bool(False, help="True while an answer streams in; stop() ends it.")
     model = Unicode("", help="The model of the next question (from GET /models); '': the default.")
-    temperature = Float(1.0, min=0.0, max=2.0, help="Sampling temperature of the next question.")
+    temperature = Float(
+        _TEMPERATURE, help="Sampling temperature of the next question (the wire's bounds)."
+    )
     file_ids = List(Unicode(), help="Files the next question searches; [] means all of them.")
     metadata_filter = Unicode("", help="Retrieval filter on file metadata: JSON or k=v pairs.")
     top_k = Int(0, help="Passages to retrieve (a filter part's top_k); 0 for the service default.")
@@ -119,8 +126,8 @@ class ChatPanel(Panel):
         self.workspace_picker = WorkspacePicker(self)
         self.temperature_slider = w.FloatSlider(
             value=self.temperature,
-            min=0,
-            max=2,
+            min=_TEMPERATURES[0],
+            max=_TEMPERATURES[1],
             step=0.1,
             description="Temperature",
             style={"description_width": "initial"},
@@ -391,6 +398,10 @@ class ChatPanel(Panel):
     @validate("top_k")
     def _valid_top_k(self, proposal: dict[str, Any]) -> int:
         return top_k_or_default(proposal["value"])
+
+    @validate("temperature")
+    def _valid_temperature(self, proposal: dict[str, Any]) -> float:
+        return float(wire_value(Temperature, proposal["value"], "temperature"))
 
     @observe("streaming")
     def _on_streaming(self, change: dict[str, Any]) -> None:

@@ -27,7 +27,7 @@ KEY = "sk-local-server-0123456789abcdef"
 WORDS = 600
 PACE = 0.04  # seconds a word: a 24 s answer, as long as the one the issue describes
 CELLS = [
-    "%load_ext chatspace\n%config ChatspaceMagics.default_model = 'slow-llm'",
+    "%load_ext chatspace\n%config ChatspaceSettings.default_model = 'slow-llm'",
     "from chatspace.notebook.panels import ChatPanel, CompletionsBrowser\nchat = ChatPanel()\nchat",
     "for i in range(50):\n"
     "    chat.client.chat.create(model='service-l0', messages=f'Question {i} about Lyon',"

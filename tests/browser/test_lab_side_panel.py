@@ -28,7 +28,7 @@ CODE = (
 )
 ANSWER = ["Load the file, then plot it:\n\n", "```python\n", CODE + "\n", "```\n"]
 FIRST = [
-    "%load_ext chatspace\n%config ChatspaceMagics.default_model = 'coder'",
+    "%load_ext chatspace\n%config ChatspaceSettings.default_model = 'coder'",
     "import chatspace\nboard = chatspace.dashboard(side=True)\nboard",
     "for i in range(120):\n    print('a long output line', i)",
 ]

@@ -92,3 +92,68 @@ async def test_a_limit_fetches_no_page_beyond_it(kind: str, service: Service, to
     assert sent == ["/chat/completions", "/chat/completions"]
     await close(client)
     await run(http.aclose() if isinstance(http, httpx.AsyncClient) else http.close())
+
+
+CONVERSATIONS = {
+    "text parts": (
+        [{"role": "user", "content": [{"type": "text", "text": "Churn?"}, {"text": "In Q3."}]}],
+        "Churn?\nIn Q3.",
+    ),
+    "filter parts": (
+        [
+            {"role": "user", "content": [{"text": "Fees?"}, {"type": "filter", "top_k": 3}]},
+            {"role": "assistant", "content": "Ten."},
+            {"role": "user", "content": [{"type": "filter", "file_ids": []}]},
+        ],
+        "Fees?",
+    ),
+    "later turns": (
+        [
+            {"role": "user", "content": "first"},
+            {"role": "assistant", "content": "answer"},
+            {"role": "user", "content": "second"},
+        ],
+        "second",
+    ),
+    "no user message": ([{"role": "system", "content": "Summarize the files."}], None),
+}
+
+
+@pytest.mark.parametrize("case", CONVERSATIONS)
+async def test_service_client_and_notebook_find_the_same_question(
+    case: str, kind: str, service: Service, token: str
+) -> None:
+    """One rule (chatspace.types.question_of): the service's stored ``question``, the
+    frames' question read from the stored messages, and the notebook's agree."""
+    from chatspace.client import Client
+    from chatspace.client._frames import question_in
+    from chatspace.notebook.conversations import stored_question
+    from chatspace.types import ChatMessage, question_of
+
+    messages, expected = CONVERSATIONS[case]
+    assert question_of([ChatMessage.model_validate(m) for m in messages]) == expected
+    client = make_client(kind, service.url, token)
+    try:
+        completion = await run(client.chat.create(messages=messages, store=True))
+        assert completion.question == expected
+        stored = await run(client.chat.messages(completion.id, order="desc", limit=100))
+        assert question_in(stored) == expected
+    finally:
+        await close(client)
+    with Client(service.url, token=token) as sync:
+        asked = stored_question(sync, completion.model_copy(update={"question": None}), "default")
+    assert asked == (expected or "")
+
+
+def test_image_parts_are_not_the_question() -> None:
+    """Another service may store a message's parts only: its text parts are the question."""
+    from chatspace.types import ChatCompletionMessageObject, question_of
+
+    image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}
+    asked = ChatCompletionMessageObject(
+        id="m-0", role="user", content_parts=[image, {"type": "text", "text": "What is it?"}]
+    )
+    picture_only = ChatCompletionMessageObject(id="m-2", role="user", content_parts=[image])
+    answer = ChatCompletionMessageObject(id="m-1", role="assistant", content="A cat.")
+    assert question_of([asked, answer, picture_only]) == "What is it?"
+    assert question_of([picture_only]) is None

@@ -34,15 +34,17 @@ def ip() -> Any:
 
 @pytest.fixture
 def magics(ip: Any) -> Iterator[ChatspaceMagics]:
-    """The registered ``ChatspaceMagics``, its settings and the session reset after the test."""
-    instance = ip.magics_manager.registry["ChatspaceMagics"]
-    yield instance
-    ip.config.pop("ChatspaceMagics", None)  # what %config set, read again by a reload
-    for name, trait in instance.traits(config=True).items():
-        setattr(instance, name, trait.default())
+    """The registered ``ChatspaceMagics``; the session and the kernel's settings are reset
+    after the test."""
     from chatspace.notebook.session import reset_session
+    from chatspace.notebook.settings import kernel_settings
 
+    yield ip.magics_manager.registry["ChatspaceMagics"]
     reset_session()  # its threads and --df uploads with it
+    ip.config.pop("ChatspaceSettings", None)  # what %config set, read again by a reload
+    settings = kernel_settings()
+    for name, trait in settings.traits(config=True).items():
+        setattr(settings, name, trait.default())
 
 
 @pytest.fixture
@@ -70,6 +72,6 @@ def nb_session(client: Client, magics: ChatspaceMagics) -> Iterator[NotebookSess
     reset_session()
     session = get_session()
     session.use_client(client)
-    assert magics.session is session  # links the magics' settings to it
+    assert magics.session is session
     yield session
     reset_session()

@@ -17,7 +17,7 @@ from chatspace.notebook.context import NotebookContext
 from chatspace.notebook.conversations import Thread, ThreadBook, estimate_tokens
 from chatspace.notebook.display import ChatResult, Citation
 from chatspace.notebook.export import export_text, write_thread
-from chatspace.notebook.formats import take_value
+from chatspace.notebook.formats import value_of
 from chatspace.notebook.grammar import (
     InputError,
     file_filter,
@@ -26,6 +26,7 @@ from chatspace.notebook.grammar import (
     parse_pairs,
 )
 from chatspace.notebook.session import NotebookSession
+from chatspace.notebook.settings import ChatspaceSettings
 from support.magics import render_markdown
 
 # ---------------------------------------------------------------- the one grammar
@@ -147,11 +148,12 @@ def test_thread_book_names_new_threads_and_keeps_citations() -> None:
 
 
 def _ctx(**settings: Any) -> NotebookContext:
-    return NotebookContext(session=NotebookSession(**settings), namespace={"city": "Lyon"})
+    session = NotebookSession(settings=ChatspaceSettings(**settings))
+    return NotebookContext(session=session, namespace={"city": "Lyon"})
 
 
 def test_the_request_comes_from_the_question_and_the_shared_settings() -> None:
-    ctx = _ctx(model="m-default", top_k=4, format="json")
+    ctx = _ctx(default_model="m-default", default_top_k=4, default_format="json")
     request = build(ctx, Question("Churn in {city}?", filter="team=ml year=2024", thread="t"))
     kwargs = request.kwargs
     assert kwargs["model"] == "m-default"
@@ -229,11 +231,11 @@ def test_service_refusals_are_told_in_the_surfaces_words() -> None:
     ],
 )
 def test_json_format_takes_an_object_never_a_citation_marker(text: str, value: Any) -> None:
-    result = ChatResult(text=text, model="m")
-    take_value(result, "json")
-    assert result.value == value
-    if value is None:
-        assert "the answer is not JSON: no JSON object found in it" in result.footer_items()
+    found, error = value_of(text, "json")
+    assert found == value
+    assert error == (
+        None if value is not None else "the answer is not JSON: no JSON object found in it"
+    )
 
 
 # ---------------------------------------------------------------- export
@@ -273,12 +275,12 @@ def test_a_notebook_starts_in_the_workspace_it_last_used(
     client.workspaces.create("research", "Research")
     monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/analysis.ipynb")
     first = NotebookSession(client=client)
-    assert first.workspace == "default"
-    first.workspace = "research"  # %workspace research, or a panel's picker
+    assert first.settings.default_workspace == "default"
+    first.settings.default_workspace = "research"  # %workspace research, or a panel's picker
     again = NotebookSession(client=client)  # the next kernel of the same notebook
-    assert again.workspace == "research"
+    assert again.settings.default_workspace == "research"
     monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/other.ipynb")
-    assert NotebookSession(client=client).workspace == "default"
+    assert NotebookSession(client=client).settings.default_workspace == "default"
 
 
 def test_the_last_workspace_applies_before_the_client_is_made(
@@ -286,10 +288,10 @@ def test_the_last_workspace_applies_before_the_client_is_made(
 ) -> None:
     client.workspaces.create("research", "Research")
     monkeypatch.setenv("JPY_SESSION_NAME", "/home/me/analysis.ipynb")
-    NotebookSession(client=client).workspace = "research"
+    NotebookSession(client=client).settings.default_workspace = "research"
     monkeypatch.setenv("CHATSPACE_BASE_URL", client.base_url)
     fresh = NotebookSession()  # a new kernel: no client until the first call
-    assert fresh.workspace == "research"
+    assert fresh.settings.default_workspace == "research"
     assert fresh._client is None
 
 

@@ -1,5 +1,5 @@
 """The default model (docs/models.md#the-default-model): a call that names none uses the
-chosen ``ChatspaceMagics.default_model``, else the one connected model when exactly one is
+chosen ``ChatspaceSettings.default_model``, else the one connected model when exactly one is
 served besides ``service-l0``, else ``service-l0``; ``%chat config`` and the chat panel's
 picker say which and why.
 
@@ -76,8 +76,8 @@ def test_the_one_connected_model_answers_a_call_that_names_none(
     assert upstream.last("echo")["body"]["messages"][-1]["content"] == "Hello there?"
     # service-l0 stays one flag away, and a chosen default wins over the rule.
     assert run(ip, "%%chat -m service-l0 --no-store\nHello?").value.model == "service-l0"
-    ip.run_line_magic("config", "ChatspaceMagics.default_model = 'service-l0'")
-    assert _config_model(ip) == ("service-l0", "chosen with ChatspaceMagics.default_model")
+    ip.run_line_magic("config", "ChatspaceSettings.default_model = 'service-l0'")
+    assert _config_model(ip) == ("service-l0", "chosen with ChatspaceSettings.default_model")
     assert run(ip, "%%chat --no-store\nHello?").value.model == "service-l0"
 
 

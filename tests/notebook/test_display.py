@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from html.parser import HTMLParser
@@ -11,6 +12,7 @@ import pytest
 from IPython.utils.capture import capture_output
 
 from chatspace.notebook.display import (
+    ON_SCREEN,
     UNSUPPORTED,
     UNSUPPORTED_NOTE,
     ChatResult,
@@ -115,11 +117,17 @@ def test_json_and_code_values_are_shown_fenced() -> None:
 
 def test_displaying_twice_in_one_cell_is_suppressed_once(ip: Any) -> None:
     r = result()
-    r._suppress_display = True
+    ON_SCREEN.add(r)  # as a magic that published it does
     with capture_output() as cap:
         r._ipython_display_()
         r._ipython_display_()
     assert len(cap.outputs) == 1
+
+
+def test_a_result_is_frozen() -> None:
+    r = result()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.text = "changed"  # type: ignore[misc]
 
 
 def test_message_is_one_escaped_line() -> None:

@@ -75,7 +75,7 @@ def test_cell_values_are_bounded_as_any_value(
 ) -> None:
     frame = cell(ip, "import pandas as pd\npd.DataFrame({'a': range(500)})")
     long = cell(ip, "raise ValueError('x' * 5000)")
-    magics.max_interpolated_chars = 300
+    nb_session.settings.max_interpolated_chars = 300
     ran = run(ip, f"%%chat\n{{Out[{frame.execution_count}]}}\n---\n{{Err[{long.execution_count}]}}")
     shown_frame, shown_error = sent(client, ran.value.id).split("\n---\n")
     assert shown_frame.startswith(

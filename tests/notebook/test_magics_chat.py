@@ -23,7 +23,7 @@ def notes(client: Client) -> str:
 def test_cell_streams_in_place_then_shows_markdown_with_citation_and_footer(
     ip: Any, nb_session: NotebookSession, magics: ChatspaceMagics, notes: str
 ) -> None:
-    magics.stream_throttle = 0  # every chunk shown, to see the updates
+    nb_session.settings.stream_throttle = 0  # every chunk shown, to see the updates
     ran = run(ip, "%%chat\nWhat was the Q3 churn in Lyon?")
     result = ran.value
     assert isinstance(result, ChatResult)
@@ -188,7 +188,7 @@ def test_token_budget_leaves_old_turns_out_and_says_so(
 ) -> None:
     for i in range(4):
         run(ip, f"%chat Question number {i}")
-    magics.thread_token_budget = 1  # nothing fits any more
+    nb_session.settings.thread_token_budget = 1  # nothing fits any more
     ran = run(ip, "%chat One more")
     assert ran.value.history_sent == 0
     assert ran.value.history_left_out == 4
@@ -217,7 +217,7 @@ def test_interrupt_keeps_the_partial_text(
     first live update. The stream stops, the partial text stays, the cell does not fail."""
     from IPython.utils.capture import capture_output
 
-    magics.stream_throttle = 0
+    nb_session.settings.stream_throttle = 0
     with capture_output() as cap:
         publisher = ip.display_pub
         original = publisher.publish
@@ -247,7 +247,7 @@ def test_interrupt_keeps_the_partial_text(
 def test_throttle_bounds_the_number_of_updates(
     ip: Any, nb_session: NotebookSession, magics: ChatspaceMagics, notes: str
 ) -> None:
-    magics.stream_throttle = 3600
+    nb_session.settings.stream_throttle = 3600
     ran = run(ip, "%%chat\nWhat was the Q3 churn in Lyon?")
     # the first text at once, then nothing until the end: the live output is emptied
     assert [bool(u.data["text/plain"]) for u in ran.updates] == [True, False]
@@ -269,18 +269,18 @@ def test_result_displays_again_in_a_later_cell(ip: Any, nb_session: NotebookSess
     assert "service-l0" in ran.plain()
 
 
-def test_settings_are_traitlets_shared_with_the_session(
+def test_config_sets_the_sessions_settings(
     ip: Any, nb_session: NotebookSession, magics: ChatspaceMagics
 ) -> None:
-    ip.run_line_magic("config", "ChatspaceMagics.default_model = 'other-model'")
-    assert nb_session.model == "other-model"
+    ip.run_line_magic("config", "ChatspaceSettings.default_model = 'other-model'")
+    assert nb_session.settings.default_model == "other-model"
     ran = run(ip, "%chat Hello")
     assert "model 'other-model' not found" in ran.error_line()
-    nb_session.model = "service-l0"  # a panel's picker
-    assert magics.default_model == "service-l0"
-    ip.run_line_magic("config", "ChatspaceMagics.store = False")
+    nb_session.settings.default_model = "service-l0"  # set from Python, as a panel may
+    ip.run_line_magic("config", "ChatspaceSettings.store = False")
+    assert nb_session.settings.default_model == "service-l0"  # not %config's earlier value
     assert run(ip, "%chat Hello").value.stored is False
-    assert nb_session.store is False
+    assert nb_session.settings.store is False
 
 
 def test_help_prints_usage(ip: Any, nb_session: NotebookSession) -> None:
@@ -367,7 +367,7 @@ def test_huge_values_are_capped(
     ip: Any, nb_session: NotebookSession, client: Client, magics: ChatspaceMagics
 ) -> None:
     ip.user_ns["big"] = "x" * 1_000_000
-    magics.max_interpolated_chars = 1000
+    nb_session.settings.max_interpolated_chars = 1000
     result = run(ip, "%chat {big}").value
     sent = list(client.chat.messages(result.id))[-2].content
     assert len(sent) < 1100
@@ -540,6 +540,7 @@ def test_first_cell_of_a_kernel_goes_to_the_configured_workspace(
     ip: Any, magics: ChatspaceMagics, service: Any, org: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from chatspace.notebook.session import reset_session
+    from chatspace.notebook.settings import kernel_settings
 
     token = service.token("alice", org)
     with Client(base_url=service.url, token=token) as admin:
@@ -553,7 +554,7 @@ def test_first_cell_of_a_kernel_goes_to_the_configured_workspace(
         first = run(ip, "%%chat\nWhat was the Q3 churn in Lyon?").value
         assert first.workspace == "research"
         assert [c.file_id for c in first.citations] == [notes]
-        assert magics.default_workspace == "research"
+        assert kernel_settings().default_workspace == "research"
         with Client(base_url=service.url, token=token) as admin:
             assert admin.chat.get(first.id, workspace="research").id == first.id
     finally:

@@ -7,9 +7,13 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+from traitlets import TraitError
+
 from chatspace.client import Client
 from chatspace.notebook.magics import ChatspaceMagics, protect_questions
-from chatspace.notebook.session import NotebookSession
+from chatspace.notebook.session import NotebookSession, get_session
+from chatspace.notebook.settings import kernel_settings
 from support.magics import run
 
 HEAVY = (
@@ -64,12 +68,45 @@ def test_import_and_load_ext_are_fast_and_import_nothing_heavy() -> None:
 
 
 def test_settings_are_configurable_traits_with_help(ip: Any, magics: ChatspaceMagics) -> None:
-    traits = magics.traits(config=True)
+    settings = kernel_settings()
+    traits = settings.traits(config=True)
     assert {"default_model", "default_workspace", "store", "stream"} <= set(traits)
     assert all(trait.help for trait in traits.values())
-    assert magics in ip.configurables
-    ip.run_line_magic("config", "ChatspaceMagics.stream_throttle = 0.5")
-    assert magics.stream_throttle == 0.5
+    assert settings in ip.configurables
+    assert not magics.traits(config=True)  # one object holds the settings
+    ip.run_line_magic("config", "ChatspaceSettings.stream_throttle = 0.5")
+    assert settings.stream_throttle == 0.5
+    assert get_session().settings is settings
+
+
+def test_config_refuses_a_top_k_the_wire_refuses(
+    ip: Any, magics: ChatspaceMagics, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bound is the wire's (``TopK``), 0 the service's default: stated once."""
+    settings = kernel_settings()
+    ip.run_line_magic("config", "ChatspaceSettings.default_top_k = 51")  # %config logs it
+    assert "top_k 51: Input should be less than or equal to 50" in caplog.text
+    assert settings.default_top_k == 0
+    ip.run_line_magic("config", "ChatspaceSettings.default_top_k = 50")
+    assert settings.default_top_k == 50
+    with pytest.raises(TraitError, match="greater than or equal to 1"):
+        settings.default_top_k = -1
+
+
+def test_settings_reach_the_magics_loaded_after_them(ip: Any) -> None:
+    """``%config`` before ``%load_ext`` (or ipython_config.py) is read when it loads."""
+    ip.run_line_magic("unload_ext", "chatspace")
+    settings = kernel_settings()
+    try:
+        ip.run_line_magic("config", "ChatspaceSettings.default_format = 'code'")
+        assert settings.default_format == "markdown"  # not registered: %config misses it
+    finally:
+        ip.run_line_magic("load_ext", "chatspace")
+    try:
+        assert settings.default_format == "code"
+    finally:
+        ip.config.pop("ChatspaceSettings", None)
+        settings.default_format = "markdown"
 
 
 def test_unload_and_load_again(ip: Any) -> None:

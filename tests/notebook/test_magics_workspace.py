@@ -15,7 +15,7 @@ def test_show_create_switch_and_list(ip: Any, nb_session: NotebookSession, clien
     created = run(ip, "%workspace create q3-review Q3 review")
     assert "created workspace q3-review (Q3 review)" in created.plain()
     assert "now in workspace q3-review" in run(ip, "%workspace q3-review").plain()
-    assert nb_session.workspace == "q3-review"  # the panels see it too
+    assert nb_session.settings.default_workspace == "q3-review"  # the panels see it too
     frame = run(ip, "%workspace list").value
     assert frame.set_index("id")["current"].to_dict() == {"default": False, "q3-review": True}
     # magics now work in it
@@ -25,7 +25,7 @@ def test_show_create_switch_and_list(ip: Any, nb_session: NotebookSession, clien
         "deleted workspace q3-review; now in workspace default"
         in run(ip, "%workspace delete q3-review").plain()
     )
-    assert nb_session.workspace == "default"
+    assert nb_session.settings.default_workspace == "default"
 
 
 def test_users_add_set_remove(ip: Any, nb_session: NotebookSession) -> None:
@@ -57,7 +57,7 @@ def test_forbidden_and_missing_are_one_line(
     assert "Ask an admin" in line
     assert "403" in run(ip, "%workspace add-user carol reader").error_line()
     assert "404" in run(ip, "%workspace nowhere").error_line()
-    assert nb_session.workspace == "locked"  # a failed switch changes nothing
+    assert nb_session.settings.default_workspace == "locked"  # a failed switch changes nothing
     assert "invalid choice: 'owner'" in run(ip, "%workspace update-user bob owner").error_line()
     assert "409" in run(ip, "%workspace delete default").error_line()
 
@@ -91,4 +91,4 @@ def test_use_create_makes_the_workspace_once(ip: Any, nb_session: NotebookSessio
     assert "now in workspace demo (demo, created)" in run(ip, "%workspace demo --create").plain()
     run(ip, "%workspace default")
     assert "now in workspace demo (demo)" in run(ip, "%workspace use demo --create").plain()
-    assert nb_session.workspace == "demo"
+    assert nb_session.settings.default_workspace == "demo"

@@ -229,14 +229,14 @@ def test_workspace_follows_the_session_both_ways(
 ) -> None:
     client.workspaces.create("research", "Research")
     f = client.files.upload(b"Research notes", filename="r.txt", workspace="research")
-    session.workspace = "research"  # as %workspace research would
+    session.settings.default_workspace = "research"  # as %workspace research would
     assert panel.workspace == "research"
     assert panel.workspace_picker.value == "research"
     assert [v for _, v in panel.file_picker.options] == [f.id]
     turn = ask(panel, "What are the research notes?")
     assert client.chat.get(turn["id"], workspace="research").id == turn["id"]
     panel.workspace_picker.value = "default"  # the picker's path
-    assert session.workspace == "default"
+    assert session.settings.default_workspace == "default"
     assert panel.file_picker.options == ()
 
 
@@ -264,8 +264,8 @@ def test_config_default_model_reaches_a_new_panel(
     from chatspace.notebook.session import get_session, reset_session
 
     reset_session()
-    ip.run_line_magic("config", "ChatspaceMagics.default_model = 'service-l1'")
-    ip.run_line_magic("config", "ChatspaceMagics.default_top_k = 3")
+    ip.run_line_magic("config", "ChatspaceSettings.default_model = 'service-l1'")
+    ip.run_line_magic("config", "ChatspaceSettings.default_top_k = 3")
     get_session().use_client(client)
     panel = ChatPanel()
     try:
@@ -275,7 +275,7 @@ def test_config_default_model_reaches_a_new_panel(
             3,
         )
         assert panel.usage_label.value == "model service-l1 · no tokens used yet"
-        ip.run_line_magic("config", "ChatspaceMagics.default_model = 'service-l0'")
+        ip.run_line_magic("config", "ChatspaceSettings.default_model = 'service-l0'")
         assert panel.model == "service-l0"  # an open panel follows too
     finally:
         panel.close()

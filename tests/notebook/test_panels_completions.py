@@ -246,7 +246,7 @@ def test_workspace_switch_reloads(
 ) -> None:
     client.workspaces.create("other", "Other")
     c = client.chat.create(messages="Elsewhere", store=True, workspace="other")
-    browser.session.workspace = "other"
+    browser.session.settings.default_workspace = "other"
     assert ids(browser) == [c.id]
     browser.workspace_picker.value = "default"
     assert ids(browser) == stored[::-1]
@@ -302,7 +302,9 @@ def test_a_chat_stored_next_to_it_shows_without_refresh(
         assert sorted(ids(browser)) == sorted([answer, *stored])
         assert session.last_stored == {"id": answer, "workspace": "default"}
         client.workspaces.create("elsewhere", "Elsewhere")
-        session.workspace = "elsewhere"  # as %workspace or a picker does: both panels follow
+        session.settings.default_workspace = (
+            "elsewhere"  # as %workspace or a picker does: both panels follow
+        )
         chat.send("Anything here?")
         assert chat.wait(30)
         assert browser.workspace == "elsewhere"

@@ -70,7 +70,7 @@ def test_magics_and_panels_share_the_notebook_session(ip: Any, nb_session: Noteb
     assert board.chat.client is nb_session.client
     ip.run_line_magic("workspace", "create research Research")
     ip.run_line_magic("workspace", "research")
-    assert nb_session.workspace == "research"
+    assert nb_session.settings.default_workspace == "research"
     assert {p.workspace for p in board.children} == {"research"}
     assert board.files.workspace_picker.value == "research"
     board.workspaces.use("default")

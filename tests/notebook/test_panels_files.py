@@ -274,7 +274,7 @@ def test_filter_and_workspace_switch(panel: FilesPanel, client: chatspace.Client
     assert sorted(r["filename"] for r in panel.files) == ["ml.txt", "ops.txt"]
     panel.filter_text.value = ""
     client.workspaces.create("other", "Other")
-    panel.session.workspace = "other"
+    panel.session.settings.default_workspace = "other"
     assert panel.files == []
     upload(panel, [("there.txt", b"t")])
     assert [f.filename for f in client.files.list(workspace="other")] == ["there.txt"]

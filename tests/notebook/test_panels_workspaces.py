@@ -70,15 +70,15 @@ def test_use_switches_every_panel_of_the_session(
     files = FilesPanel(client, session=session)
     panel.create("research", "Research")
     panel.use_button.click()
-    assert session.workspace == "research"
+    assert session.settings.default_workspace == "research"
     assert files.workspace == "research"
     assert files.workspace_picker.value == "research"
     assert "✓" in panel.table.value
-    session.workspace = "default"  # as %workspace default would
+    session.settings.default_workspace = "default"  # as %workspace default would
     assert panel.workspace == "default"
     assert panel.use("Not Valid") is None
     assert "is invalid" in panel.error
-    assert session.workspace == "default"
+    assert session.settings.default_workspace == "default"
     files.close()
 
 
@@ -140,7 +140,7 @@ def test_delete_asks_first_and_protects_default(
     panel.delete("doomed")
     panel.confirm.accept()
     assert workspace_ids(client) == ["default"]
-    assert session.workspace == "default"
+    assert session.settings.default_workspace == "default"
     assert panel.delete("default", confirm=True) is None
     assert panel.error.startswith("409")
     assert workspace_ids(client) == ["default"]

@@ -15,6 +15,7 @@ from tornado.httpclient import HTTPClientError, HTTPResponse
 import chatspace
 from chatspace.notebook.panels import FilesPanel
 from chatspace.notebook.session import NotebookSession
+from chatspace.notebook.settings import ChatspaceSettings
 from chatspace.serverext import BASE_URL_ENV
 
 Fetch = Callable[..., Awaitable[HTTPResponse]]
@@ -66,7 +67,10 @@ async def test_the_panel_link_is_the_route(
     assert os.environ[BASE_URL_ENV] == jp_base_url
     client.workspaces.create("team", "Team")
     f = client.files.upload(b"team file", filename="t.txt", workspace="team", progress=False)
-    panel = FilesPanel(client, session=NotebookSession(client=client, workspace="team"))
+    panel = FilesPanel(
+        client,
+        session=NotebookSession(client, settings=ChatspaceSettings(default_workspace="team")),
+    )
     link = panel.download_url(f.id)
     panel.close()
     path, query = link.split("?", 1)

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from chatspace.types import question_of
 from chatspace.types.retrieval import Location
 
 from ._call import Call
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
     from chatspace.types import ChatCompletionMessageList
 
-__all__ = ["COLUMNS", "question_call", "question_of", "to_frame", "to_pandas"]
+__all__ = ["COLUMNS", "question_call", "question_in", "to_frame", "to_pandas"]
 
 _TIME = "datetime64[ns, UTC]"
 _INT = "int64"
@@ -126,12 +127,9 @@ def question_call(list_call: Call[Any], completion_id: str) -> Call[ChatCompleti
     )
 
 
-def question_of(messages: Any) -> str | None:
-    """The last user message's text, from a newest-first message list."""
-    for message in messages.data:
-        if message.role == "user":
-            return str(message.content or "")
-    return None
+def question_in(page: ChatCompletionMessageList) -> str | None:
+    """The question (:func:`chatspace.types.question_of`) of a newest-first message list."""
+    return question_of(page.data[::-1])
 
 
 def _completion_row(row: dict[str, Any], questions: Mapping[str, str | None]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .conversations import estimate_tokens
 from .display import ChatResult, evidence_of
 from .failures import told
 from .filerefs import file_ids as find_ids
-from .formats import FORMAT_HINTS, take_value
+from .formats import FORMAT_HINTS, value_of
 from .grammar import InputError, parse_filter
 from .interpolate import interpolate
 
@@ -109,11 +109,13 @@ def build(ctx: NotebookContext, q: Question) -> Request:
         raise InputError("the question is empty: write it first (see --help)")
     used: list[str] = []
     if q.interpolate:
-        done = interpolate(question, ctx.names, max_chars=ctx.max_interpolated_chars)
+        done = interpolate(
+            question, ctx.names, max_chars=ctx.session.settings.max_interpolated_chars
+        )
         question, used = done.text, done.names
-    workspace = q.workspace or session.workspace
+    workspace = q.workspace or session.settings.default_workspace
     content = _content(ctx, q, question, workspace)
-    fmt = q.format or session.format
+    fmt = q.format or session.settings.default_format
     model = q.model or session.model_choice()[0]
 
     book = session.threads
@@ -123,7 +125,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     thread = book.reset(name) if q.new else book.get(name)
     if q.system is not None:
         thread.system = q.system
-    budget = session.history_tokens
+    budget = session.settings.thread_token_budget
     history, sent, left_out = thread.history(budget)
     system = "\n\n".join(p for p in (thread.system, FORMAT_HINTS.get(fmt)) if p)
     messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
@@ -138,7 +140,7 @@ def build(ctx: NotebookContext, q: Question) -> Request:
     if fmt == "json":
         kwargs.setdefault("response_format", {"type": "json_object"})
     turn = len(thread.turns) + 1
-    kwargs["store"] = session.store if q.store is None else q.store
+    kwargs["store"] = session.settings.store if q.store is None else q.store
     if kwargs["store"]:
         kwargs["metadata"] = {**thread.tags(turn, ctx.notebook), **(kwargs.get("metadata") or {})}
     return Request(kwargs, question, thread, turn, fmt, sent, left_out, budget, used)
@@ -153,7 +155,7 @@ def _content(
     if q.df:
         file_ids.append(ctx.upload_frame(q.df, workspace))
     filter_json = parse_filter(q.filter, field=q.words.get("filter", "filter"))
-    top_k = q.top_k if q.top_k is not None else ctx.session.top_k
+    top_k = q.top_k if q.top_k is not None else ctx.session.settings.default_top_k
     if not (file_ids or filter_json or top_k):
         return question
     part: dict[str, Any] = {"type": "filter"}
@@ -182,14 +184,14 @@ def ask(
 
     request = build(ctx, q)
     client = ctx.session.client
-    streaming = ctx.session.stream if q.stream is None else q.stream
+    streaming = ctx.session.settings.stream if q.stream is None else q.stream
     started = time.perf_counter()
     try:
         if streaming:
-            result = _streamed(client, request, on_text, stop)
+            arrived = _streamed(client, request, on_text, stop)
         else:
             completion = client.chat.create(**request.kwargs)
-            result = _result(completion, request, interrupted=False)
+            arrived = _Arrived(completion, completion.text)
     except UnprocessableEntityError as exc:
         raise InputError(in_words(exc, q)) from None
     except ServerError as exc:
@@ -198,9 +200,7 @@ def ask(
         # The service's 502 names the model, what its server said and what to check:
         # the generic "retry later" and the service's address would only mislead.
         raise APIStatusError(exc.detail, status_code=502, request_id=exc.request_id) from None
-    result.elapsed = time.perf_counter() - started
-    result.format = request.format
-    take_value(result, request.format)
+    result = _result(arrived, request, elapsed=time.perf_counter() - started)
     if not result.interrupted:
         request.thread.add(request.question, result)
     if result.stored and result.id:
@@ -231,12 +231,23 @@ def in_words(error: APIStatusError, q: Question) -> str:
     return f"the service refused {'; '.join(items)} ({error.status_code})"
 
 
+@dataclass(frozen=True)
+class _Arrived:
+    """What the service sent: the completion (None when a stream stopped before it
+    could be folded), the text so far, and whether and why it was cut short."""
+
+    completion: ChatCompletion | None
+    text: str
+    interrupted: bool = False
+    error: str | None = None
+
+
 def _streamed(
     client: Client,
     request: Request,
     on_text: Callable[[str], None] | None,
     stop: threading.Event | None,
-) -> ChatResult:
+) -> _Arrived:
     """Stream the answer; Ctrl-C or ``stop`` ends it and keeps what arrived."""
     from chatspace.errors import APIStreamError
 
@@ -259,47 +270,45 @@ def _streamed(
     finally:
         stream.close()
     completion = stream.completion
-    if completion is None:
-        if interrupted:
-            result = ChatResult(text=stream.text, model=request.kwargs["model"])
-            _describe(result, request, interrupted=True)
-            return result
+    if completion is None and not interrupted:
         raise APIStreamError("The answer stream ended before any text arrived; ask again.")
-    result = _result(completion, request, interrupted=interrupted)
-    result.error = error
-    return result
+    text = completion.text if completion is not None else stream.text
+    return _Arrived(completion, text, interrupted, error)
 
 
-def _result(completion: ChatCompletion, request: Request, *, interrupted: bool) -> ChatResult:
-    choice = completion.choices[0] if completion.choices else None
-    shown, citations = evidence_of(completion)
-    result = ChatResult(
-        text=completion.text,
-        model=completion.model,
-        id=completion.id,
+def _result(arrived: _Arrived, request: Request, *, elapsed: float) -> ChatResult:
+    """The one place a :class:`ChatResult` is made: what arrived, told with the request."""
+    completion, interrupted = arrived.completion, arrived.interrupted
+    choice = completion.choices[0] if completion is not None and completion.choices else None
+    shown, citations = evidence_of(completion) if completion is not None else (None, [])
+    value, not_json = value_of(arrived.text, request.format)
+    usage: CompletionUsage | None = completion.usage if completion is not None else None
+    if interrupted:  # the service sent no usage: count as its tokenizer would
+        usage = _estimated_usage(request.kwargs["messages"], arrived.text)
+    return ChatResult(
+        text=arrived.text,
+        model=completion.model if completion is not None else request.kwargs["model"],
+        id=completion.id if completion is not None else None,
         completion=None if interrupted else completion,
         citations=citations,
         shown=shown,
-        usage=None if interrupted else completion.usage,
+        usage=usage,
+        usage_estimated=interrupted,
+        workspace=request.kwargs["workspace"],
+        thread=request.thread.name,
+        turn=request.turn,
+        elapsed=elapsed,
+        stored=bool(request.kwargs.get("store")) and not interrupted,
         finish_reason=choice.finish_reason if choice else None,
+        interrupted=interrupted,
+        error=arrived.error if interrupted else not_json,
+        format=request.format,
+        value=value,
+        history_sent=request.history_sent,
+        history_left_out=request.history_left_out,
+        token_budget=request.token_budget,
+        interpolated=request.interpolated,
     )
-    _describe(result, request, interrupted=interrupted)
-    return result
-
-
-def _describe(result: ChatResult, request: Request, *, interrupted: bool) -> None:
-    result.workspace = request.kwargs["workspace"]
-    result.thread = request.thread.name
-    result.turn = request.turn
-    result.stored = bool(request.kwargs.get("store")) and not interrupted
-    result.interrupted = interrupted
-    result.history_sent = request.history_sent
-    result.history_left_out = request.history_left_out
-    result.token_budget = request.token_budget
-    result.interpolated = request.interpolated
-    if interrupted:  # the service sent no usage: count as its tokenizer would
-        result.usage = _estimated_usage(request.kwargs["messages"], result.text)
-        result.usage_estimated = True
 
 
 def _estimated_usage(messages: list[dict[str, Any]], answer: str) -> CompletionUsage:

@@ -77,7 +77,7 @@ def add_chat_options(parser: Parser) -> None:
         "--top-k",
         type=positive_int,
         metavar="N",
-        help="how many passages to retrieve (default: ChatspaceMagics.default_top_k)",
+        help="how many passages to retrieve (default: ChatspaceSettings.default_top_k)",
     )
     add("--df", type=identifier, metavar="NAME", help="upload this DataFrame and search only it")
     add(
@@ -94,7 +94,8 @@ def add_chat_options(parser: Parser) -> None:
     add(
         "--format",
         choices=FORMATS,
-        help="how to ask for, show and return the answer (default: ChatspaceMagics.default_format)",
+        help="how to ask for, show and return the answer "
+        "(default: ChatspaceSettings.default_format)",
     )
     add(
         "-o",
@@ -111,7 +112,7 @@ def chat(ctx: NotebookContext, args: argparse.Namespace, prompt: str) -> ChatRes
     """Send one question and show its answer; the heart of ``%%chat``."""
     from .asking import Question, ask, request_fields
 
-    stream = ctx.session.stream if args.stream is None else args.stream
+    stream = ctx.session.settings.stream if args.stream is None else args.stream
     question = Question(
         text=prompt,
         model=args.model,
@@ -131,7 +132,9 @@ def chat(ctx: NotebookContext, args: argparse.Namespace, prompt: str) -> ChatRes
         new=args.new,
         interpolate=args.interpolate,
     )
-    view = LiveView(live=ctx.live, throttle=ctx.stream_throttle) if stream else None
+    view = (
+        LiveView(live=ctx.live, throttle=ctx.session.settings.stream_throttle) if stream else None
+    )
     try:
         result = ask(ctx, question, on_text=view.feed if view is not None else None)
     finally:
@@ -199,7 +202,7 @@ def _options(ctx: NotebookContext, words: list[str]) -> list[str]:
     """
     if "--no-interpolate" in words:
         return words
-    limit = ctx.max_interpolated_chars
+    limit = ctx.session.settings.max_interpolated_chars
     names = ctx.names
     return [interpolate(word, names, max_chars=limit).text for word in words]
 
@@ -224,7 +227,9 @@ def _explain(ctx: NotebookContext, args: argparse.Namespace) -> ChatResult:
     """Ask about a failing cell: its source and its traceback are the question."""
     from .cells import error_question
 
-    question = error_question(ctx.cells, args.cell, max_chars=ctx.max_interpolated_chars)
+    question = error_question(
+        ctx.cells, args.cell, max_chars=ctx.session.settings.max_interpolated_chars
+    )
     args.interpolate = False  # the braces of the code and the traceback are no placeholders
     return chat(ctx, args, question)
 

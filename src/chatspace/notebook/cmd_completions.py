@@ -34,7 +34,7 @@ def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     if args.thread:
         metadata["thread"] = args.thread
     client = ctx.session.client
-    workspace = args.workspace or ctx.session.workspace
+    workspace = args.workspace or ctx.session.settings.default_workspace
     page = client.chat.list(
         workspace=workspace,
         model=args.model,
@@ -49,7 +49,7 @@ def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     """Completions whose question or answer holds every word of TEXT, newest first (the
     service's search: case, accents and order aside, punctuation not searched)."""
     page = ctx.session.client.chat.list(
-        workspace=args.workspace or ctx.session.workspace,
+        workspace=args.workspace or ctx.session.settings.default_workspace,
         search=" ".join(args.text),
         order="desc",
         limit=min(args.max_items, 100),
@@ -60,7 +60,7 @@ def _search(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
 def _show(ctx: NotebookContext, args: argparse.Namespace) -> Transcript:
     """The messages of one stored completion, as a transcript, then its sources."""
     client = ctx.session.client
-    workspace = args.workspace or ctx.session.workspace
+    workspace = args.workspace or ctx.session.settings.default_workspace
     page = client.chat.messages(args.id, workspace=workspace, limit=100)
     messages: list[tuple[str, str]] = [(m.role, m.content or "") for m in page]
     return Transcript(args.id, messages, source_rows(stored_sources(client, args.id, workspace)))

@@ -42,7 +42,7 @@ _TEXT = {".txt", ".md", ".markdown", ".rst", ".json", ".jsonl", ".py", ".yaml", 
 
 
 def _workspace(ctx: NotebookContext, args: argparse.Namespace) -> str:
-    return str(args.workspace or ctx.session.workspace)
+    return str(args.workspace or ctx.session.settings.default_workspace)
 
 
 def _file_id(ctx: NotebookContext, workspace: str, ref: str) -> str:

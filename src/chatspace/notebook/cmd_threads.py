@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .commands import Command
 from .display import Message
 from .options import OptionError, Parser
+from .settings import ChatspaceSettings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -16,6 +17,9 @@ if TYPE_CHECKING:
     from .context import NotebookContext
 
 __all__ = ["COMMANDS"]
+
+_NAME = ChatspaceSettings.__name__
+"""Where ``%chat config`` says a setting comes from: ``%config ChatspaceSettings.x``."""
 
 
 def _threads(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
@@ -43,7 +47,7 @@ def _threads(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
 def _stored_threads(ctx: NotebookContext) -> Counter[str]:
     from .conversations import stored_threads
 
-    workspace = ctx.session.workspace
+    workspace = ctx.session.settings.default_workspace
     return stored_threads(ctx.session.client, workspace=workspace, notebook=ctx.notebook)
 
 
@@ -62,7 +66,10 @@ def _reset(ctx: NotebookContext, args: argparse.Namespace) -> Message:
 def _resume(ctx: NotebookContext, args: argparse.Namespace) -> Message:
     session = ctx.session
     thread = ctx.session.threads.resume(
-        session.client, args.name, workspace=session.workspace, notebook=ctx.notebook
+        session.client,
+        args.name,
+        workspace=session.settings.default_workspace,
+        notebook=ctx.notebook,
     )
     return Message(
         f"thread {thread.name} resumed with {len(thread.turns)} stored turns "
@@ -82,7 +89,9 @@ def _export(ctx: NotebookContext, args: argparse.Namespace) -> Message:
             f"%chat export: no thread {name!r} in this kernel; %chat resume {name} first"
         )
     ids = [t.completion_id for t in book.threads[name].turns if t.completion_id]
-    retrieved = {i: stored_sources(session.client, i, session.workspace) for i in ids}
+    retrieved = {
+        i: stored_sources(session.client, i, session.settings.default_workspace) for i in ids
+    }
     path = write_thread(book.threads[name], args.output, args.to, retrieved)
     return Message(f"wrote {len(book.threads[name].turns)} turns of thread {name} to {path}")
 
@@ -93,21 +102,22 @@ def _config(ctx: NotebookContext, args: argparse.Namespace) -> ConfigView:
     config = client.config
     sources = config.sources
     user, org = _identity(client)
+    settings = session.settings
     workspace_from = sources.get("workspace", "default")
-    if session.workspace != config.workspace:
-        workspace_from = "%workspace or ChatspaceMagics.default_workspace"
+    if settings.default_workspace != config.workspace:
+        workspace_from = f"%workspace or {_NAME}.default_workspace"
     rows = [
         ("service", config.base_url, sources.get("base_url", "")),
         ("token", config.token or "(none)", sources.get("token", "")),
         ("user", user or "(unknown)", "the token"),
         ("organization", org or "(unknown)", "the token"),
-        ("workspace", session.workspace, workspace_from),
+        ("workspace", settings.default_workspace, workspace_from),
         ("model", *session.model_choice()),
-        ("store", str(session.store), "ChatspaceMagics.store"),
-        ("stream", str(session.stream), "ChatspaceMagics.stream"),
-        ("top_k", str(session.top_k or "(service default)"), "ChatspaceMagics.default_top_k"),
-        ("format", session.format, "ChatspaceMagics.default_format"),
-        ("history", f"{session.history_tokens} tokens", "ChatspaceMagics.thread_token_budget"),
+        ("store", str(settings.store), f"{_NAME}.store"),
+        ("stream", str(settings.stream), f"{_NAME}.stream"),
+        ("top_k", str(settings.default_top_k or "(service default)"), f"{_NAME}.default_top_k"),
+        ("format", settings.default_format, f"{_NAME}.default_format"),
+        ("history", f"{settings.thread_token_budget} tokens", f"{_NAME}.thread_token_budget"),
         ("thread", ctx.session.threads.current, "%%chat --thread"),
     ]
     return ConfigView(rows)

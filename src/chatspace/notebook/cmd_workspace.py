@@ -31,7 +31,7 @@ def _use(ctx: NotebookContext, args: argparse.Namespace) -> Message:
     session = ctx.session
     workspaces = session.client.workspaces
     if args.name is None:
-        found = workspaces.get(session.workspace)
+        found = workspaces.get(session.settings.default_workspace)
         return Message(f"workspace {found.id} ({found.name})")
     created = ""
     try:
@@ -40,13 +40,13 @@ def _use(ctx: NotebookContext, args: argparse.Namespace) -> Message:
         if not args.create:
             raise
         found, created = workspaces.create(args.name), ", created"
-    session.workspace = found.id
+    session.settings.default_workspace = found.id
     return Message(f"now in workspace {found.id} ({found.name}{created})")
 
 
 def _list(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
     frame = ctx.session.client.workspaces.list().to_pandas()
-    frame.insert(0, "current", frame["id"] == ctx.session.workspace)
+    frame.insert(0, "current", frame["id"] == ctx.session.settings.default_workspace)
     return frame
 
 
@@ -61,19 +61,19 @@ def _create(ctx: NotebookContext, args: argparse.Namespace) -> Message:
 def _delete(ctx: NotebookContext, args: argparse.Namespace) -> Message:
     session = ctx.session
     session.client.workspaces.delete(args.id)
-    if session.workspace == args.id:
-        session.workspace = "default"
+    if session.settings.default_workspace == args.id:
+        session.settings.default_workspace = "default"
         return Message(f"deleted workspace {args.id}; now in workspace default")
     return Message(f"deleted workspace {args.id}")
 
 
 def _users(ctx: NotebookContext, args: argparse.Namespace) -> pd.DataFrame:
-    workspace = args.id or ctx.session.workspace
+    workspace = args.id or ctx.session.settings.default_workspace
     return ctx.session.client.workspaces.users(workspace=workspace).to_pandas()
 
 
 def _target(ctx: NotebookContext, args: argparse.Namespace) -> str:
-    return str(args.workspace or ctx.session.workspace)
+    return str(args.workspace or ctx.session.settings.default_workspace)
 
 
 def _add_user(ctx: NotebookContext, args: argparse.Namespace) -> Message:

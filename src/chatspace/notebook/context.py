@@ -1,7 +1,7 @@
 """What a command may know of the notebook: the narrow object the ``%`` handlers take.
 
-Handlers used to receive the whole ``ChatspaceMagics``; they need only the session, the
-user's namespace, how outputs behave and a way to propose the next cell. A panel builds
+Handlers need only the session (and its settings), the user's namespace, how outputs
+behave and a way to propose the next cell, never the magics object. A panel builds
 one with :meth:`NotebookContext.current` (the kernel's namespace, no cell to write to)
 to ask through the same :func:`~chatspace.notebook.asking.ask`.
 """
@@ -38,8 +38,6 @@ class NotebookContext:
     namespace: dict[str, Any] = field(default_factory=dict)
     live: bool = False
     """Whether outputs can change in place (a kernel or a capture), not a terminal."""
-    stream_throttle: float = 0.1
-    max_interpolated_chars: int = 20_000
     set_next_input: Callable[[str], None] = _nothing
     shown: Callable[[ChatResult], None] = _nothing
     """Called with a result already on screen, so that the cell's Out does not repeat it."""

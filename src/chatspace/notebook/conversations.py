@@ -33,7 +33,7 @@ __all__ = [
     "ThreadBook",
     "Turn",
     "estimate_tokens",
-    "question_of",
+    "stored_question",
     "stored_threads",
 ]
 
@@ -204,7 +204,7 @@ class ThreadBook:
         )
         thread.conversation = latest or thread.conversation
         for completion in kept:
-            question = question_of(client, completion, workspace)
+            question = stored_question(client, completion, workspace)
             tokens = estimate_tokens(question) + completion.usage.completion_tokens
             shown, cited = evidence_of(completion)
             turn = Turn(question, completion.text, completion.id, tokens or 1, cited, shown)
@@ -257,13 +257,15 @@ def _turn_number(completion: Any) -> int:
         return 0
 
 
-def question_of(client: Client, completion: ChatCompletion, workspace: str) -> str:
+def stored_question(client: Client, completion: ChatCompletion, workspace: str) -> str:
     """The question of a stored completion: its ``question`` (chatspace's service sends it),
-    else the last user message sent with it (one request, for other services)."""
+    else :func:`~chatspace.types.question_of` its messages (one request, other services)."""
+    from chatspace.types import question_of
+
     if completion.question is not None:
         return completion.question
     try:
         page = client.chat.messages(completion.id, workspace=workspace, order="desc", limit=5)
     except ChatspaceError:
         return ""
-    return next((m.content or "" for m in page.data if m.role == "user"), "")
+    return question_of(page.data[::-1]) or ""

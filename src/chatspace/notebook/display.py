@@ -25,10 +25,12 @@ if TYPE_CHECKING:
     from chatspace.types import ChatCompletion, CompletionUsage
 
 __all__ = [
+    "ON_SCREEN",
     "ChatResult",
     "Citation",
     "LiveView",
     "Message",
+    "OnScreen",
     "evidence",
     "evidence_of",
     "fenced",
@@ -181,13 +183,14 @@ def evidence_of(completion: ChatCompletion) -> tuple[str, list[Citation]]:
     return evidence(completion.text, annotations, generated=completion.model != DEFAULT_MODEL)
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class ChatResult:
     """The answer of one ``%%chat``/``%chat`` call; the last one is also ``_chat``.
 
     ``text`` is the answer, ``value`` what ``--format`` made of it (the parsed object for
     ``json``, the code for ``code``, else the text), ``completion`` the service's object
-    (None when the answer was interrupted), ``citations`` its sources.
+    (None when the answer was interrupted), ``citations`` its sources. Made once, by
+    :func:`chatspace.notebook.asking.ask`, and never changed.
     """
 
     text: str
@@ -214,7 +217,6 @@ class ChatResult:
     history_left_out: int = 0
     token_budget: int | None = None
     interpolated: list[str] = field(default_factory=list)
-    _suppress_display: bool = field(default=False, repr=False)
 
     def __str__(self) -> str:
         return self.text
@@ -256,9 +258,7 @@ class ChatResult:
         return data, self.metadata()
 
     def _ipython_display_(self) -> None:
-        # The streamed output already shows this answer: the cell's Out would repeat it.
-        if self._suppress_display:
-            self._suppress_display = False
+        if ON_SCREEN.take(self):
             return
         data, metadata = self._repr_mimebundle_()
         publish(data, metadata)
@@ -331,6 +331,31 @@ class ChatResult:
         if not self.stored and not self.interrupted:
             items.append("not stored")
         return items
+
+
+class OnScreen:
+    """The results a magic has already published in the running cell: the cell's Out
+    would show them again. The magics add them and forget them when the cell ends
+    (``r = %chat ...`` then ``r`` in a later cell shows it)."""
+
+    def __init__(self) -> None:
+        self._results: set[ChatResult] = set()
+
+    def add(self, result: ChatResult) -> None:
+        self._results.add(result)
+
+    def take(self, result: ChatResult) -> bool:
+        """Whether ``result`` is on screen already (once: a second display shows it)."""
+        if result in self._results:
+            self._results.remove(result)
+            return True
+        return False
+
+    def clear(self) -> None:
+        self._results.clear()
+
+
+ON_SCREEN = OnScreen()
 
 
 def _quote(text: str) -> str:

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .display import ChatResult
-
-__all__ = ["FENCE", "FORMATS", "FORMAT_HINTS", "take_value"]
+__all__ = ["FENCE", "FORMATS", "FORMAT_HINTS", "value_of"]
 
 FORMATS = ("markdown", "text", "json", "code")
 FORMAT_HINTS = {
@@ -25,20 +22,18 @@ FORMAT_HINTS = {
 FENCE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
-def take_value(result: ChatResult, fmt: str) -> None:
-    """``value``: the parsed JSON (``json``), the code (``code``), else the text."""
+def value_of(text: str, fmt: str) -> tuple[Any, str | None]:
+    """The value of an answer in ``fmt``, and why there is none: the parsed JSON
+    (``json``), the code (``code``), else the text."""
     if fmt == "json":
         try:
-            result.value = _parse_json(result.text)
+            return _parse_json(text), None
         except ValueError as exc:
-            result.value = None
-            if not result.interrupted:
-                result.error = f"the answer is not JSON: {exc}"
-    elif fmt == "code":
-        match = FENCE.search(result.text)
-        result.value = match.group(2).rstrip("\n") if match else result.text.strip()
-    else:
-        result.value = result.text
+            return None, f"the answer is not JSON: {exc}"
+    if fmt == "code":
+        match = FENCE.search(text)
+        return (match.group(2).rstrip("\n") if match else text.strip()), None
+    return text, None
 
 
 def _parse_json(text: str) -> Any:

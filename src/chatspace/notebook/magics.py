@@ -1,10 +1,10 @@
 """The IPython magics: ``%%chat``, ``%chat``, ``%files``, ``%completions``, ``%workspace``.
 
-``%load_ext chatspace`` registers :class:`ChatspaceMagics` and nothing else: the client,
+``%load_ext chatspace`` registers :class:`ChatspaceMagics` and the kernel's settings
+(:class:`~chatspace.notebook.settings.ChatspaceSettings`, so that ``%config
+ChatspaceSettings.default_model = "x"`` reaches them) and nothing else: the client,
 pandas and the command modules are imported when a magic first runs, so that loading
-stays fast. Settings are traitlets (``%config ChatspaceMagics.default_model = "x"``)
-linked to the notebook session, so the panels see the same model, workspace, store,
-stream, top_k, format and history budget, and a change on either side shows on the other.
+stays fast. The magics hold no setting: they read the session's, as the panels do.
 The magics only parse their lines: the commands get a narrow
 :class:`~chatspace.notebook.context.NotebookContext`, never this object.
 
@@ -26,13 +26,10 @@ from IPython.core.magic import (
     magics_class,
     no_var_expand,
 )
-from traitlets import Bool, Enum, Float, Int, Unicode, link
-
-from chatspace._shared import DEFAULT_MODEL
 
 from .cells import cells_of, unwatch, watch
-from .formats import FORMATS
-from .session import NotebookSession, get_session, off_new_session, on_new_session
+from .session import NotebookSession, get_session
+from .settings import kernel_settings
 
 if TYPE_CHECKING:
     from .commands import CommandGroup
@@ -41,81 +38,15 @@ if TYPE_CHECKING:
 
 __all__ = ["ChatspaceMagics", "load_ipython_extension", "unload_ipython_extension"]
 
-# ChatspaceMagics trait -> NotebookSession trait
-_SHARED = {
-    "default_model": "model",
-    "default_workspace": "workspace",
-    "store": "store",
-    "stream": "stream",
-    "default_top_k": "top_k",
-    "default_format": "format",
-    "thread_token_budget": "history_tokens",
-}
-
 
 @magics_class
 class ChatspaceMagics(Magics):
     """Chat with a model over your files, from notebook cells."""
 
-    default_model = Unicode(
-        "",
-        help="Model used when a call names none (shared with the panels); '': the one "
-        f"connected model if exactly one is, else {DEFAULT_MODEL}.",
-    ).tag(config=True)
-    default_workspace = Unicode(
-        "default",
-        help="Workspace every magic works in; %workspace NAME changes it (shared with panels).",
-    ).tag(config=True)
-    store = Bool(
-        True, help="Store completions, tagged with notebook and thread (--no-store for one call)."
-    ).tag(config=True)
-    stream = Bool(True, help="Stream answers into the output as they arrive.").tag(config=True)
-    default_top_k = Int(
-        0, min=0, max=50, help="Passages to retrieve when a call says not; 0: the service's."
-    ).tag(config=True)
-    default_format = Enum(
-        FORMATS, "markdown", help="--format when a call gives none (shared with the panels)."
-    ).tag(config=True)
-    stream_throttle = Float(
-        0.1, help="Seconds between two updates of a streaming answer (long answers stay cheap)."
-    ).tag(config=True)
-    thread_token_budget = Int(
-        4000, help="Tokens of earlier turns a thread may send again; older turns are left out."
-    ).tag(config=True)
-    max_interpolated_chars = Int(
-        20_000, help="Longest text one {name} may put into a prompt; longer values are cut."
-    ).tag(config=True)
-    show_tracebacks = Bool(
-        False, help="Raise errors with their traceback instead of one line (for debugging)."
-    ).tag(config=True)
-
-    def __init__(self, shell: Any = None, session: NotebookSession | None = None, **kw: Any):
-        super().__init__(shell=shell, **kw)
-        self._session: NotebookSession | None = None
-        self._links: list[link] = []
-        self._shown: list[ChatResult] = []
-        if session is not None:
-            self._bind(session)
-
-    # ------------------------------------------------------------------ shared state
-
     @property
     def session(self) -> NotebookSession:
-        """The notebook session (re-linked if it was replaced, e.g. by ``reset_session``)."""
-        current = get_session()
-        if self._session is not current:
-            self._bind(current)
-        assert self._session is not None
-        return self._session
-
-    def _bind(self, session: NotebookSession) -> None:
-        for old in self._links:
-            old.unlink()
-        self._session = session
-        if self.default_workspace == "default":  # none chosen: the session's start wins
-            self.default_workspace = session.workspace  # (CHATSPACE_WORKSPACE, the last one)
-        # The magics' values win at first: they hold what %config and ipython_config set.
-        self._links = [link((self, mine), (session, theirs)) for mine, theirs in _SHARED.items()]
+        """The notebook session (a new one after ``reset_session``)."""
+        return get_session()
 
     def context(self) -> NotebookContext:
         """What the commands may know of the notebook (they never see this object)."""
@@ -129,8 +60,6 @@ class ChatspaceMagics(Magics):
             namespace=shell.user_ns if shell is not None else {},
             # outputs change in place in a kernel or a capture, not in a terminal
             live=shell is not None and type(shell.display_pub) is not DisplayPublisher,
-            stream_throttle=self.stream_throttle,
-            max_interpolated_chars=self.max_interpolated_chars,
             set_next_input=self._propose_cell,
             shown=self.shown,
             cells=cells_of(shell),
@@ -142,14 +71,14 @@ class ChatspaceMagics(Magics):
 
     def shown(self, result: ChatResult) -> None:
         """``result`` is already on screen: the cell's Out must not show it again."""
-        result._suppress_display = True
-        self._shown.append(result)
+        from .display import ON_SCREEN
+
+        ON_SCREEN.add(result)
 
     def _after_cell(self, *_: Any) -> None:
-        # Later cells display the result normally (``r = %chat ...`` then ``r``).
-        for result in self._shown:
-            result._suppress_display = False
-        self._shown.clear()
+        from .display import ON_SCREEN
+
+        ON_SCREEN.clear()  # later cells display the results normally
 
     # ------------------------------------------------------------------ magics
 
@@ -192,7 +121,7 @@ class ChatspaceMagics(Magics):
         try:
             return run()
         except Exception as exc:
-            if self.show_tracebacks:
+            if kernel_settings().show_tracebacks:
                 raise
             show_failure(magic, exc)
         except KeyboardInterrupt:
@@ -233,10 +162,14 @@ def protect_questions(lines: list[str]) -> list[str]:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext chatspace``: register the magics (they import the rest on first use)."""
+    """``%load_ext chatspace``: register the magics (they import the rest on first use)
+    and the settings, with what ``%config`` set before."""
+    settings = kernel_settings()
+    settings.update_config(ipython.config)
+    if settings not in ipython.configurables:
+        ipython.configurables.append(settings)
     magics = ChatspaceMagics(ipython)
     ipython.register_magics(magics)
-    on_new_session(magics._bind)  # a panel opened first still gets %config's values
     ipython.events.register("post_run_cell", magics._after_cell)
     watch(ipython)  # the errors of cells, for {Err[n]} and %chat explain
     if protect_questions not in ipython.input_transformers_cleanup:
@@ -245,7 +178,8 @@ def load_ipython_extension(ipython: Any) -> None:
 
 
 def unload_ipython_extension(ipython: Any) -> None:
-    """``%unload_ext chatspace``: forget the magics and their settings object."""
+    """``%unload_ext chatspace``: forget the magics; ``%config`` no longer reaches the
+    settings (which keep their values)."""
     magics = ipython.magics_manager.registry.get("ChatspaceMagics")
     if magics is None:
         return
@@ -254,10 +188,10 @@ def unload_ipython_extension(ipython: Any) -> None:
     unwatch(ipython)
     with contextlib.suppress(ValueError):
         ipython.input_transformers_cleanup.remove(protect_questions)
-    off_new_session(magics._bind)
     for table in ipython.magics_manager.magics.values():
         for name in [n for n, fn in table.items() if getattr(fn, "__self__", None) is magics]:
             del table[name]
     del ipython.magics_manager.registry["ChatspaceMagics"]
-    if magics in ipython.configurables:
-        ipython.configurables.remove(magics)
+    for configurable in (magics, kernel_settings()):
+        if configurable in ipython.configurables:
+            ipython.configurables.remove(configurable)

@@ -1,9 +1,9 @@
 """The notebook's shared state: one client, the settings, the conversations.
 
-Magics and panels both read and change it, so a workspace switched with ``%workspace NAME``
-shows in the panels' pickers and the other way round (panels ``observe`` its traits), and
-``%config ChatspaceMagics.default_model`` reaches a chat panel opened afterwards (the
-magics link their settings to every session as it is created, see :func:`on_new_session`).
+Magics and panels both read and change it. The settings (:mod:`.settings`) are an object
+of their own that the session holds, so ``%config ChatspaceSettings.default_model`` reaches
+a chat panel opened afterwards, and a workspace switched with ``%workspace NAME`` shows in
+the panels' pickers and the other way round (panels ``observe`` the settings).
 
 The workspace is remembered per notebook (and service) in the data dir, so that the next
 kernel of the same notebook starts where the last one left off.
@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from traitlets import Bool, Dict, Enum, HasTraits, Instance, Int, List, Unicode
+from traitlets import Dict, HasTraits, Instance, List, Unicode
 
 from chatspace._shared import DEFAULT_MODEL
 
 from .conversations import ThreadBook
-from .formats import FORMATS
 from .notebook_file import current_path
+from .settings import ChatspaceSettings, kernel_settings
 
 if TYPE_CHECKING:
     from chatspace.client import Client
@@ -34,8 +34,6 @@ __all__ = [
     "NotebookSession",
     "get_session",
     "notebook_name",
-    "off_new_session",
-    "on_new_session",
     "reset_session",
 ]
 
@@ -43,15 +41,8 @@ MEMORY_FILE = "notebook-workspaces.json"
 
 
 class NotebookSession(HasTraits):
-    workspace = Unicode("default", help="The workspace every magic and panel works in.")
-    model = Unicode(
-        "", help="The model used when a call names none; '' for the rule of model_choice()."
-    )
-    store = Bool(True, help="Store completions (tagged with notebook and thread).")
-    stream = Bool(True, help="Stream answers into the output as they arrive.")
-    top_k = Int(0, min=0, max=50, help="Passages to retrieve; 0 for the service's default.")
-    format = Enum(FORMATS, "markdown", help="How answers are asked for and shown by default.")
-    history_tokens = Int(4000, help="Tokens of earlier turns a thread may send again.")
+    """The client, the settings and the threads of one notebook (one per kernel)."""
+
     models = List(Unicode(), help="The ids of the models the service serves, as last listed.")
     last_stored = Dict(
         help="The completion a magic or panel stored last ({'id', 'workspace'}): the "
@@ -59,13 +50,16 @@ class NotebookSession(HasTraits):
     )
     _client = Instance("chatspace.client.Client", allow_none=True)
 
-    def __init__(self, client: Client | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self, client: Client | None = None, *, settings: ChatspaceSettings | None = None
+    ) -> None:
+        super().__init__()
         self._client = client
+        self.settings = settings if settings is not None else ChatspaceSettings()
         self.threads = ThreadBook()
         self.frame_uploads: dict[tuple[str, str, str], str] = {}
         self._remembering = False
-        if "workspace" not in kwargs:
+        if self.settings.default_workspace == "default":  # none chosen (%config, the caller)
             self._start_workspace()
         self._restore_workspace()
 
@@ -92,8 +86,8 @@ class NotebookSession(HasTraits):
         served besides ``service-l0`` (by the environment, ``models add``, ``chatspace
         serve``), else ``service-l0``. ``served`` are the ids served; ``None`` lists them.
         """
-        if self.model:
-            return self.model, "chosen with ChatspaceMagics.default_model"
+        if self.settings.default_model:
+            return self.settings.default_model, "chosen with ChatspaceSettings.default_model"
         if served is None:
             served = [m.id for m in self.refresh_models()]
         connected = [i for i in served if i != DEFAULT_MODEL]
@@ -120,19 +114,28 @@ class NotebookSession(HasTraits):
         """
         configured = self._client.config if self._client is not None else _configured()
         if configured is not None:
-            self.workspace = configured.workspace
+            self.settings.default_workspace = configured.workspace
 
     def _restore_workspace(self) -> None:
         """Start in the workspace this notebook last used with this service, if any."""
         notebook = notebook_name()
-        service = _service_url(self._client) if notebook and self.workspace == "default" else None
+        chosen = self.settings.default_workspace != "default"
+        service = _service_url(self._client) if notebook and not chosen else None
         if notebook and service:
             remembered = _read_memory().get(service, {}).get(notebook)
             if remembered:
-                self.workspace = remembered
+                self.settings.default_workspace = remembered
         if not self._remembering:
-            self.observe(self._remember_workspace, "workspace")
+            self.settings.observe(self._remember_workspace, "default_workspace")
             self._remembering = True
+
+    def close(self) -> None:
+        """Stop remembering the workspace and close the client (the kernel's settings
+        outlive the session)."""
+        self.settings.unobserve(self._remember_workspace, "default_workspace")
+        self._remembering = False
+        if self._client is not None:
+            self._client.close()
 
     def _remember_workspace(self, change: dict[str, Any]) -> None:
         notebook, client = notebook_name(), self._client
@@ -202,36 +205,19 @@ def notebook_name() -> str | None:
 
 
 _session: NotebookSession | None = None
-_followers: list[Callable[[NotebookSession], None]] = []
-
-
-def on_new_session(follow: Callable[[NotebookSession], None]) -> None:
-    """Call ``follow`` with the current session and with every one created later."""
-    if follow not in _followers:
-        _followers.append(follow)
-    if _session is not None:
-        follow(_session)
-
-
-def off_new_session(follow: Callable[[NotebookSession], None]) -> None:
-    """Stop calling ``follow`` (``%unload_ext``)."""
-    if follow in _followers:
-        _followers.remove(follow)
 
 
 def get_session() -> NotebookSession:
     """The process-wide session (one per kernel)."""
     global _session
     if _session is None:
-        _session = NotebookSession()
-        for follow in _followers:
-            follow(_session)
+        _session = NotebookSession(settings=kernel_settings())
     return _session
 
 
 def reset_session() -> None:
     """Forget the session and close its client (tests and ``%chat reset --all``)."""
     global _session
-    if _session is not None and _session._client is not None:
-        _session._client.close()
+    if _session is not None:
+        _session.close()
     _session = None

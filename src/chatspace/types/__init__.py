@@ -22,6 +22,7 @@ from .chat import (
     Role,
     StreamOptions,
     TextContentPart,
+    question_of,
 )
 from .common import (
     WORKSPACE_ID_PATTERN,
@@ -114,4 +115,5 @@ __all__ = [
     "WorkspaceUser",
     "WorkspaceUserList",
     "WorkspaceUserRequest",
+    "question_of",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
@@ -26,6 +27,7 @@ from .common import (
     Metadata,
     Relevance,
     RequestModel,
+    Temperature,
     TopK,
     WireModel,
     WorkspaceId,
@@ -58,6 +60,7 @@ __all__ = [
     "Role",
     "StreamOptions",
     "TextContentPart",
+    "question_of",
 ]
 
 COMPLETION_SEARCH_MAX_CHARS = 4000
@@ -295,7 +298,7 @@ class ChatCompletionRequest(RequestModel):
     messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=4096)]
     workspace: WorkspaceId = "default"
     model: Annotated[str, Field(min_length=1, max_length=256)] = DEFAULT_MODEL
-    temperature: Annotated[float, Field(ge=0, le=2)] | None = 1
+    temperature: Temperature | None = 1
     top_p: Annotated[float, Field(ge=0, le=1)] | None = 1
     n: Annotated[int, Field(ge=1, le=8)] | None = 1
     stream: bool | None = False
@@ -534,6 +537,28 @@ class ChatCompletionMessageObject(WireModel):
     tool_calls: list[ToolCall] | None = None
     tool_call_id: str | None = None
     function_call: FunctionCall | None = None
+
+    def text(self) -> str:
+        """The message's text: ``content`` (chatspace stores the text parts joined with a
+        newline), else the text of ``content_parts`` (another service may send only those)."""
+        if self.content is not None:
+            return self.content
+        parts = self.content_parts or ()
+        return "\n".join(str(p.get("text") or "") for p in parts if p.get("type") == "text")
+
+
+def question_of(messages: Sequence[ChatMessage | ChatCompletionMessageObject]) -> str | None:
+    """The question of a conversation (``messages`` oldest first): the text parts of its
+    last user message that has text; None when no user message has any.
+
+    The service stores it as a completion's ``question``; the client and the notebook
+    apply it to a stored completion's messages when a service does not send ``question``.
+    Filter parts (and any other part that is not text) are not the question.
+    """
+    for message in reversed(messages):
+        if message.role == "user" and message.text().strip():
+            return message.text()
+    return None
 
 
 class ChatCompletionMessageList(WireModel):

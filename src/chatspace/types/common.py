@@ -16,6 +16,7 @@ __all__ = [
     "Metadata",
     "Relevance",
     "RequestModel",
+    "Temperature",
     "TopK",
     "ValidationErrorItem",
     "WireModel",
@@ -29,6 +30,8 @@ TopK = Annotated[int, Field(ge=1, le=50)]
 """How many passages a search gives (a filter part's ``top_k``, ``POST /files/search``)."""
 Relevance = Annotated[float, Field(ge=0, le=1)]
 """The relevance a passage needs to be cited (0: any match)."""
+Temperature = Annotated[float, Field(ge=0, le=2)]
+"""A request's sampling temperature (the chat panel's slider takes its bounds)."""
 
 JSON_OBJECT_STRING: dict[str, Any] = {
     "format": "json-object",

@@ -56,7 +56,7 @@ class AsyncPage(BasePage[T]):
     async def to_pandas(self, max_items: int | None = None) -> pd.DataFrame:
         """Every item of every page, or the first ``max_items``, as a DataFrame (columns:
         see ``chatspace.client._frames``); only the pages needed are fetched."""
-        from chatspace.client._frames import question_of
+        from chatspace.client._frames import question_in
 
         limit = max_items
 
@@ -69,7 +69,7 @@ class AsyncPage(BasePage[T]):
         questions: dict[str, str | None] = {}
 
         async def ask(id_: str, call: Call[Any]) -> None:
-            questions[id_] = question_of(await self._client._request(call))
+            questions[id_] = question_in(await self._client._request(call))
 
         tasks = [functools.partial(ask, id_, call) for id_, call in self._question_calls(rows)]
         await run_concurrently(tasks, QUESTION_CONCURRENCY)

@@ -52,7 +52,7 @@ class SyncPage(BasePage[T]):
     def to_pandas(self, max_items: int | None = None) -> pd.DataFrame:
         """Every item of every page, or the first ``max_items``, as a DataFrame (columns:
         see ``chatspace.client._frames``); only the pages needed are fetched."""
-        from chatspace.client._frames import question_of
+        from chatspace.client._frames import question_in
 
         limit = max_items
 
@@ -65,7 +65,7 @@ class SyncPage(BasePage[T]):
         questions: dict[str, str | None] = {}
 
         def ask(id_: str, call: Call[Any]) -> None:
-            questions[id_] = question_of(self._client._request(call))
+            questions[id_] = question_in(self._client._request(call))
 
         tasks = [functools.partial(ask, id_, call) for id_, call in self._question_calls(rows)]
         run_in_turn(tasks, QUESTION_CONCURRENCY)

@@ -222,8 +222,8 @@ class Panel(w.VBox):
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
-        self.workspace = self._session.workspace
-        self._link: link | None = link((self._session, "workspace"), (self, "workspace"))
+        shared = (self._session.settings, "default_workspace")
+        self._link: link | None = link(shared, (self, "workspace"))
 
     @property
     def client(self) -> Client:

@@ -4,7 +4,7 @@ The panel only binds widgets to the notebook's application layer: the question i
 by :func:`chatspace.notebook.asking.ask` (the same request, history budget, stored tags and
 result as ``%%chat``) on a thread of the session's :class:`ThreadBook`, so ``%chat threads``
 lists it and ``panel.resume(name)`` rebuilds it after a kernel restart. The model, top_k
-and workspace start from the shared settings (``%config ChatspaceMagics.default_model``);
+and workspace start from the shared settings (``%config ChatspaceSettings.default_model``);
 the model picker's first entry is the default, saying which model that is and why
 (:meth:`~chatspace.notebook.session.NotebookSession.model_choice`).
 
@@ -29,13 +29,15 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-from traitlets import Bool, Dict, Float, Int, List, Unicode, link, observe
+from traitlets import Bool, Dict, Float, Int, List, Unicode, link, observe, validate
 
-from chatspace._shared import DEFAULT_MODEL
 from chatspace.notebook.asking import Question, ask
 from chatspace.notebook.context import NotebookContext
 from chatspace.notebook.display import fenced
 from chatspace.notebook.markup import code_blocks
+from chatspace.notebook.settings import top_k_or_default, wire_range, wire_value
+from chatspace.types import ChatCompletionRequest
+from chatspace.types.common import Temperature
 
 from ._answer import AnswerView
 from ._cells import insert_below
@@ -64,6 +66,9 @@ PANEL_WORDS = {
     "messages": "the conversation",
 }
 """The request's fields by the panel's labels, for the service's refusals."""
+_TEMPERATURE = float(ChatCompletionRequest.model_fields["temperature"].default)
+"""The request's default, where the slider starts."""
+_TEMPERATURES = wire_range(Temperature)
 
 
 class ChatPanel(Panel):
@@ -77,15 +82,19 @@ class ChatPanel(Panel):
     turns = List(Dict(), help="The conversation, one dict per turn (role, content, citations).")
     streaming = Bool(False, help="True while an answer streams in; stop() ends it.")
     model = Unicode("", help="The model of the next question (from GET /models); '': the default.")
-    temperature = Float(1.0, min=0.0, max=2.0, help="Sampling temperature of the next question.")
+    temperature = Float(
+        _TEMPERATURE, help="Sampling temperature of the next question (the wire's bounds)."
+    )
     file_ids = List(Unicode(), help="Files the next question searches; [] means all of them.")
     metadata_filter = Unicode("", help="Retrieval filter on file metadata: JSON or k=v pairs.")
-    top_k = Int(0, min=0, max=50, help="Passages to retrieve (1..50); 0 for the service default.")
+    top_k = Int(0, help="Passages to retrieve (a filter part's top_k); 0 for the service default.")
     code_only = Bool(
         False, help="Ask for code only, one block to insert (as %%chat --format code does)."
     )
     usage = Dict(help="Tokens used by the whole conversation (prompt, completion, total).")
-    render_interval = Float(0.1, help="Seconds between renders of a streaming answer.")
+    render_interval = Float(
+        help="Seconds between renders of a streaming answer (ChatspaceSettings.stream_throttle)."
+    )
     thread = Unicode(help="The session's thread this panel continues (panel-1, panel-2, ...).")
     download_base_url = Unicode(
         None, allow_none=True, help="Jupyter base URL of citation links; None finds it."
@@ -105,18 +114,20 @@ class ChatPanel(Panel):
         self._last: ChatResult | None = None
         self.thread = thread or self.session.threads.new_name("panel")
         self.session.threads.get(self.thread)  # taken: the next panel gets another name
-        self.model = self.session.model
-        self.top_k = self.session.top_k
+        settings = self.session.settings
+        self.model = settings.default_model
+        self.top_k = settings.default_top_k
+        self.render_interval = settings.stream_throttle
         self._served: list[str] = []
-        self._default_model = DEFAULT_MODEL
+        self._default_model = self.session.model_choice(self._served)[0]
 
         self.model_picker = w.Dropdown(description="Model", options=[])
         self.model_picker.add_class("chatspace-model")
         self.workspace_picker = WorkspacePicker(self)
         self.temperature_slider = w.FloatSlider(
             value=self.temperature,
-            min=0,
-            max=2,
+            min=_TEMPERATURES[0],
+            max=_TEMPERATURES[1],
             step=0.1,
             description="Temperature",
             style={"description_width": "initial"},
@@ -163,9 +174,9 @@ class ChatPanel(Panel):
         link((self, "code_only"), (self.code_toggle, "value"))
         self.model_picker.observe(self._on_model_picked, "value")
         # A model added or removed by %chat models shows here at once, and so does a new
-        # default model (%config ChatspaceMagics.default_model).
+        # default model (%config ChatspaceSettings.default_model).
         self.session.observe(self._on_session_models, "models")
-        self.session.observe(self._on_session_model, "model")
+        settings.observe(self._on_session_model, "default_model")
         self.file_picker.observe(self._on_files_picked, "value")
         self.send_button.on_click(lambda _: self.send())
         self.input.on_submit(lambda _: self.send())
@@ -384,6 +395,14 @@ class ChatPanel(Panel):
         self.usage_label.value = usage_line(result, total, self._asked_model)
         self.streaming = False
 
+    @validate("top_k")
+    def _valid_top_k(self, proposal: dict[str, Any]) -> int:
+        return top_k_or_default(proposal["value"])
+
+    @validate("temperature")
+    def _valid_temperature(self, proposal: dict[str, Any]) -> float:
+        return float(wire_value(Temperature, proposal["value"], "temperature"))
+
     @observe("streaming")
     def _on_streaming(self, change: dict[str, Any]) -> None:
         self.stop_button.layout.display = None if change["new"] else "none"
@@ -398,7 +417,7 @@ class ChatPanel(Panel):
         self.stop()
         if self._link is not None:  # not closed before
             self.session.unobserve(self._on_session_models, "models")
-            self.session.unobserve(self._on_session_model, "model")
+            self.session.settings.unobserve(self._on_session_model, "default_model")
         super().close()
 
     def _turn_widget(self, index: int) -> w.DOMWidget:

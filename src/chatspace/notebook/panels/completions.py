@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 from traitlets import Bool, Dict, Enum, Int, List, Unicode, link
 
-from chatspace.notebook.conversations import question_of
+from chatspace.notebook.conversations import stored_question
 from chatspace.notebook.display import Citation
 from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
@@ -195,7 +195,7 @@ class CompletionsBrowser(Panel):
         self._show_page(list(page.data), bool(page.has_more), replace=False)
 
     def _show_page(self, items: list[ChatCompletion], more: bool, *, replace: bool) -> None:
-        new = [_row(c, question_of(self.client, c, self.workspace)) for c in items]
+        new = [_row(c, stored_question(self.client, c, self.workspace)) for c in items]
         rows = new if replace else [*self.rows, *new]
         # the service orders by time only: rows of the same second keep one order here
         rows.sort(key=lambda r: (r["_created"], r["id"]), reverse=self.order == "desc")

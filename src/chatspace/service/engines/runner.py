@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatspace.service.problems import Problem, UpstreamFailed, UpstreamTimeout
-from chatspace.service.retrieval.search import question_of
 from chatspace.service.tokenizer import count_texts, count_tokens
 from chatspace.types import (
     Annotation,
@@ -30,6 +29,7 @@ from chatspace.types import (
     ChatCompletionRequest,
     CompletionUsage,
     LogProbs,
+    question_of,
 )
 from chatspace.types.chat import ChoiceDelta, ChunkChoice
 
@@ -248,7 +248,7 @@ class CompletionBuilder:
             tools=r.given("tools"),
             metadata=r.metadata,
             response_format=r.given("response_format"),
-            question=question_of(r.messages) or None,
+            question=question_of(r.messages),
         )
 
 

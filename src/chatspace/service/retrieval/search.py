@@ -51,7 +51,7 @@ import sqlalchemy as sa
 
 from chatspace.service.store import schema
 from chatspace.service.tokenizer import count_texts
-from chatspace.types import ChatMessage
+from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
 from .scope import Scope, resolve_scope
@@ -70,7 +70,6 @@ __all__ = [
     "is_follow_up",
     "names_in",
     "query_of",
-    "question_of",
     "rank",
     "relevance_of",
     "retrieve",
@@ -207,14 +206,13 @@ def _user_texts(messages: Sequence[ChatMessage]) -> list[str]:
     return [m.text() for m in messages if m.role == "user" and m.text().strip()]
 
 
-def question_of(messages: Sequence[ChatMessage]) -> str:
-    """The text of the last user message with text, else of the last message with text."""
-    for role in ("user", None):
-        for message in reversed(messages):
-            text = message.text()
-            if (role is None or message.role == role) and text.strip():
-                return text
-    return ""
+def _searched_text(messages: Sequence[ChatMessage]) -> str:
+    """What retrieval searches for: the question (:func:`chatspace.types.question_of`),
+    else, in a request without one (a system message alone), the last message with text."""
+    question = question_of(messages)
+    if question is not None:
+        return question
+    return next((m.text() for m in reversed(messages) if m.text().strip()), "")
 
 
 def search_terms(question: str) -> tuple[str, ...]:
@@ -274,7 +272,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
     """The terms to search for: the question's (less words like "many" that only shape
     it, and less the instructions a tool wraps around it), and for a follow-up those of
     the :data:`CONTEXT_TURNS` user turns before it at :data:`CONTEXT_WEIGHT`."""
-    question = without_instructions(question_of(messages))
+    question = without_instructions(_searched_text(messages))
     terms = dict.fromkeys((t for t in search_terms(question) if t not in _QUESTION_WORDS), 1.0)
     earlier = _user_texts(messages)[:-1]
     follow_up = context and bool(earlier) and is_follow_up(question)
@@ -513,7 +511,7 @@ def retrieve(
     )
     passages = found.passages[: found.cited]
     return Retrieval(
-        question=question_of(messages),
+        question=_searched_text(messages),
         terms=query.terms,
         passages=passages,
         below=found.passages[found.cited :],

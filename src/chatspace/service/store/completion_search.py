@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
-from chatspace.types import ChatCompletion, ChatMessage
+from chatspace.types import ChatCompletion, ChatMessage, question_of
 
 from .dialects import is_postgres
 from .schema import completion_search as search_t
@@ -47,9 +47,7 @@ def words(text: str) -> list[str]:
 def searchable(completion: ChatCompletion, messages: Sequence[ChatMessage]) -> str:
     """The text a completion is found by: its question (the last user message) and its
     answer, NUL a space (PostgreSQL's text has none), at most :data:`SEARCHED_CHARS`."""
-    question = completion.question or next(
-        (m.text() for m in reversed(messages) if m.role == "user"), ""
-    )
+    question = completion.question or question_of(messages) or ""
     return f"{question}\n{completion.text}".replace("\x00", " ")[:SEARCHED_CHARS]
 
 

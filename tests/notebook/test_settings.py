@@ -48,7 +48,7 @@ def test_the_chat_panels_bounds_are_the_wires(session: NotebookSession) -> None:
             panel.top_k = 51
         panel.top_k = 0  # the service's default
         assert (panel.temperature_slider.min, panel.temperature_slider.max) == (0, 2)
-        with pytest.raises(TraitError, match="temperature 2.5: .*less than or equal to 2"):
+        with pytest.raises(TraitError, match=r"temperature 2\.5: .*less than or equal to 2"):
             panel.temperature = 2.5
         assert panel.temperature == 1
     finally:

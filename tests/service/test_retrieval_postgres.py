@@ -255,3 +255,102 @@ def test_without_pgvector_the_service_compares_vectors_in_memory(
         assert sum("pgvector is not installed" in line for line in service.log) == 1
     finally:
         service.stop()
+
+
+_KEPT_TERMS = "SELECT org_id, workspace_id, term, passages FROM fts_terms"
+_RECOUNTED_TERMS = (
+    "SELECT p.org_id, p.workspace_id, t.term, count(*) FROM passages AS p, "
+    "unnest(tsvector_to_array(p.search_vector)) AS t(term) "
+    "GROUP BY p.org_id, p.workspace_id, t.term"
+)
+_KEPT_PASSAGES = "SELECT org_id, workspace_id, passages FROM fts_workspaces"
+_RECOUNTED_PASSAGES = (
+    "SELECT org_id, workspace_id, count(*) FROM passages GROUP BY org_id, workspace_id"
+)
+
+
+def _term_stats(url: str) -> dict[tuple[str, str, str], int]:
+    """The kept statistics (terms, and ``""`` for the passages of a workspace), after
+    checking them against a recount of the passages."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            kept = {tuple(r[:-1]): r[-1] for r in conn.exec_driver_sql(_KEPT_TERMS)}
+            assert kept == {tuple(r[:-1]): r[-1] for r in conn.exec_driver_sql(_RECOUNTED_TERMS)}
+            passages = {(o, w, ""): n for o, w, n in conn.exec_driver_sql(_KEPT_PASSAGES)}
+            recounted = {(o, w, ""): n for o, w, n in conn.exec_driver_sql(_RECOUNTED_PASSAGES)}
+            assert passages == recounted
+    finally:
+        engine.dispose()
+    return {**kept, **passages}
+
+
+def test_term_statistics_follow_uploads_deletes_and_expiry(pg: PgServer, tmp_path: Path) -> None:
+    """``fts_terms`` and ``fts_workspaces`` (migration ``m012_term_stats``) equal a recount
+    of the passages after each write that adds or removes some, or none (a metadata
+    update); a term no passage has any more, and a deleted workspace, leave no row."""
+    url = pg.new_database()
+    env = {"CHATSPACE_DATABASE_URL": url}
+    org = "org-stats"
+    service = start_service(tmp_path / "data", env=env)
+    try:
+        with client_for(service, org) as c:
+            assert c.post("/workspaces", json={"id": "lab", "name": "Lab"}).status_code == 200
+            invoices, cats, _ = upload(
+                c,
+                [
+                    ("invoices.md", "Invoices are paid within thirty days.\n\nLate invoices."),
+                    ("cats.md", "Our cats nap on the sofa.\n\nThe cats purr."),
+                    ("notes.md", "Set max_query_memory before the import."),
+                ],
+            )
+            upload(c, [("lab.md", "Invoices of the lab.")], workspace="lab")
+            stats = _term_stats(url)
+            assert stats[(org, "default", "invoic")] == stats[(org, "lab", "invoic")] == 1
+            assert stats[(org, "default", "")] == 3
+            patched = c.patch(f"/files/{cats['id']}/metadata", json={"team": "pets"})
+            assert patched.status_code == 200
+            assert _term_stats(url) == stats
+            assert c.delete(f"/files/{invoices['id']}").status_code == 200
+            stats = _term_stats(url)
+            assert (org, "default", "invoic") not in stats
+            assert (org, "default", "thirti") not in stats
+        engine = open_database(url)
+        try:
+            index = open_index(engine, None)
+            with engine.connect() as conn:
+                terms = ["cats", "max_query_memory", "against", "zebra"]
+                n, counts = index.text.counts(conn, where=(org, "default"), terms=terms)
+                recount = [
+                    conn.scalar(
+                        sa.text(
+                            "SELECT count(*) FROM passages WHERE org_id = :o AND workspace_id "
+                            "= 'default' AND search_vector @@ "
+                            "phraseto_tsquery('english', chatspace_fold(:t))"
+                        ),
+                        {"o": org, "t": t},
+                    )
+                    for t in terms
+                ]
+            assert (n, counts) == (stats[(org, "default", "")], recount)
+            assert counts == [1, 1, 0, 0]  # cats, a phrase, a stop word, an unknown word
+        finally:
+            engine.dispose()
+    finally:
+        service.stop()
+    # expiry: the row aged behind the service's back, then the service's own sweep
+    write_engine = sa.create_engine(url)
+    with write_engine.begin() as conn:
+        conn.execute(sa.text("UPDATE files SET expires_at = 1 WHERE id = :id"), {"id": cats["id"]})
+    write_engine.dispose()
+    service = start_service(tmp_path / "data", env=env)
+    try:
+        service.wait_for_log("1 expired file(s)")
+        stats = _term_stats(url)
+        assert (org, "default", "cat") not in stats
+        assert stats[(org, "default", "")] == 1  # notes.md, one passage
+        with client_for(service, org) as c:
+            assert c.delete("/workspaces/lab").status_code == 200
+        assert {key[:2] for key in _term_stats(url)} == {(org, "default")}
+    finally:
+        service.stop()

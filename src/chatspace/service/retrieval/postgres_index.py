@@ -7,8 +7,9 @@ same migration; PostgreSQL has no ``unaccent`` here) drops the combining marks o
 decomposed text and makes ASCII punctuation a space, so that, as with SQLite's
 ``unicode61 remove_diacritics 2``, "café" is found by "cafe" and "8:30" is the words "8"
 and "30". Each term is a ``phraseto_tsquery`` (a phrase, as FTS5's quoted strings) and
-the terms are ORed. One index serves every workspace, so the idf of each term is counted
-among the passages of the workspace alone (:meth:`PostgresText.counts`), and candidates
+the terms are ORed. One index serves every workspace, so the idf of each term comes from
+the passages of the workspace alone, whose counts the database keeps (tables ``fts_terms``
+and ``fts_workspaces``, :meth:`PostgresText.counts`), and candidates
 are ranked by the weight x idf of the terms they match (the coverage :mod:`.search`
 computes), then ``ts_rank_cd`` over the passage's length (:data:`_RANK`): the passages
 matching the question's rare words come first, as with bm25. A passage's ``hits`` are
@@ -46,11 +47,30 @@ if TYPE_CHECKING:
 __all__ = ["PgVectors", "PostgresText", "has_vector_column"]
 
 _PASSAGE = """
-SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text, p.locations{rank}
+SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text, p.locations
 FROM passages AS p JOIN files AS f ON f.id = p.file_id
 WHERE {which}
   AND (f.expires_at IS NULL OR f.expires_at > :now)
 """
+_RANKED = """
+SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text, p.locations, best.rank_cd
+FROM (
+    SELECT p.id, {cover} AS cover, {rank} AS rank_cd
+    FROM passages AS p
+    WHERE p.org_id = :o AND p.workspace_id = :w AND p.search_vector @@ {either}{only_files}
+      AND NOT EXISTS (
+        SELECT 1 FROM files AS f
+        WHERE f.org_id = :o AND f.workspace_id = :w AND f.expires_at <= :now
+          AND f.id = p.file_id)
+    ORDER BY cover DESC, rank_cd DESC, p.file_id, p.ord
+    LIMIT :limit
+) AS best
+JOIN passages AS p ON p.id = best.id JOIN files AS f ON f.id = p.file_id
+ORDER BY best.cover DESC, best.rank_cd DESC, p.file_id, p.ord
+"""
+"""The best passages of a workspace for the terms ``either``: ranked on the passages'
+index alone (the few expired files of the workspace looked up by ``files_expiring``, not
+every file joined), the text and file name read for the ``limit`` kept only."""
 _STEMS = sa.text("""
 SELECT u.word, coalesce((
     SELECT array_agg(v.lexeme ORDER BY v.positions[1], v.lexeme)
@@ -59,6 +79,15 @@ SELECT u.word, coalesce((
 FROM unnest(CAST(:words AS text[])) AS u(word)
 """)
 _IN_WORKSPACE = "p.org_id = :o AND p.workspace_id = :w"
+_PASSAGE_COUNT = """coalesce((SELECT s.passages FROM fts_workspaces AS s
+    WHERE s.org_id = :o AND s.workspace_id = :w), 0)"""
+_TERM_PASSAGES = """CASE numnode({q}) WHEN 0 THEN 0
+    WHEN 1 THEN coalesce((SELECT s.passages FROM fts_terms AS s
+        WHERE s.org_id = :o AND s.workspace_id = :w
+          AND s.term = (tsvector_to_array(to_tsvector('english', chatspace_fold(:t{i}))))[1]), 0)
+    ELSE ({phrase}) END"""
+"""How many passages of the workspace match a term's tsquery ``q``: none for an empty one,
+the kept count of its lexeme for one lexeme, else counted (a subquery run only then)."""
 _TOKEN = re.compile(r"[^\W_]+")
 """A word as FTS5's unicode61 cuts it: letters and digits (an underscore separates)."""
 _RANK = "ts_rank_cd(p.search_vector, {either}, 2)"
@@ -83,24 +112,11 @@ class PostgresText:
         self._stems = StemCache(_lookup_stems)
 
     def _passages(
-        self,
-        conn: sa.Connection,
-        *,
-        terms: Sequence[str],
-        which: str,
-        order: str = "",
-        params: dict[str, Any],
+        self, conn: sa.Connection, statement: str, terms: Sequence[str], params: dict[str, Any]
     ) -> list[Hit]:
-        """The passages ``which`` selects, their ``hits`` marked and (with ``order``)
-        their score ``-ts_rank_cd``."""
-        rank, extra = "", dict[str, Any]()
-        if terms:
-            _, either, extra = _term_queries(terms)
-            which = which.format(either=either)
-            order = order.format(either=either)
-            rank = ", " + _RANK.format(either=either) if order else ""
-        statement = _PASSAGE.format(rank=rank, which=which) + order
-        found = conn.execute(sa.text(statement), {**params, **extra, "now": int(time.time())})
+        """The passages ``statement`` selects (with, as a last column, their
+        ``ts_rank_cd``: their score is its opposite), their ``hits`` marked."""
+        found = conn.execute(sa.text(statement), {**params, "now": int(time.time())})
         rows = [tuple(row) for row in found]
         rows_hits = zip(rows, self._hits(conn, terms, [row[5] for row in rows]), strict=True)
         passages: list[Hit] = []
@@ -141,43 +157,48 @@ class PostgresText:
         idf in the workspace), ties (and without weights, all) by ``ts_rank_cd``."""
         if not terms:
             return []
-        params: dict[str, Any] = {"o": where[0], "w": where[1], "limit": limit}
-        which = _IN_WORKSPACE + " AND p.search_vector @@ {either}"
+        each, either, params = _term_queries(terms)
+        params.update(o=where[0], w=where[1], limit=limit)
+        only_files = ""
         if scope.file_ids is not None:
-            which += " AND p.file_id = ANY(CAST(:file_ids AS text[]))"
+            only_files = " AND p.file_id = ANY(CAST(:file_ids AS text[]))"
             params["file_ids"] = sorted(scope.file_ids)
-        order = "ORDER BY "
+        cover = "0"
         if weights is not None:
-            each, _, _ = _term_queries(terms)
             cover = " + ".join(
                 f"CASE WHEN p.search_vector @@ {q} THEN CAST(:c{i} AS float8) ELSE 0 END"
                 for i, q in enumerate(each)
             )
-            order += f"({cover}) DESC, "
             params.update({f"c{i}": float(c) for i, c in enumerate(weights)})
-        order += _RANK + " DESC, p.file_id, p.ord LIMIT :limit"
-        return self._passages(conn, terms=terms, which=which, order=order, params=params)
+        rank = _RANK.format(either=either)
+        statement = _RANKED.format(cover=cover, rank=rank, either=either, only_files=only_files)
+        return self._passages(conn, statement, terms, params)
 
     def by_id(
         self, conn: sa.Connection, *, where: Workspace, terms: Sequence[str], ids: Sequence[int]
     ) -> list[Hit]:
         if not ids:
             return []
-        which = "p.id = ANY(CAST(:ids AS bigint[]))"
-        found = dict(self._passages(conn, terms=terms, which=which, params={"ids": list(ids)}))
+        statement = _PASSAGE.format(which="p.id = ANY(CAST(:ids AS bigint[]))")
+        found = dict(self._passages(conn, statement, terms, {"ids": list(ids)}))
         return [(pid, found[pid]) for pid in ids if pid in found]
 
     def counts(
         self, conn: sa.Connection, *, where: Workspace, terms: Sequence[str]
     ) -> tuple[int, list[int]]:
-        """The workspace's passages, and those matching each term: one query whose
-        subqueries each use the GIN index and the workspace's own index together."""
+        """The workspace's passages, and those matching each term, from the statistics the
+        database keeps (``fts_terms``, ``fts_workspaces``: migration ``m012_term_stats``)
+        in one query: a term of one lexeme is read there, one the index drops (a stop
+        word) matches nothing, and a phrase of several ("max_query_memory") is counted."""
         each, _, params = _term_queries(terms)
         count = "SELECT count(*) FROM passages AS p WHERE " + _IN_WORKSPACE  # noqa: S608
-        queries = [count, *(f"{count} AND p.search_vector @@ {q}" for q in each)]
-        statement = "SELECT " + ", ".join(f"({q})" for q in queries)
+        df = [
+            _TERM_PASSAGES.format(q=q, i=i, phrase=f"{count} AND p.search_vector @@ {q}")
+            for i, q in enumerate(each)
+        ]
+        statement = "SELECT " + ", ".join([_PASSAGE_COUNT, *df])
         n, *dfs = conn.execute(sa.text(statement), {**params, "o": where[0], "w": where[1]}).one()
-        return int(n), [int(df) for df in dfs]
+        return int(n), [int(d) for d in dfs]
 
     def stems(self, conn: sa.Connection, words: Sequence[str]) -> Stems:
         return self._stems(conn, words)

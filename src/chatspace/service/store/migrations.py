@@ -432,3 +432,100 @@ def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> 
             )
             applied_now.append(fn.__name__)
     return applied_now
+
+
+@migration
+def m012_term_stats(conn: sa.Connection) -> None:
+    """PostgreSQL's term statistics per workspace, which its one GIN index over every
+    workspace cannot give without counting (SQLite's FTS5 tables, one per workspace, keep
+    their own): ``fts_terms`` holds how many passages of a workspace have each lexeme,
+    ``fts_workspaces`` how many passages it has. Statement triggers on ``passages`` keep
+    them in the writing transaction (uploads, deletes, expiry, a deleted workspace, and
+    cascades), from the rows each statement wrote or removed (a passage's text is never
+    updated: it is written once, with its file); a term no passage has any more loses its
+    row. Filled here for the passages already stored (the trigger's lock on
+    ``passages`` holds writers back until this commits, so none is counted twice or
+    missed). Files past their expiry get a partial index on both engines: retrieval
+    leaves them out by looking up the few expired files rather than every file.
+    """
+    conn.exec_driver_sql(
+        "CREATE INDEX files_expiring ON files (org_id, workspace_id, expires_at) "
+        "WHERE expires_at IS NOT NULL"
+    )
+    if conn.dialect.name != "postgresql":
+        return
+    _run(
+        conn,
+        """
+        CREATE TABLE fts_terms (
+            org_id TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            term TEXT NOT NULL,
+            passages BIGINT NOT NULL,
+            PRIMARY KEY (org_id, workspace_id, term)
+        )
+--
+        CREATE TABLE fts_workspaces (
+            org_id TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            passages BIGINT NOT NULL,
+            PRIMARY KEY (org_id, workspace_id)
+        )
+--
+        CREATE FUNCTION chatspace_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'DELETE' THEN
+                UPDATE fts_workspaces AS s SET passages = s.passages - g.n
+                FROM (SELECT org_id, workspace_id, count(*) AS n FROM removed
+                      GROUP BY org_id, workspace_id) AS g
+                WHERE s.org_id = g.org_id AND s.workspace_id = g.workspace_id;
+                UPDATE fts_terms AS s SET passages = s.passages - g.n
+                FROM (SELECT r.org_id, r.workspace_id, t.term, count(*) AS n
+                      FROM removed AS r, unnest(tsvector_to_array(r.search_vector)) AS t(term)
+                      GROUP BY r.org_id, r.workspace_id, t.term) AS g
+                WHERE s.org_id = g.org_id AND s.workspace_id = g.workspace_id
+                  AND s.term = g.term;
+                DELETE FROM fts_workspaces AS s USING (SELECT DISTINCT org_id, workspace_id
+                                                       FROM removed) AS g
+                WHERE s.org_id = g.org_id AND s.workspace_id = g.workspace_id
+                  AND s.passages <= 0;
+                DELETE FROM fts_terms AS s
+                USING (SELECT DISTINCT r.org_id, r.workspace_id, t.term FROM removed AS r,
+                       unnest(tsvector_to_array(r.search_vector)) AS t(term)) AS g
+                WHERE s.org_id = g.org_id AND s.workspace_id = g.workspace_id
+                  AND s.term = g.term AND s.passages <= 0;
+            ELSE
+                INSERT INTO fts_workspaces AS s (org_id, workspace_id, passages)
+                SELECT org_id, workspace_id, count(*) FROM added
+                GROUP BY org_id, workspace_id ORDER BY org_id, workspace_id
+                ON CONFLICT (org_id, workspace_id)
+                DO UPDATE SET passages = s.passages + excluded.passages;
+                INSERT INTO fts_terms AS s (org_id, workspace_id, term, passages)
+                SELECT a.org_id, a.workspace_id, t.term, count(*)
+                FROM added AS a, unnest(tsvector_to_array(a.search_vector)) AS t(term)
+                GROUP BY a.org_id, a.workspace_id, t.term
+                ORDER BY a.org_id, a.workspace_id, t.term
+                ON CONFLICT (org_id, workspace_id, term)
+                DO UPDATE SET passages = s.passages + excluded.passages;
+            END IF;
+            RETURN NULL;
+        END
+        $$
+--
+        CREATE TRIGGER passages_terms_added AFTER INSERT ON passages
+        REFERENCING NEW TABLE AS added FOR EACH STATEMENT
+        EXECUTE FUNCTION chatspace_count_terms()
+--
+        CREATE TRIGGER passages_terms_removed AFTER DELETE ON passages
+        REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
+        EXECUTE FUNCTION chatspace_count_terms()
+--
+        INSERT INTO fts_workspaces (org_id, workspace_id, passages)
+        SELECT org_id, workspace_id, count(*) FROM passages GROUP BY org_id, workspace_id
+--
+        INSERT INTO fts_terms (org_id, workspace_id, term, passages)
+        SELECT p.org_id, p.workspace_id, t.term, count(*)
+        FROM passages AS p, unnest(tsvector_to_array(p.search_vector)) AS t(term)
+        GROUP BY p.org_id, p.workspace_id, t.term
+        """,
+    )

@@ -7,8 +7,8 @@ keeps every workspace's answers a function of its own files only. The index tabl
 external-content FTS5 tables over ``passages``, named from a hash of (org, workspace),
 and written in the same transaction as the passages they index. On PostgreSQL the index
 is part of the rows themselves (a generated ``tsvector`` column under a GIN index:
-migration ``m006_postgres_search``), so writing or deleting a passage is all it takes;
-there, retrieval counts term statistics per workspace instead.
+migration ``m006_postgres_search``), so writing or deleting a passage is all it takes:
+triggers keep each workspace's term statistics there (migration ``m012_term_stats``).
 
 A passage may also carry a dense vector and the name of the model that made it
 (:mod:`chatspace.service.retrieval.embeddings`); this module stores and reads them as

@@ -177,9 +177,10 @@ def list_files(
 
     counted, paged = list(where), list(where)
     if metadata is not None:
-        scope = {"org_id": org_id, "workspace_id": workspace_id}
-        counted.append(metadata_where(conn, metadata, **scope))
-        paged.append(metadata_where(conn, metadata, **scope, few=True))
+        for conditions, few in ((counted, False), (paged, True)):
+            conditions.append(
+                metadata_where(conn, metadata, org_id=org_id, workspace_id=workspace_id, few=few)
+            )
     total = conn.execute(sa.select(sa.func.count()).where(*counted)).scalar_one()
     if cursor is not None:
         paged.append(key > cursor if order == "asc" else key < cursor)

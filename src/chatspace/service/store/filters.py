@@ -30,7 +30,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from chatspace.types.filters import ComparisonFilter, CompoundFilter, MetadataFilter
+from chatspace.types.filters import ComparisonFilter, MetadataFilter
 
 from .dialects import is_postgres
 from .metadata_values import ISO_DATE_PATTERN, instant
@@ -94,8 +94,12 @@ class _Scope:
 
     def having(self, *conditions: sa.ColumnElement[bool]) -> sa.ColumnElement[bool]:
         """The files with a row for which every condition holds."""
-        if self.few:  # each file looks up its own rows
+        if self.few:  # each file looks up its own rows, by the primary key
             rows = sa.select(values.c.file_id).where(values.c.file_id == table.c.id, *conditions)
+            if self.postgres:
+                # OFFSET 0 keeps PostgreSQL from turning the EXISTS into a join, which
+                # reads every file of the workspace before a page of them is sorted
+                rows = rows.offset(0)
             return rows.exists()
         return table.c.id.in_(
             sa.select(values.c.file_id).where(

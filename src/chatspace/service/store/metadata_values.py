@@ -111,6 +111,8 @@ class _Member:
 def _statements(postgres: bool) -> tuple[sa.Insert, sa.Insert, sa.Delete]:
     """Filling the table for every file, for the files bound to ``ids``, and emptying it
     for them (built once: the readings are long expressions)."""
+    kind: sa.ColumnElement[Any]
+    raw: sa.ColumnElement[Any]
     if postgres:
         each = sa.func.json_each(files.c.metadata).table_valued("key", "value")
         kind = sa.func.json_typeof(each.c.value)
@@ -136,7 +138,7 @@ def _statements(postgres: bool) -> tuple[sa.Insert, sa.Insert, sa.Delete]:
         .where(clean)
     )
     columns = ["file_id", "org_id", "workspace_id", "key", "number", "instant", "text", "flag"]
-    ids = sa.bindparam("ids", expanding=True)
+    ids: sa.BindParameter[list[str]] = sa.bindparam("ids", expanding=True)
     return (
         values.insert().from_select(columns, readings),
         values.insert().from_select(columns, readings.where(files.c.id.in_(ids))),

@@ -65,3 +65,12 @@ def test_an_empty_search_is_one_line(panel: FilesPanel) -> None:
     panel.filter_text.value = "{oops"
     panel.search("fee")
     assert panel.error.startswith("Filter is not valid JSON")
+
+
+def test_enter_in_the_search_box_searches(panel: FilesPanel) -> None:
+    """The box sends its text on Enter (``continuous_update=False``): that text searches,
+    with no click on Search."""
+    assert panel.search_text.continuous_update is False
+    panel.search_text.value = "setup fee"
+    assert panel.error == ""
+    assert panel.hits[0]["filename"] == "pricing.txt"

@@ -232,3 +232,19 @@ def test_a_nul_in_stored_metadata_fails_comparisons_not_the_list(alice: httpx.Cl
     assert listed(alice, cmp("gt", "k", "a")) == {"plain.txt"}
     assert listed(alice, cmp("ne", "k", "ab")) == {"nul.txt"}
     assert listed(alice, cmp("gte", "n", 1)) == {"plain.txt"}  # nul.txt has no metadata
+
+
+def test_a_metadata_update_changes_what_a_filter_finds(alice: httpx.Client) -> None:
+    """The typed index follows each write: a changed value, a removed key, a new one."""
+    (doc,) = upload(alice, ("doc.txt", b"d"), metadata=json.dumps({"year": 2023, "team": "bi"}))
+    assert listed(alice, cmp("gte", "year", 2024)) == set()
+    assert listed(alice, {"team": "bi"}) == {"doc.txt"}
+    patched = alice.patch(
+        f"/files/{doc['id']}/metadata", json={"year": "2024", "team": None, "due": "2025-01-31"}
+    )
+    assert patched.status_code == 200, patched.text
+    assert listed(alice, cmp("gte", "year", 2024)) == {"doc.txt"}
+    assert listed(alice, cmp("lt", "year", 2024)) == set()
+    assert listed(alice, {"team": "bi"}) == set()
+    assert listed(alice, cmp("ne", "team", "bi")) == {"doc.txt"}
+    assert listed(alice, cmp("lt", "due", "2025-02-01T00:00:00Z")) == {"doc.txt"}

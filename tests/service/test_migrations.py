@@ -14,7 +14,8 @@ import sqlalchemy as sa
 
 from chatspace.service.store import schema
 from chatspace.service.store.db import open_database
-from chatspace.service.store.migrations import MIGRATIONS, migrate
+from chatspace.service.store.files import delete_file, list_files
+from chatspace.service.store.migrations import MIGRATIONS, m012_metadata_values, migrate
 from chatspace.service.store.passages import (
     add_passages,
     delete_file_passages,
@@ -22,6 +23,7 @@ from chatspace.service.store.passages import (
     index_exists,
     index_table,
 )
+from chatspace.types.filters import read_filter
 from support.rows import add_file_row
 
 
@@ -176,5 +178,51 @@ def test_m002_moves_indexed_passages_to_per_workspace_indexes(tmp_path: Path) ->
         with engine.connect() as conn:
             assert _hits(conn, "o", "forest") == 1
             assert not index_exists(conn, "passages_fts")
+    finally:
+        engine.dispose()
+
+
+def test_files_stored_before_the_metadata_index_are_found_by_typed_filters(
+    database_url: str,
+) -> None:
+    """A database as the release before left it (no typed index) holds files with
+    metadata; after the upgrade typed filters find them by number, date and text, and
+    deleting a file takes its indexed values with it."""
+    before = MIGRATIONS[: MIGRATIONS.index(m012_metadata_values)]
+    older = sa.create_engine(database_url)
+    try:
+        assert migrate(older, before) == [m.__name__ for m in before]
+        with older.begin() as conn:
+            add_file_row(conn, file_id="file-new", org_id="o", metadata={
+                "year": "2024", "date": "2024-03-01T10:00:00+02:00", "team": "ml", "ok": True,
+            })  # fmt: skip
+            add_file_row(conn, file_id="file-old", org_id="o", metadata={"year": 2019.5})
+            add_file_row(conn, file_id="file-nul", org_id="o", metadata={"year": 2030, "k": "\x00"})
+    finally:
+        older.dispose()
+    engine = open_database(database_url)  # migrates the rest
+    try:
+        with engine.connect() as conn:
+            applied = set(conn.exec_driver_sql("SELECT name FROM _migrations").scalars())
+        assert m012_metadata_values.__name__ in applied
+
+        def found(flt: str) -> set[str]:
+            with engine.connect() as conn:
+                page = list_files(
+                    conn, org_id="o", workspace_id="default", now=2, metadata=read_filter(flt)
+                )
+            assert page.total == len(page.data)
+            return {f.id for f in page.data}
+
+        assert found('{"type": "gte", "key": "year", "value": 2024}') == {"file-new"}
+        assert found('{"type": "lt", "key": "date", "value": "2024-03-01T09:00:00Z"}') == {
+            "file-new"
+        }
+        assert found('{"team": "ml", "ok": true}') == {"file-new"}
+        assert found('{"type": "ne", "key": "year", "value": 2024}') == {"file-old", "file-nul"}
+        with engine.begin() as conn:
+            delete_file(conn, org_id="o", workspace_id="default", file_id="file-new", now=2)
+            left = conn.execute(sa.select(schema.metadata_values.c.file_id).distinct())
+            assert set(left.scalars()) == {"file-old"}  # NUL in the metadata: no values
     finally:
         engine.dispose()

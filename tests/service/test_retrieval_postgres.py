@@ -286,7 +286,7 @@ def _term_stats(url: str) -> dict[tuple[str, str, str], int]:
 
 
 def test_term_statistics_follow_uploads_deletes_and_expiry(pg: PgServer, tmp_path: Path) -> None:
-    """``fts_terms`` and ``fts_workspaces`` (migration ``m012_term_stats``) equal a recount
+    """``fts_terms`` and ``fts_workspaces`` (migration ``m013_term_stats``) equal a recount
     of the passages after each write that adds or removes some, or none (a metadata
     update); a term no passage has any more, and a deleted workspace, leave no row."""
     url = pg.new_database()

@@ -3,6 +3,8 @@ indexes that need a file to exist without uploading one."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 
 from chatspace.service.store import schema
@@ -11,9 +13,16 @@ __all__ = ["add_file_row"]
 
 
 def add_file_row(
-    conn: sa.Connection, *, file_id: str, org_id: str, workspace_id: str = "default", size: int = 3
+    conn: sa.Connection,
+    *,
+    file_id: str,
+    org_id: str,
+    workspace_id: str = "default",
+    size: int = 3,
+    metadata: dict[str, Any] | None = None,
 ) -> None:
-    """The row of an uploaded plain-text file named after its id (its blob too)."""
+    """The row of an uploaded plain-text file named after its id (its blob too), and
+    nothing else: no passages, no typed metadata values."""
     conn.execute(
         schema.files.insert().values(
             id=file_id,
@@ -27,7 +36,7 @@ def add_file_row(
             purpose="user_data",
             status="uploaded",
             status_details="",
-            metadata={},
+            metadata=metadata or {},
             content_type="text/plain",
             sha256="x",
             blob=file_id,

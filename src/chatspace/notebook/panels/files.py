@@ -104,7 +104,9 @@ class FilesPanel(Panel):
         self.filter_text = w.Text(description="Filter", placeholder="team=ml year>=2024")
         self.filter_text.add_class("chatspace-files-filter")
         self.refresh_button = button("Refresh", "chatspace-refresh")
-        self.search_text = w.Text(description="Search", placeholder="annual fee")
+        self.search_text = w.Text(
+            description="Search", placeholder="annual fee (Enter searches)", continuous_update=False
+        )
         self.search_text.add_class("chatspace-files-search")
         self.search_all_box = w.Checkbox(description="no relevance cut", indent=False)
         self.search_all_box.add_class("chatspace-files-search-all")
@@ -139,6 +141,8 @@ class FilesPanel(Panel):
         self.upload_button.on_click(lambda _: self.upload(self.uploader.value))
         self.refresh_button.on_click(lambda _: self.refresh())
         self.search_button.on_click(lambda _: self.search())
+        self._searched = ""
+        self.observe(self._on_search_query, "search_query")
         self.picker.observe(self._on_pick, "value")
         self.save_button.on_click(lambda _: self.update_metadata())
         self.derive_button.on_click(lambda _: self.derive_metadata(self.derive_text.value))
@@ -212,10 +216,17 @@ class FilesPanel(Panel):
 
     # ---------------------------------------------------------------- search
 
+    def _on_search_query(self, change: dict[str, Any]) -> None:
+        """Enter in the search box searches (the box sends its text on Enter), unless
+        :meth:`search` set that text itself."""
+        if change["new"].strip() and change["new"] != self._searched:
+            self.search()
+
     @action
     def search(self, query: str | None = None) -> None:
         """Show the passages a question would retrieve from the files the filter keeps,
         best first, with their quotes and scores (:mod:`chatspace.notebook.searching`)."""
+        self._searched = self.search_query if query is None else query
         if query is not None:
             self.search_query = query
         frame = search_frame(

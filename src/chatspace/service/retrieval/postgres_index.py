@@ -187,7 +187,7 @@ class PostgresText:
         self, conn: sa.Connection, *, where: Workspace, terms: Sequence[str]
     ) -> tuple[int, list[int]]:
         """The workspace's passages, and those matching each term, from the statistics the
-        database keeps (``fts_terms``, ``fts_workspaces``: migration ``m012_term_stats``)
+        database keeps (``fts_terms``, ``fts_workspaces``: migration ``m013_term_stats``)
         in one query: a term of one lexeme is read there, one the index drops (a stop
         word) matches nothing, and a phrase of several ("max_query_memory") is counted."""
         each, _, params = _term_queries(terms)

@@ -21,6 +21,7 @@ from chatspace.types.filters import MetadataFilter
 from .completions import forget_files
 from .dialects import in_json_array
 from .filters import metadata_where
+from .metadata_values import index_metadata
 from .passages import delete_file_passages
 from .schema import files as table
 
@@ -108,6 +109,7 @@ def create_file(
         "blob": blob,
     }
     conn.execute(table.insert().values(**values))
+    index_metadata(conn, [file_id])
     return _file(values)
 
 
@@ -173,12 +175,16 @@ def list_files(
     columns: list[sa.ColumnElement[Any]] = [table.c.created_at, table.c.id]
     sort = [c.desc() for c in columns] if order == "desc" else columns
 
+    counted, paged = list(where), list(where)
     if metadata is not None:
-        where.append(metadata_where(conn, metadata))
-    total = conn.execute(sa.select(sa.func.count()).where(*where)).scalar_one()
+        for conditions, few in ((counted, False), (paged, True)):
+            conditions.append(
+                metadata_where(conn, metadata, org_id=org_id, workspace_id=workspace_id, few=few)
+            )
+    total = conn.execute(sa.select(sa.func.count()).where(*counted)).scalar_one()
     if cursor is not None:
-        where.append(key > cursor if order == "asc" else key < cursor)
-    rows = conn.execute(sa.select(table).where(*where).order_by(*sort).limit(limit + 1)).all()
+        paged.append(key > cursor if order == "asc" else key < cursor)
+    rows = conn.execute(sa.select(table).where(*paged).order_by(*sort).limit(limit + 1)).all()
 
     page = [_file(r._mapping) for r in rows[:limit]]
     return FileList(
@@ -212,7 +218,7 @@ def file_ids_matching(
             sa.select(table.c.id).where(
                 table.c.org_id == org_id,
                 table.c.workspace_id == workspace_id,
-                metadata_where(conn, criteria),
+                metadata_where(conn, criteria, org_id=org_id, workspace_id=workspace_id),
             )
         )
     )
@@ -234,6 +240,7 @@ def update_file(
     if status_details is not None:
         values["status_details"] = status_details
     conn.execute(table.update().where(table.c.id == file_id).values(**values))
+    index_metadata(conn, [file_id])
     return get_file(conn, org_id=org_id, workspace_id=workspace_id, file_id=file_id, now=now)
 
 

@@ -1,49 +1,46 @@
-"""Metadata filters as SQL over the files' JSON metadata, on SQLite and PostgreSQL
-(docs/interface.md#metadata-filters).
+"""Metadata filters as SQL over the typed index of the files' metadata, on SQLite and
+PostgreSQL (docs/interface.md#metadata-filters).
 
 :func:`metadata_where` turns a filter (:mod:`chatspace.types.filters`, checked there) into
-one boolean expression over ``files.metadata``, so that the database evaluates it: the
-file list, a filter part's scope and a search all add it to their ``WHERE``.
+one boolean expression over ``files``, so that the database evaluates it: the file list,
+a filter part's scope and a search all add it to their ``WHERE``. Each comparison is a
+``files.id IN (...)`` over the indexed readings of ``metadata_values``
+(:mod:`.metadata_values` says how a stored value reads), so that no file's JSON is parsed
+to filter.
 
 How a file's value is compared follows the filter's value:
 
-- a **number** compares with a number, or with a string that reads as one
-  (``-?[0-9]+(.[0-9]+)?``: ``"2024"`` is 2024, ``"2024a"`` and ``"1e3"`` are not);
-- a string in **ISO 8601 date form** (``YYYY-MM-DD``, optionally ``THH:MM[:SS[.f]]`` and
-  ``Z`` or ``+HH:MM``; no offset means UTC) compares with strings in that form as
-  instants (``"2024-01-01"`` equals ``"2024-01-01T00:00:00Z"``);
-- any **other string** compares with strings, in code-point order;
-- a **boolean** equals a boolean only (``true`` is not ``1``).
+- a **number** compares with the value's ``number`` reading (a JSON number, or a string
+  that reads as one);
+- a string in **ISO 8601 date form** compares with its ``instant`` reading
+  (``"2024-01-01"`` equals ``"2024-01-01T00:00:00Z"``);
+- any **other string** compares with its ``text`` reading, in code-point order;
+- a **boolean** equals its ``flag`` reading only (``true`` is not ``1``).
 
-A file whose key is missing, or whose value is of another kind (an array, an object,
-null, a string that is no number for a number), fails every comparison but ``ne`` and
-``nin``, which are the negations of ``eq`` and ``in``; so does every key of a file whose
-metadata holds NUL (``\\u0000``) in any string.
+A file whose key is missing, or whose value has no reading of that kind, fails every
+comparison but ``ne`` and ``nin``, which are the negations of ``eq`` and ``in``; so does
+every key of a file whose metadata holds NUL (``\\u0000``) in any string.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 
-from chatspace.types.filters import ComparisonFilter, CompoundFilter, MetadataFilter
+from chatspace.types.filters import ComparisonFilter, MetadataFilter
 
 from .dialects import is_postgres
+from .metadata_values import ISO_DATE_PATTERN, instant
 from .schema import files as table
+from .schema import metadata_values as values
 
 __all__ = ["ISO_DATE", "metadata_where"]
 
-ISO_DATE = re.compile(
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}"
-    r"([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$"
-)
-"""What a date looks like; the same expression is PostgreSQL's test of stored strings."""
-_NUMBER_TEXT = r"^-?[0-9]+(\.[0-9]+)?$"
-_OFFSET = r"(Z|[+-][0-9]{2}:[0-9]{2})$"
+ISO_DATE = re.compile(ISO_DATE_PATTERN)
+"""What a date looks like (the same expression is PostgreSQL's test of stored strings)."""
 _INT64 = 2**63 - 1
 
 Value = str | int | float | bool
@@ -59,113 +56,22 @@ def _is_date(value: str) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class _Member:
-    """One key of a file's metadata, as the engine reads it: each accessor is NULL
-    unless the value is of that kind."""
-
-    postgres: bool
-    kind: sa.ColumnElement[Any]
-    raw: sa.ColumnElement[Any]
-    """SQLite: the value (text for strings, a number for numbers); PostgreSQL: its text."""
-
-    def _when(self, *kinds: str) -> sa.ColumnElement[bool]:
-        return self.kind.in_(kinds)
-
-    def number(self) -> sa.ColumnElement[Any]:
-        if self.postgres:
-            readable = sa.or_(
-                self.kind == "number",
-                sa.and_(self.kind == "string", self.raw.regexp_match(_NUMBER_TEXT)),
-            )
-            return sa.case((readable, sa.cast(self.raw, sa.Numeric)))
-        digits = sa.case((self.raw.startswith("-"), sa.func.substr(self.raw, 2)), else_=self.raw)
-        reads = sa.and_(
-            self.kind == "text",
-            digits.op("GLOB")("[0-9]*"),
-            sa.not_(digits.op("GLOB")("*[^0-9.]*")),
-            sa.not_(digits.op("GLOB")("*.*.*")),
-            sa.not_(digits.op("GLOB")("*.")),
-        )
-        return sa.case(
-            (self._when("integer", "real"), self.raw), (reads, sa.cast(self.raw, sa.Float))
-        )
-
-    def date(self) -> sa.ColumnElement[Any]:
-        if self.postgres:
-            valid = sa.and_(
-                self.kind == "string",
-                self.raw.regexp_match(ISO_DATE.pattern),
-                sa.func.pg_input_is_valid(self.raw, "timestamptz"),
-            )
-            return sa.case((valid, _instant(self.raw, postgres=True)))
-        dated = sa.and_(
-            self.kind == "text", self.raw.op("GLOB")("[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*")
-        )
-        return sa.case((dated, _instant(self.raw, postgres=False)))
-
-    def string(self) -> sa.ColumnElement[Any]:
-        if self.postgres:
-            return sa.case((self.kind == "string", self.raw)).collate("C")
-        return sa.case((self.kind == "text", self.raw))
-
-    def boolean(self) -> sa.ColumnElement[Any]:
-        if self.postgres:
-            return sa.case((self.kind == "boolean", self.raw))
-        return sa.case((self.kind == "true", "true"), (self.kind == "false", "false"))
-
-
-def _instant(text: sa.ColumnElement[Any], *, postgres: bool) -> sa.ColumnElement[Any]:
-    """A date string as a comparable instant (UTC where it names no offset)."""
-    if not postgres:
-        return sa.func.julianday(text)
-    with_offset = sa.cast(text, sa.DateTime(timezone=True))
-    in_utc = sa.func.timezone("UTC", sa.cast(text, sa.DateTime(timezone=False)))
-    return sa.case((text.regexp_match(_OFFSET), with_offset), else_=in_utc)
-
-
-def _member(key: str, *, postgres: bool) -> _Member:
-    # Metadata holding \u0000 in any string reads as no metadata, on both engines: on
-    # PostgreSQL every -> of such a document fails (its text cannot hold NUL).
-    if postgres:
-        clean = sa.func.strpos(sa.cast(table.c.metadata, sa.Text), "\\u0000") == 0
-        name = sa.literal(key, sa.Text)
-        value = table.c.metadata.op("->", return_type=sa.JSON)(name)
-        text = table.c.metadata.op("->>", return_type=sa.Text)(name)
-        return _Member(True, sa.case((clean, sa.func.json_typeof(value))), sa.case((clean, text)))
-    clean = sa.func.instr(table.c.metadata, "\\u0000") == 0
-    if '"' not in key and "\\" not in key:
-        path = sa.literal('$."' + key + '"', sa.Text)
-        kind = sa.func.json_type(table.c.metadata, path)
-        extracted = sa.func.json_extract(table.c.metadata, path)
-        return _Member(False, sa.case((clean, kind)), sa.case((clean, extracted)))
-    # a label of a JSON path cannot hold " or \ in SQLite: read the members instead
-    each = sa.func.json_each(table.c.metadata).table_valued("key", "value", "type")
-    one = sa.and_(each.c.key == key, clean)
-    return _Member(
-        False,
-        sa.select(each.c.type).where(one).scalar_subquery(),
-        sa.select(each.c.value).where(one).scalar_subquery(),
-    )
-
-
-def _side(member: _Member, value: Value) -> tuple[sa.ColumnElement[Any], sa.ColumnElement[Any]]:
-    """The file's side of a comparison with ``value``, and ``value`` as SQL."""
-    pg = member.postgres
+def _reading(value: Value, *, postgres: bool) -> tuple[sa.Column[Any], sa.ColumnElement[Any]]:
+    """The reading of a file's value that compares with ``value``, and ``value`` as SQL."""
     if isinstance(value, bool):
-        return member.boolean(), sa.literal("true" if value else "false", sa.Text)
+        return values.c.flag, sa.literal("true" if value else "false", sa.Text)
     if isinstance(value, int | float):
-        if pg:
-            return member.number(), sa.cast(sa.literal(str(value)), sa.Numeric)
+        if postgres:
+            return values.c.number, sa.cast(sa.literal(str(value)), sa.Numeric)
         number = float(value) if isinstance(value, int) and abs(value) > _INT64 else value
-        return member.number(), sa.literal(number)
+        return values.c.number, sa.literal(number)
     if _is_date(value):
-        return member.date(), _instant(sa.literal(value, sa.Text), postgres=pg)
-    return member.string(), sa.literal(value, sa.Text)
+        return values.c.instant, instant(sa.literal(value, sa.Text), postgres=postgres)
+    return values.c.text, sa.literal(value, sa.Text)
 
 
-_OPS = {
-    "eq": lambda a, b: a == b,
+_NEGATED = {"ne", "nin"}
+_ORDERING = {
     "gt": lambda a, b: a > b,
     "gte": lambda a, b: a >= b,
     "lt": lambda a, b: a < b,
@@ -173,31 +79,83 @@ _OPS = {
 }
 
 
-def _equal(member: _Member, value: Value) -> sa.ColumnElement[bool]:
-    side, wanted = _side(member, value)
-    return sa.and_(side.is_not(None), side == wanted)
+class _Scope:
+    """The files of one workspace, filtered through the readings of their keys.
 
+    A file has one row per key, so the comparisons that hold of a key (all but ``ne`` and
+    ``nin``) are conditions on one row: those of one key under one ``and`` or ``or`` share
+    a subquery, so that the database builds and probes one set of file ids for them (a
+    date range is one range of one index). Keys are not merged: an ``OR`` of conditions
+    on two keys makes SQLite deduplicate rows of two indexes, slower than two sets."""
 
-def _comparison(flt: ComparisonFilter, *, postgres: bool) -> sa.ColumnElement[bool]:
-    member = _member(flt.key, postgres=postgres)
-    values = flt.value if isinstance(flt.value, list) else [flt.value]
-    if flt.type in ("eq", "in"):
-        return sa.or_(*(_equal(member, v) for v in values))
-    if flt.type in ("ne", "nin"):
-        return sa.not_(sa.or_(*(_equal(member, v) for v in values)))
-    side, wanted = _side(member, values[0])
-    return sa.and_(side.is_not(None), _OPS[flt.type](side, wanted))
+    def __init__(self, org_id: str, workspace_id: str, *, postgres: bool, few: bool) -> None:
+        self.org_id, self.workspace_id = org_id, workspace_id
+        self.postgres, self.few = postgres, few
 
+    def having(self, *conditions: sa.ColumnElement[bool]) -> sa.ColumnElement[bool]:
+        """The files with a row for which every condition holds."""
+        if self.few:  # each file looks up its own rows, by the primary key
+            rows = sa.select(values.c.file_id).where(values.c.file_id == table.c.id, *conditions)
+            if self.postgres:
+                # OFFSET 0 keeps PostgreSQL from turning the EXISTS into a join, which
+                # reads every file of the workspace before a page of them is sorted
+                rows = rows.offset(0)
+            return rows.exists()
+        return table.c.id.in_(
+            sa.select(values.c.file_id).where(
+                values.c.org_id == self.org_id,
+                values.c.workspace_id == self.workspace_id,
+                *conditions,
+            )
+        )
 
-def _where(flt: MetadataFilter, *, postgres: bool) -> sa.ColumnElement[bool]:
-    if isinstance(flt, CompoundFilter):
-        parts = [_where(f, postgres=postgres) for f in flt.filters]
+    def holds(self, flt: ComparisonFilter) -> sa.ColumnElement[bool]:
+        """``flt`` as a condition on a row of ``flt.key``; ``ne`` and ``nin`` as ``eq``
+        and ``in``, which they negate."""
+        wanted = flt.value if isinstance(flt.value, list) else [flt.value]
+        if flt.type in _ORDERING:
+            column, literal = _reading(wanted[0], postgres=self.postgres)
+            return sa.and_(values.c.key == flt.key, _ORDERING[flt.type](column, literal))
+        by_reading: dict[str, tuple[sa.Column[Any], list[sa.ColumnElement[Any]]]] = {}
+        for value in wanted:  # one IN per reading
+            column, literal = _reading(value, postgres=self.postgres)
+            by_reading.setdefault(column.name, (column, []))[1].append(literal)
+        return sa.and_(
+            values.c.key == flt.key, sa.or_(*(c.in_(lits) for c, lits in by_reading.values()))
+        )
+
+    def where(self, flt: MetadataFilter) -> sa.ColumnElement[bool]:
+        if isinstance(flt, ComparisonFilter):
+            kept = self.having(self.holds(flt))
+            return sa.not_(kept) if flt.type in _NEGATED else kept
+        shared: dict[str, list[sa.ColumnElement[bool]]] = {}
+        parts: list[sa.ColumnElement[bool]] = []
+        for part in flt.filters:
+            if isinstance(part, ComparisonFilter) and part.type not in _NEGATED:
+                shared.setdefault(part.key, []).append(self.holds(part))
+            else:
+                parts.append(self.where(part))
         if flt.type == "and":
+            parts += [self.having(*conditions) for conditions in shared.values()]
             return sa.and_(sa.true(), *parts)
+        parts += [self.having(sa.or_(*conditions)) for conditions in shared.values()]
         return sa.or_(sa.false(), *parts)
-    return _comparison(flt, postgres=postgres)
 
 
-def metadata_where(conn: sa.Connection, flt: MetadataFilter) -> sa.ColumnElement[bool]:
-    """The files whose metadata ``flt`` keeps, as a condition on the ``files`` table."""
-    return _where(flt, postgres=is_postgres(conn))
+def metadata_where(
+    conn: sa.Connection,
+    flt: MetadataFilter,
+    *,
+    org_id: str,
+    workspace_id: str,
+    few: bool = False,
+) -> sa.ColumnElement[bool]:
+    """The files of the workspace whose metadata ``flt`` keeps, as a condition on the
+    ``files`` table.
+
+    By default the files of the workspace that match are found once, from the indexes
+    of the readings, and each file is checked against them: what a count or a whole list
+    needs. With ``few``, each file looks up its own readings instead: what a page that
+    stops after a few files needs (the first page of a list need not find every match).
+    """
+    return _Scope(org_id, workspace_id, postgres=is_postgres(conn), few=few).where(flt)

@@ -410,6 +410,50 @@ def m011_completion_sources(conn: sa.Connection) -> None:
     _run(conn, "ALTER TABLE completions ADD COLUMN sources {json}")
 
 
+@migration
+def m012_metadata_values(conn: sa.Connection) -> None:
+    """The typed index of the files' metadata (:mod:`.metadata_values`), filled for the
+    files stored before: a row per key of a file with what its value reads as, under an
+    index per kind of reading (partial: a value is in the indexes of its readings only),
+    which holds the file's id, so that a filter reads the index alone.
+
+    The rows are computed by the store's own :func:`~.metadata_values.index_metadata`, the
+    rule every filter compares by; a migration that changes that rule calls it again.
+    ``number`` has no type on SQLite, so that an integer stays an integer as
+    ``json_extract`` gives it; ``text`` compares in code-point order on PostgreSQL too.
+    A page of a list looks up each file's rows by the primary key (file, key), which on
+    SQLite holds the rows themselves (``WITHOUT ROWID``).
+    """
+    from .metadata_values import index_metadata
+
+    if conn.dialect.name == "postgresql":
+        number, instant, text, rows = "NUMERIC", "TIMESTAMPTZ", 'TEXT COLLATE "C"', ""
+    else:  # number: no affinity; the rows in the primary key's order
+        number, instant, text, rows = "", "DOUBLE PRECISION", "TEXT", " WITHOUT ROWID"
+    _run(
+        conn,
+        f"""
+        CREATE TABLE metadata_values (
+            file_id TEXT NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+            org_id TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            key TEXT NOT NULL,
+            number {number},
+            instant {instant},
+            text {text},
+            flag TEXT,
+            PRIMARY KEY (file_id, key)
+        ){rows}
+        """,
+    )
+    for column in ("number", "instant", "text", "flag"):
+        conn.exec_driver_sql(
+            f"CREATE INDEX metadata_by_{column} ON metadata_values "
+            f"(org_id, workspace_id, key, {column}, file_id) WHERE {column} IS NOT NULL"
+        )
+    index_metadata(conn)
+
+
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:
     """Apply those of ``migrations`` (by default every one) not yet recorded; return the
     names applied now."""
@@ -435,7 +479,7 @@ def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> 
 
 
 @migration
-def m012_term_stats(conn: sa.Connection) -> None:
+def m013_term_stats(conn: sa.Connection) -> None:
     """PostgreSQL's term statistics per workspace, which its one GIN index over every
     workspace cannot give without counting (SQLite's FTS5 tables, one per workspace, keep
     their own): ``fts_terms`` holds how many passages of a workspace have each lexeme,

@@ -8,7 +8,7 @@ external-content FTS5 tables over ``passages``, named from a hash of (org, works
 and written in the same transaction as the passages they index. On PostgreSQL the index
 is part of the rows themselves (a generated ``tsvector`` column under a GIN index:
 migration ``m006_postgres_search``), so writing or deleting a passage is all it takes:
-triggers keep each workspace's term statistics there (migration ``m012_term_stats``).
+triggers keep each workspace's term statistics there (migration ``m013_term_stats``).
 
 A passage may also carry a dense vector and the name of the model that made it
 (:mod:`chatspace.service.retrieval.embeddings`); this module stores and reads them as

@@ -118,6 +118,23 @@ files = sa.Table(
     sa.Column("blob", sa.Text, nullable=False),
 )
 
+metadata_values = sa.Table(
+    "metadata_values",
+    metadata,
+    sa.Column("file_id", sa.Text, primary_key=True),
+    sa.Column("org_id", sa.Text, nullable=False),
+    sa.Column("workspace_id", sa.Text, nullable=False),
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("number", sa.Numeric),
+    sa.Column("instant", sa.Double),
+    sa.Column("text", sa.Text),
+    sa.Column("flag", sa.Text),
+)
+"""What each key of a file's metadata reads as (:mod:`.metadata_values`), written only by
+``INSERT ... SELECT`` in SQL: ``number`` is PostgreSQL's ``numeric`` and SQLite's untyped
+column (an integer stays an integer), ``instant`` PostgreSQL's ``timestamptz`` and
+SQLite's Julian day, ``text`` in code-point order (PostgreSQL's ``COLLATE "C"``)."""
+
 passages = sa.Table(
     "passages",
     metadata,

@@ -410,6 +410,48 @@ def m011_completion_sources(conn: sa.Connection) -> None:
     _run(conn, "ALTER TABLE completions ADD COLUMN sources {json}")
 
 
+_METADATA_VALUES_PG = (
+    "INSERT INTO metadata_values (file_id, org_id, workspace_id, key, number, "
+    "instant, text, flag) SELECT files.id, files.org_id, files.workspace_id, "
+    "anon_1.key, CASE WHEN (json_typeof(anon_1.value) = 'number' OR "
+    "json_typeof(anon_1.value) = 'string' AND (files.metadata ->> anon_1.key) ~ "
+    "'^-?[0-9]+(\\.[0-9]+)?$') THEN CAST(files.metadata ->> anon_1.key AS NUMERIC) "
+    "END AS anon_2, CASE WHEN (json_typeof(anon_1.value) = 'string' AND "
+    "(files.metadata ->> anon_1.key) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T "
+    "][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$' "
+    "AND pg_input_is_valid(files.metadata ->> anon_1.key, 'timestamptz')) THEN "
+    "CASE WHEN ((files.metadata ->> anon_1.key) ~ '(Z|[+-][0-9]{2}:[0-9]{2})$') "
+    "THEN CAST(files.metadata ->> anon_1.key AS TIMESTAMP WITH TIME ZONE) ELSE "
+    "timezone('UTC', CAST(files.metadata ->> anon_1.key AS TIMESTAMP WITHOUT TIME "
+    "ZONE)) END END AS anon_3, CASE WHEN (json_typeof(anon_1.value) = 'string') "
+    "THEN files.metadata ->> anon_1.key END AS anon_4, CASE WHEN "
+    "(json_typeof(anon_1.value) = 'boolean') THEN files.metadata ->> anon_1.key "
+    "END AS anon_5  FROM files JOIN json_each(files.metadata) AS anon_1 ON true  "
+    "WHERE strpos(CAST(files.metadata AS TEXT), '\\u0000') = 0"
+)
+"""m012's fill on PostgreSQL, as metadata_values.index_metadata compiled then."""
+_METADATA_VALUES_SQLITE = (
+    'INSERT INTO metadata_values (file_id, org_id, workspace_id, "key", number, '
+    "instant, text, flag) SELECT files.id, files.org_id, files.workspace_id, "
+    "anon_1.\"key\", CASE WHEN (anon_1.type IN ('integer', 'real')) THEN "
+    "anon_1.value WHEN (anon_1.type = 'text' AND (CASE WHEN (anon_1.value LIKE "
+    "'-' || '%') THEN substr(anon_1.value, 2) ELSE anon_1.value END GLOB "
+    "'[0-9]*') AND NOT (CASE WHEN (anon_1.value LIKE '-' || '%') THEN "
+    "substr(anon_1.value, 2) ELSE anon_1.value END GLOB '*[^0-9.]*') AND NOT "
+    "(CASE WHEN (anon_1.value LIKE '-' || '%') THEN substr(anon_1.value, 2) ELSE "
+    "anon_1.value END GLOB '*.*.*') AND NOT (CASE WHEN (anon_1.value LIKE '-' || "
+    "'%') THEN substr(anon_1.value, 2) ELSE anon_1.value END GLOB '*.')) THEN "
+    "CAST(anon_1.value AS FLOAT) END AS anon_2, CASE WHEN (anon_1.type = 'text' "
+    "AND (anon_1.value GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')) THEN "
+    "julianday(anon_1.value) END AS anon_3, CASE WHEN (anon_1.type = 'text') THEN "
+    "anon_1.value END AS anon_4, CASE WHEN (anon_1.type = 'true') THEN 'true' "
+    "WHEN (anon_1.type = 'false') THEN 'false' END AS anon_5  FROM files JOIN "
+    "json_each(files.metadata) AS anon_1 ON 1 = 1  WHERE instr(files.metadata, "
+    "'\\u0000') = 0"
+)
+"""The same on SQLite."""
+
+
 @migration
 def m012_metadata_values(conn: sa.Connection) -> None:
     """The typed index of the files' metadata (:mod:`.metadata_values`), filled for the
@@ -417,15 +459,14 @@ def m012_metadata_values(conn: sa.Connection) -> None:
     index per kind of reading (partial: a value is in the indexes of its readings only),
     which holds the file's id, so that a filter reads the index alone.
 
-    The rows are computed by the store's own :func:`~.metadata_values.index_metadata`, the
-    rule every filter compares by; a migration that changes that rule calls it again.
+    The rows are computed by the statement :func:`~.metadata_values.index_metadata` ran
+    when this migration was written (frozen here: a migration never follows the store's
+    code); a migration that changes that rule fills the table again.
     ``number`` has no type on SQLite, so that an integer stays an integer as
     ``json_extract`` gives it; ``text`` compares in code-point order on PostgreSQL too.
     A page of a list looks up each file's rows by the primary key (file, key), which on
     SQLite holds the rows themselves (``WITHOUT ROWID``).
     """
-    from .metadata_values import index_metadata
-
     if conn.dialect.name == "postgresql":
         number, instant, text, rows = "NUMERIC", "TIMESTAMPTZ", 'TEXT COLLATE "C"', ""
     else:  # number: no affinity; the rows in the primary key's order
@@ -451,7 +492,8 @@ def m012_metadata_values(conn: sa.Connection) -> None:
             f"CREATE INDEX metadata_by_{column} ON metadata_values "
             f"(org_id, workspace_id, key, {column}, file_id) WHERE {column} IS NOT NULL"
         )
-    index_metadata(conn)
+    postgres = conn.dialect.name == "postgresql"
+    conn.exec_driver_sql(_METADATA_VALUES_PG if postgres else _METADATA_VALUES_SQLITE)
 
 
 def migrate(engine: sa.Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[str]:

@@ -89,6 +89,8 @@ of ``benchmarks/data/pgdocs``: 0.15, 0.3, 0.6 and 1.0 put the answer in a quote 
 0.634, 0.634, 0.627 and 0.627 of the questions, and in the passages a model is sent for
 0.746, 0.739, 0.718, 0.718)."""
 """Candidates scored per search and per ranking (at least 4 x top_k)."""
+NAMING_FILES = 3
+"""A name of the question in the names of at most this many files names them."""
 MIN_PASSAGES = 100
 """The smallest passage count idf is computed with (see :func:`_idf`)."""
 CONTEXT_WEIGHT = 0.5
@@ -329,7 +331,11 @@ def _lexical(
         if not term_stems:
             continue
         identifier = is_identifier(term)
-        if df == 0 and (term in query.names - query.roles or identifier):
+        # an identifier is known only whole: "on_error" is not in "on error"
+        nowhere = df == 0 or (
+            identifier and not any(holds_identifier(p.text, term) for _, p in rows)
+        )
+        if nowhere and (term in query.names - query.roles or identifier):
             unknown |= _no_file_named(conn, where, term)
         total += share
         for pid, p in rows:
@@ -341,12 +347,17 @@ def _lexical(
     return _Lexical(coverage, unknown)
 
 
-def _names_a_file(rows: Sequence[Hit], query: Query) -> bool:
+def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
     """Whether a name of the question is in the name of a candidate's file ("the *Acme*
-    contract" and ``acme-contract.docx``): the question is about that file, whatever
-    else it names."""
+    contract" and ``acme-contract.docx``), and in those of at most :data:`NAMING_FILES`
+    files of the workspace: the question is about that file, whatever else it names. A
+    name many files share ("Query" in a manual's ``runtime-config-query.html``) names
+    none of them."""
     named = {w for _, p in rows for w in WORD.findall(p.filename.lower())}
-    return bool((query.names - query.roles) & named)
+    return any(
+        _files_named(conn, where, name) <= NAMING_FILES
+        for name in (query.names - query.roles) & named
+    )
 
 
 def _any_file(where: Workspace) -> sa.Select[tuple[int]]:
@@ -360,8 +371,17 @@ def _has_files(conn: sa.Connection, where: Workspace) -> bool:
 
 def _no_file_named(conn: sa.Connection, where: Workspace, term: str) -> bool:
     """Whether no file of the workspace ``where`` has ``term`` in its name."""
+    return _files_named(conn, where, term, limit=1) == 0
+
+
+def _files_named(
+    conn: sa.Connection, where: Workspace, term: str, limit: int = NAMING_FILES + 1
+) -> int:
+    """How many files of the workspace ``where`` have ``term`` in their name, counted up
+    to ``limit``."""
     named = sa.func.lower(schema.files.c.filename).contains(term, autoescape=True)
-    return conn.execute(_any_file(where).where(named).limit(1)).first() is None
+    found = _any_file(where).where(named).limit(limit).subquery()
+    return conn.execute(sa.select(sa.func.count()).select_from(found)).scalar_one()
 
 
 def relevance_of(coverage: float, cosine: float | None) -> float:
@@ -425,7 +445,9 @@ def rank(
         return Ranking()
     lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
     # a question about something the files do not know: nothing is relevant
-    unknown = relevance > 0 and lexical.unknown_names and not _names_a_file(rows, query)
+    unknown = (
+        relevance > 0 and lexical.unknown_names and not _names_a_file(conn, where, rows, query)
+    )
     ranked = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)

@@ -3,24 +3,32 @@
 A quote is whole sentences of one paragraph of the passage (a line, for code, list items
 and table rows), at most :data:`MAX_QUOTE_SENTENCES` of them and never more than
 :data:`MAX_QUOTE_CHARS` (a longer sentence is cut at words around its first matched term).
-Which sentence is quoted (:func:`best_quote`):
+Which sentences are quoted (:func:`best_span`): of every run of up to three sentences
+that fits, the one whose matched terms weigh most, where
 
-- the one whose matched terms weigh most, each term by its share of the question (its
-  inverse document frequency in the workspace, :mod:`.search`), a term of the file's
-  name at :data:`NAMED_FACTOR` of it, so that "What is the annual *fee* in the Acme
-  contract?" quotes the sentence with "fee", not the one with "contract"; a sentence
-  also holds the terms of the heading it stands under (:func:`_sections`);
-- a sentence that gives what the question asks for (a number for "how much", "what is the
-  fee"; a date for "when"; a name for "who") weighs more by :data:`SHAPE_BONUS`;
+- each term weighs its share of the question (its inverse document frequency in the
+  workspace, :mod:`.search`), a term of the file's name :data:`NAMED_FACTOR` of it, so
+  that "What is the annual *fee* in the Acme contract?" quotes the sentence with "fee",
+  not the one with "contract"; an identifier (``work_mem``) counts only whole, not in
+  ``maintenance_work_mem``;
+- a sentence also holds the terms of the heading it stands under (:func:`_sections`), at
+  :data:`HEADED_FACTOR` of its own: "Using RECURSIVE, a WITH query can refer to its own
+  output" says "query" itself, under "Recursive Queries";
+- the first sentence under a heading that matches, and does not repeat its name, is its
+  definition (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does;
+- a run that gives what the question asks for (a number for "how much", "what is the
+  default"; a date for "when"; a name for "who") in a sentence with matched terms weighs
+  more by :data:`SHAPE_BONUS`;
 - a heading, a signature line or a bare label weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading; a call, "penguins.dropna()", is not);
-- neighbouring sentences of the same paragraph join the quote when they add matched terms
-  of their own, then the sentences of prose after it that refer back to it ("It",
-  "This", ... first: the detail that answers often follows the sentence that repeats the
-  question's words), within the bounds; a quote never starts before the sentence chosen,
-  so its location is the answer's, and a following sentence that only shares words with
-  it ("The Q3 churn in Nice ..." after Lyon's) may be another fact: it stays out.
+- each sentence past the first costs :data:`SENTENCE_COST`, and a run starts with a
+  sentence holding terms the rest does not: a quote starts with what answers, so its
+  location is the answer's.
+
+Then the sentences of prose after it that refer back to it ("It", "This", ... first)
+join, within the bounds: a following sentence that only shares words with it ("The Q3
+churn in Nice ..." after Lyon's) may be another fact, and stays out.
 
 :func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
 service.engines.attribution`): content words folded to a crude stem, and numbers written
@@ -266,10 +274,9 @@ def _term_of(token: str, weights: Mapping[str, float]) -> str:
 def best_quote(
     passage: Passage, weights: Mapping[str, float] | None = None, question: str = ""
 ) -> str:
-    """The exact text of ``passage`` that best answers ``question``: the sentence whose
-    matched terms weigh most by ``weights`` (each query term's share of the question;
-    every term weighs 1 without them), with the bonus and the penalty above, joined with
-    neighbouring sentences of the same paragraph that add matched terms of their own."""
+    """The exact text of ``passage`` that best answers ``question``: the run of sentences
+    whose matched terms weigh most by ``weights`` (each query term's share of the
+    question; every term weighs 1 without them), with the bonuses and penalties above."""
     start, end = best_span(passage, weights, question)
     return passage.text[start:end]
 
@@ -279,26 +286,10 @@ def best_span(
 ) -> tuple[int, int]:
     """Where :func:`best_quote` is in ``passage.text`` (its start gives the quote's
     location: :func:`~.locations.quote_location`)."""
-    return _choose(passage, weights, question)[0]
-
-
-def answer_weight(
-    passage: Passage, weights: Mapping[str, float] | None = None, question: str = ""
-) -> float:
-    """What the best quote of ``passage`` is worth (:func:`best_span`'s choice): the share
-    of the question one quote of it holds, with the bonuses above. A passage whose terms
-    stand together in one sentence under its heading answers better than one that has
-    them scattered."""
-    return _choose(passage, weights, question)[1]
-
-
-def _choose(
-    passage: Passage, weights: Mapping[str, float] | None, question: str
-) -> tuple[tuple[int, int], float]:
     text, units = passage.text, units_of(passage.text)
     if not units:
         lead = len(text) - len(text.lstrip())
-        return quote_span(passage, lead, min(len(text), lead + MAX_QUOTE_CHARS)), 0.0
+        return quote_span(passage, lead, min(len(text), lead + MAX_QUOTE_CHARS))
     weights = weights or {}
     terms = [
         frozenset(
@@ -380,7 +371,7 @@ def _choose(
         if not goes_on(hi + 1):
             break
         hi += 1
-    return quote_span(passage, units[lo].start, units[hi].end), max(best_score, 0.0)
+    return quote_span(passage, units[lo].start, units[hi].end)
 
 
 def quote_span(passage: Passage, start: int, end: int) -> tuple[int, int]:

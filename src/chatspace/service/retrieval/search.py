@@ -54,7 +54,6 @@ from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage
 
 from .locations import Mark
-from .quotes import answer_weight
 from .scope import Scope, resolve_scope
 from .terms import MAX_TERMS, WORD, holds_identifier, is_identifier, search_terms
 
@@ -81,14 +80,6 @@ __all__ = [
 ]
 
 POOL = 50
-RERANKED = 15
-"""Candidates reordered by what their quote holds (:func:`_by_answer`)."""
-ANSWER_FACTOR = 0.15
-"""Weight of a passage's best quote in its place after the first (chosen on the dev split
-of ``benchmarks/data/pgdocs``: 0.15, 0.3, 0.6 and 1.0 put the answer in a quote for
-0.634, 0.634, 0.627 and 0.627 of the questions, and in the passages a model is sent for
-0.746, 0.739, 0.718, 0.718)."""
-"""Candidates scored per search and per ranking (at least 4 x top_k)."""
 NAMING_FILES = 3
 """A name of the question in the names of at most this many files names them."""
 MIN_PASSAGES = 100
@@ -457,32 +448,10 @@ def rank(
     ranked.sort(key=lambda r: r[:3])
     best = tuple(
         replace(p, score=bm25, relevance=rel, lexical=cov, dense=sim)
-        for _, bm25, _, p, rel, cov, sim in ranked[:RERANKED]
+        for _, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
     )
-    best = _by_answer(best, query, weights, relevance)[: scope.top_k]
     cited = 0 if unknown else sum(1 for p in best if p.relevance >= relevance)
     return Ranking(best, cited)
-
-
-def _by_answer(
-    ranked: tuple[Passage, ...], query: Query, weights: _Weights, relevance: float
-) -> tuple[Passage, ...]:
-    """``ranked`` with the relevant passages after the first reordered by their relevance
-    plus :data:`ANSWER_FACTOR` of what their best quote holds of the question
-    (:func:`~.quotes.answer_weight`): of two passages that match the question as well,
-    the one that says the answer in one place comes first. The first stays first (it
-    picks the file, which relevance alone picks best), and those below the cut stay after."""
-    if not query.terms or len(ranked) < 3:
-        return ranked
-    total = sum(weights.shares) or 1.0
-    shares = {t: w / total for t, w in zip(query.terms, weights.shares, strict=True)}
-    relevant = [p for p in ranked[1:] if p.relevance >= relevance]
-    rest = [p for p in ranked[1:] if p.relevance < relevance]
-    keyed = sorted(
-        relevant,
-        key=lambda p: -(p.relevance + ANSWER_FACTOR * answer_weight(p, shares, query.text)),
-    )
-    return (ranked[0], *keyed, *rest)
 
 
 def search(

@@ -187,6 +187,34 @@ def test_the_sentences_under_a_setting_s_name_answer_for_it() -> None:
     assert "three connections" not in quote
 
 
+def test_a_quote_is_the_sentences_that_hold_most_of_the_question() -> None:
+    """Under the heading "Recursive Queries" every sentence is about recursive queries;
+    the quote is the two sentences that say "modifier" and "query" themselves, not the
+    first alone (heading terms weigh less than a sentence's own)."""
+    text = (
+        "Recursive Queries\nThe optional RECURSIVE modifier changes WITH into a feature. "
+        "Using RECURSIVE, a WITH query can refer to its own output. A simple example."
+    )
+    passage = _passage(text, "Recursive", "Queries", "RECURSIVE", "modifier", "query")
+    weights = {"recursive": 0.4, "modifier": 0.3, "query": 0.3}
+    quote = best_quote(passage, weights, "What does the RECURSIVE modifier let a query do?")
+    assert quote.startswith("The optional RECURSIVE modifier"), quote
+    assert quote.endswith("can refer to its own output."), quote
+
+
+def test_the_sentence_under_an_option_s_name_says_what_it_does() -> None:
+    """ "SKIP_LOCKED" heads its description: the first sentence under it defines it, though
+    a later one repeats more words of the question ("option")."""
+    text = (
+        "SKIP_LOCKED\nSpecifies that VACUUM should not wait for conflicting locks. "
+        "Note that even with this option, VACUUM may still block on indexes."
+    )
+    passage = _passage(text, "SKIP_LOCKED", "VACUUM", "option")
+    weights = {"skip_locked": 0.55, "option": 0.14, "vacuum": 0.31}
+    quote = best_quote(passage, weights, "What does the SKIP_LOCKED option of VACUUM do?")
+    assert quote == "Specifies that VACUUM should not wait for conflicting locks.", quote
+
+
 def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:
     """A quote of one sentence often stopped before the detail that answers; it goes on
     with the sentences after it in its paragraph that refer back to it ("It ...", "This

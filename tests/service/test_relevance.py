@@ -96,6 +96,33 @@ def test_a_setting_no_file_mentions_cites_nothing(client: httpx.Client) -> None:
     assert _cited(ask(client, "What is the default value of work_mem?"))[0] == "runtime-config.md"
 
 
+def test_a_setting_is_known_only_by_its_whole_name(client: httpx.Client) -> None:
+    """ "on_error" is searched as "on" and "error", which the files have, and
+    "maintenance_work_mem" holds "work" and "mem": neither makes the setting known, and
+    the sentence about work_mem itself is the one quoted."""
+    page = (
+        "maintenance_work_mem (integer)\nThe default value is 64 megabytes for "
+        "maintenance_work_mem.\n\nwork_mem (integer)\nSets the memory of a sort. The default "
+        "value is four megabytes.\n\nWhen an error occurs on a row, COPY stops.\n"
+    )
+    upload(client, [("resource.md", page)])
+    assert _cited(ask(client, "What does COPY's on_error option do?")) == []
+    answer = ask(client, "What is the default value of work_mem?")
+    quotes = [a["file_citation"]["quote"] for a in answer["choices"][0]["message"]["annotations"]]
+    assert quotes[0] == "The default value is four megabytes.", quotes
+
+
+def test_a_name_many_files_share_names_none_of_them(client: httpx.Client) -> None:
+    """ "Query" is in the names of four files: a question about Azure's Query Store is not
+    about them (one file named "acme" would be: :func:`test_a_name_in_a_file_name_counts`)."""
+    pages = [
+        (f"config-query-{i}.md", f"# Query {i}\n\nQuery plans are stored.\n") for i in range(4)
+    ]
+    upload(client, pages)
+    assert _cited(ask(client, "How do I turn on Query Store in Azure?")) == []
+    assert _cited(ask(client, "Where are query plans stored?"))
+
+
 def test_a_name_in_a_file_name_counts(client: httpx.Client) -> None:
     upload(client, [("stock-genoa.csv", "item,units\nkettle,12\ndrill,4\n")])
     assert _cited(ask(client, "How many kettle units are in stock in Genoa?")) == [

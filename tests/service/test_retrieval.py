@@ -14,8 +14,8 @@ import pytest
 from chatspace.service.retrieval.documents import html_to_text
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.indexing import split_passages
-from chatspace.service.retrieval.search import search_terms
 from chatspace.service.retrieval.sqlite_index import build_query
+from chatspace.service.retrieval.terms import search_terms
 from chatspace.service.tokenizer import count_tokens
 from support.chat import ask, client_for, upload
 from support.documents import pdf_bytes as _pdf

@@ -3,24 +3,32 @@
 A quote is whole sentences of one paragraph of the passage (a line, for code, list items
 and table rows), at most :data:`MAX_QUOTE_SENTENCES` of them and never more than
 :data:`MAX_QUOTE_CHARS` (a longer sentence is cut at words around its first matched term).
-Which sentence is quoted (:func:`best_quote`):
+Which sentences are quoted (:func:`best_span`): of every run of up to three sentences
+that fits, the one whose matched terms weigh most, where
 
-- the one whose matched terms weigh most, each term by its share of the question (its
-  inverse document frequency in the workspace, :mod:`.search`), a term of the file's
-  name at :data:`NAMED_FACTOR` of it, so that "What is the annual *fee* in the Acme
-  contract?" quotes the sentence with "fee", not the one with "contract"; a sentence
-  also holds the terms of the heading it stands under (:func:`_sections`);
-- a sentence that gives what the question asks for (a number for "how much", "what is the
-  fee"; a date for "when"; a name for "who") weighs more by :data:`SHAPE_BONUS`;
+- each term weighs its share of the question (its inverse document frequency in the
+  workspace, :mod:`.search`), a term of the file's name :data:`NAMED_FACTOR` of it, so
+  that "What is the annual *fee* in the Acme contract?" quotes the sentence with "fee",
+  not the one with "contract"; an identifier (``work_mem``) counts only whole, not in
+  ``maintenance_work_mem``;
+- a sentence also holds the terms of the heading it stands under (:func:`_sections`), at
+  :data:`HEADED_FACTOR` of its own: "Using RECURSIVE, a WITH query can refer to its own
+  output" says "query" itself, under "Recursive Queries";
+- the first sentence under a heading that matches, and does not repeat its name, is its
+  definition (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does;
+- a run that gives what the question asks for (a number for "how much", "what is the
+  default"; a date for "when"; a name for "who") in a sentence with matched terms weighs
+  more by :data:`SHAPE_BONUS`;
 - a heading, a signature line or a bare label weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading; a call, "penguins.dropna()", is not);
-- neighbouring sentences of the same paragraph join the quote when they add matched terms
-  of their own, then the sentences of prose after it that refer back to it ("It",
-  "This", ... first: the detail that answers often follows the sentence that repeats the
-  question's words), within the bounds; a quote never starts before the sentence chosen,
-  so its location is the answer's, and a following sentence that only shares words with
-  it ("The Q3 churn in Nice ..." after Lyon's) may be another fact: it stays out.
+- each sentence past the first costs :data:`SENTENCE_COST`, and a run starts with a
+  sentence holding terms the rest does not: a quote starts with what answers, so its
+  location is the answer's.
+
+Then the sentences of prose after it that refer back to it ("It", "This", ... first)
+join, within the bounds: a following sentence that only shares words with it ("The Q3
+churn in Nice ..." after Lyon's) may be another fact, and stays out.
 
 :func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
 service.engines.attribution`): content words folded to a crude stem, and numbers written
@@ -33,8 +41,12 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .search import Passage, search_terms
+from .terms import holds_identifier, is_identifier, search_terms
+
+if TYPE_CHECKING:
+    from .search import Passage
 
 __all__ = [
     "MAX_QUOTE_CHARS",
@@ -59,6 +71,14 @@ question asks for."""
 NAMED_FACTOR = 0.3
 """A term of the file's name (:func:`_named`) weighs this share in the choice of a
 sentence."""
+DEFINITION_BONUS = 0.3
+"""Added to a sentence's weight (a share of the question) when it is the first under a
+heading that matches the question and does not repeat its name: a definition
+("SKIP_LOCKED", then "Specifies that VACUUM should not wait ...")."""
+SENTENCE_COST = 0.02
+"""Taken off per sentence a quote adds: a longer quote must hold more of the question."""
+HEADED_FACTOR = 0.7
+"""A term of the heading a sentence stands under weighs this share of one it holds."""
 HEADING_FACTOR = 0.4
 """A heading or a label line weighs this share of what its matched terms weigh."""
 # A sentence ends at . ! or ? before whitespace (so "2.5" does not end one) or at
@@ -200,21 +220,41 @@ def _named(passage: Passage, terms: list[frozenset[str]]) -> frozenset[str]:
     sentence of it matches them), so the sentence that answers is the one with the rest of
     the question ("the annual *fee* in the Acme contract")."""
     named = {_fold(w) for w in re.findall(r"[^\W_]+", passage.filename.lower())}
-    return frozenset(t for matched in terms for t in matched if _fold(t) in named)
+    return frozenset(
+        t
+        for matched in terms
+        for t in matched
+        if _fold(t) in named
+        or (
+            is_identifier(t)
+            and ({_fold(w) for w in t.split("_")} <= named or _fold(t.replace("_", "")) in named)
+        )
+    )
 
 
-def _sections(text: str, units: list[Unit], terms: list[frozenset[str]]) -> list[frozenset[str]]:
-    """Each sentence's terms with those of the heading or label it stands under: the
-    sentences under "deadlock_timeout (integer)" or "Root cause" are about it, and the
-    heading alone answers nothing."""
-    found, heading = [], frozenset[str]()
+def _sections(text: str, units: list[Unit], terms: list[frozenset[str]]) -> list[dict[str, float]]:
+    """Each sentence's terms, at full weight, with those of the heading or label it stands
+    under at :data:`HEADED_FACTOR`: the sentences under "deadlock_timeout (integer)" or
+    "Root cause" are about it, and the heading alone answers nothing; but a sentence that
+    says a word itself says more than one under a heading that does."""
+    found: list[dict[str, float]] = []
+    heading, under = frozenset[str](), False
     for unit, matched in zip(units, terms, strict=True):
-        if _is_label(text[unit.start : unit.end]):
-            heading = matched
-            found.append(matched)
+        label = _is_label(text[unit.start : unit.end])
+        if label:
+            # consecutive labels name one thing ("-R", "--write-recovery-conf")
+            heading = heading | matched if under else matched
+            found.append(dict.fromkeys(matched, 1.0))
         else:
-            found.append(matched | heading)
+            found.append({**dict.fromkeys(heading, HEADED_FACTOR), **dict.fromkeys(matched, 1.0)})
+        under = label
     return found
+
+
+def _whole(term: str, sentence: str) -> bool:
+    """Whether ``sentence`` holds ``term`` itself: an identifier whole
+    (:func:`~.search.holds_identifier`), any other term as the index matched it."""
+    return not is_identifier(term) or holds_identifier(sentence, term)
 
 
 def _term_of(token: str, weights: Mapping[str, float]) -> str:
@@ -224,6 +264,8 @@ def _term_of(token: str, weights: Mapping[str, float]) -> str:
         return token
     folded = _fold(token)
     for term in weights:
+        if is_identifier(term) and token in term.split("_"):
+            return term
         if _fold(term) == folded or term.startswith(folded) or folded.startswith(_fold(term)):
             return term
     return token
@@ -232,10 +274,9 @@ def _term_of(token: str, weights: Mapping[str, float]) -> str:
 def best_quote(
     passage: Passage, weights: Mapping[str, float] | None = None, question: str = ""
 ) -> str:
-    """The exact text of ``passage`` that best answers ``question``: the sentence whose
-    matched terms weigh most by ``weights`` (each query term's share of the question;
-    every term weighs 1 without them), with the bonus and the penalty above, joined with
-    neighbouring sentences of the same paragraph that add matched terms of their own."""
+    """The exact text of ``passage`` that best answers ``question``: the run of sentences
+    whose matched terms weigh most by ``weights`` (each query term's share of the
+    question; every term weighs 1 without them), with the bonuses and penalties above."""
     start, end = best_span(passage, weights, question)
     return passage.text[start:end]
 
@@ -252,59 +293,80 @@ def best_span(
     weights = weights or {}
     terms = [
         frozenset(
-            _term_of(text[a:b], weights) for a, b in passage.hits if u.start <= a and b <= u.end
+            term
+            for a, b in passage.hits
+            if u.start <= a
+            and b <= u.end
+            and _whole(term := _term_of(text[a:b], weights), text[u.start : u.end])
         )
         for u in units
     ]
+    lines = [text[u.start : u.end] for u in units]
+    labels = [_is_label(line) for line in lines]
     shape = _shape(question)
     named = _named(passage, terms)
     sections = _sections(text, units, terms)
+    top = max(weights.values(), default=1.0)
 
-    def weight(i: int) -> float:
-        found = sum(
-            weights.get(t, 1.0) * (NAMED_FACTOR if t in named else 1.0) for t in sections[i]
+    def weight(found: Mapping[str, float]) -> float:
+        return sum(
+            weights.get(t, 0.0 if weights else 1.0) * (NAMED_FACTOR if t in named else 1.0) * f
+            for t, f in found.items()
         )
-        line = text[units[i].start : units[i].end]
-        if found and shape is not None and shape.search(line):
-            found += SHAPE_BONUS * max(weights.values(), default=1.0)
-        return found * (HEADING_FACTOR if _is_label(line) else 1.0)
 
-    scores = [weight(i) for i in range(len(units))]
-    best = min(range(len(units)), key=lambda i: (-scores[i], i))
-    lo = hi = best
-    quoted = set(terms[best])
+    def score(lo: int, hi: int) -> float:
+        """What the quote of sentences ``lo``..``hi`` is worth: the weight of the terms
+        it holds (with its heading's), the shape bonus, the heading penalty."""
+        found: dict[str, float] = {}
+        for section in sections[lo : hi + 1]:
+            for t, f in section.items():
+                found[t] = max(f, found.get(t, 0.0))
+        value = weight(found)
+        answers = (lines[i] for i in range(lo, hi + 1) if i == lo or terms[i])
+        if value and shape is not None and any(shape.search(line) for line in answers):
+            value += SHAPE_BONUS * top
+        if (
+            lo > 0
+            and labels[lo - 1]
+            and terms[lo - 1]
+            and not labels[lo]
+            and not (terms[lo] & terms[lo - 1])
+        ):
+            value += DEFINITION_BONUS * top
+        return value * (HEADING_FACTOR if labels[lo] else 1.0) - SENTENCE_COST * (hi - lo)
 
-    def joins(i: int, j: int) -> bool:
-        """Sentence ``j`` adds matched terms, and ``i``..``j`` fit in one paragraph's quote."""
-        a, b = sorted((i, j))
-        span = text[units[a].start : units[b].end]
-        new = not terms[j] <= quoted and not _is_label(text[units[j].start : units[j].end])
-        return new and "\n\n" not in span and len(span) <= MAX_QUOTE_CHARS
+    def fits(lo: int, hi: int) -> bool:
+        span = text[units[lo].start : units[hi].end]
+        return "\n\n" not in span and len(span) <= MAX_QUOTE_CHARS and not labels[hi]
 
-    while True:
-        if hi + 1 < len(units) and joins(lo, hi + 1):
+    def leads(lo: int, hi: int) -> bool:
+        """The first sentence of a longer quote holds terms the rest does not: a quote
+        starts with what answers, not with a sentence leading up to it."""
+        return bool(terms[lo] - frozenset().union(*terms[lo + 1 : hi + 1]))
+
+    best, best_score = (0, 0), float("-inf")
+    for lo in range(len(units)):
+        hi = lo
+        while True:
+            value = score(lo, hi)
+            if value > best_score + 1e-9 and (lo == hi or leads(lo, hi)):
+                best, best_score = (lo, hi), value
+            if hi + 1 - lo >= MAX_QUOTE_SENTENCES or hi + 1 == len(units) or not fits(lo, hi + 1):
+                break
             hi += 1
-            quoted |= terms[hi]
-        elif lo > 0 and joins(hi, lo - 1):
-            lo -= 1
-            quoted |= terms[lo]
-        else:
-            break
+    lo, hi = best
 
     def goes_on(j: int) -> bool:
         """Sentence ``j`` is prose that goes on about what the quote says (it refers back:
         "It", "This", ...), within the bounds. A sentence that only shares words with it
         may be about another thing ("The Q3 churn in Nice ..." after Lyon's)."""
-        sentence = text[units[j].start : units[j].end]
-        span = text[units[lo].start : units[j].end]
         return (
-            _PROSE.search(sentence) is not None
-            and "\n\n" not in span
-            and len(span) <= MAX_QUOTE_CHARS
-            and _REFERS_BACK.match(sentence) is not None
+            _PROSE.search(lines[j]) is not None
+            and fits(lo, j)
+            and _REFERS_BACK.match(lines[j]) is not None
         )
 
-    prose = all(_PROSE.search(text[units[i].start : units[i].end]) for i in range(lo, hi + 1))
+    prose = all(_PROSE.search(lines[i]) for i in range(lo, hi + 1))
     while prose and hi - lo + 1 < MAX_QUOTE_SENTENCES and hi + 1 < len(units):
         if not goes_on(hi + 1):
             break

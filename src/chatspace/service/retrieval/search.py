@@ -55,6 +55,7 @@ from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
 from .scope import Scope, resolve_scope
+from .terms import MAX_TERMS, WORD, holds_identifier, is_identifier, search_terms
 
 if TYPE_CHECKING:
     from .index import FullText, Hit, PassageIndex, Workspace
@@ -74,14 +75,12 @@ __all__ = [
     "relevance_of",
     "retrieve",
     "search",
-    "search_terms",
     "without_instructions",
 ]
 
-MAX_TERMS = 32
-MAX_TERM_CHARS = 64
 POOL = 50
-"""Candidates scored per search and per ranking (at least 4 x top_k)."""
+NAMING_FILES = 3
+"""A name of the question in the names of at most this many files names them."""
 MIN_PASSAGES = 100
 """The smallest passage count idf is computed with (see :func:`_idf`)."""
 CONTEXT_WEIGHT = 0.5
@@ -95,15 +94,6 @@ millisecond, not by embedding megabytes."""
 DEFAULT_RELEVANCE = 0.35
 """The relevance a passage needs to be cited (calibrated on the dev split of
 ``benchmarks/data/retrieval``; 0 cites the best ``top_k`` whatever they say)."""
-_WORD = re.compile(r"\w+")
-_STOP_TEXT = """a about above after again all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers him his how i if in into is it its
-    just me more most my no nor not now of off on once only or other our ours out over own
-    please same she should so some such than that the their them then there these they
-    this those through to too under until up very was we were what when where which while
-    who whom why will with would you your yours tell show give find know"""
-_STOP_WORDS = frozenset(_STOP_TEXT.split())
 # Words that shape a question ("how many", "how much", "how often") rather than say what
 # it is about: left out of the search (a file rarely says "many" where it gives a count).
 _QUESTION_WORDS = frozenset({"many", "much", "often"})
@@ -113,9 +103,6 @@ _POINTS_BACK = re.compile(
     r"\b(?:it|its|they|them|their|theirs|there|this|that|these|those|he|she|his|her)\b", re.I
 )
 _FEW_TERMS = 3
-_IDENTIFIER = re.compile(r"[^\W_]_[^\W_]")
-"""A word joined by an underscore (``track_plans_by_user``, ``max_query_memory``) names a
-setting, a function or a column: like a capitalized name, the files must know it."""
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
 # A sentence that asks for a form of answer (and is not itself a question), or casts the
@@ -215,24 +202,11 @@ def _searched_text(messages: Sequence[ChatMessage]) -> str:
     return next((m.text() for m in reversed(messages) if m.text().strip()), "")
 
 
-def search_terms(question: str) -> tuple[str, ...]:
-    """The distinct content words of ``question`` (at most :data:`MAX_TERMS`), lowercased."""
-    terms: dict[str, None] = {}
-    for match in _WORD.finditer(question):
-        word = match.group().lower()
-        if word in _STOP_WORDS or len(word) > MAX_TERM_CHARS:
-            continue
-        terms.setdefault(word)
-        if len(terms) == MAX_TERMS:
-            break
-    return tuple(terms)
-
-
 def names_in(question: str) -> frozenset[str]:
     """The search terms ``question`` writes as names: capitalized inside a sentence
     ("the capital of *Australia*", "the *NPS* of *Nice*"), lowercased."""
     names = set()
-    for match in _WORD.finditer(question):
+    for match in WORD.finditer(question):
         word = match.group()
         if word[0].isupper() and not _begins_sentence(question, match.start()):
             names.add(word.lower())
@@ -337,7 +311,7 @@ def _lexical(
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
-    named = {pid: frozenset(_WORD.findall(p.filename.lower())) for pid, p in rows}
+    named = {pid: frozenset(WORD.findall(p.filename.lower())) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     total = 0.0
     unknown = False
@@ -345,22 +319,34 @@ def _lexical(
         term_stems = set(stems[term])
         if not term_stems:
             continue
-        if df == 0 and (term in query.names - query.roles or _IDENTIFIER.search(term)):
+        identifier = is_identifier(term)
+        # an identifier is known only whole: "on_error" is not in "on error"
+        nowhere = df == 0 or (
+            identifier and not any(holds_identifier(p.text, term) for _, p in rows)
+        )
+        if nowhere and (term in query.names - query.roles or identifier):
             unknown |= _no_file_named(conn, where, term)
         total += share
-        for pid in covered:
-            if term_stems <= matched[pid] or term in named[pid]:
+        for pid, p in rows:
+            found = term_stems <= matched[pid] or term in named[pid]
+            exact = not identifier or term in named[pid] or holds_identifier(p.text, term)
+            if found and exact:
                 covered[pid] += share
     coverage = {pid: c / total if total else 0.0 for pid, c in covered.items()}
     return _Lexical(coverage, unknown)
 
 
-def _names_a_file(rows: Sequence[Hit], query: Query) -> bool:
+def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
     """Whether a name of the question is in the name of a candidate's file ("the *Acme*
-    contract" and ``acme-contract.docx``): the question is about that file, whatever
-    else it names."""
-    named = {w for _, p in rows for w in _WORD.findall(p.filename.lower())}
-    return bool((query.names - query.roles) & named)
+    contract" and ``acme-contract.docx``), and in those of at most :data:`NAMING_FILES`
+    files of the workspace: the question is about that file, whatever else it names. A
+    name many files share ("Query" in a manual's ``runtime-config-query.html``) names
+    none of them."""
+    named = {w for _, p in rows for w in WORD.findall(p.filename.lower())}
+    return any(
+        _files_named(conn, where, name) <= NAMING_FILES
+        for name in (query.names - query.roles) & named
+    )
 
 
 def _any_file(where: Workspace) -> sa.Select[tuple[int]]:
@@ -374,8 +360,17 @@ def _has_files(conn: sa.Connection, where: Workspace) -> bool:
 
 def _no_file_named(conn: sa.Connection, where: Workspace, term: str) -> bool:
     """Whether no file of the workspace ``where`` has ``term`` in its name."""
+    return _files_named(conn, where, term, limit=1) == 0
+
+
+def _files_named(
+    conn: sa.Connection, where: Workspace, term: str, limit: int = NAMING_FILES + 1
+) -> int:
+    """How many files of the workspace ``where`` have ``term`` in their name, counted up
+    to ``limit``."""
     named = sa.func.lower(schema.files.c.filename).contains(term, autoescape=True)
-    return conn.execute(_any_file(where).where(named).limit(1)).first() is None
+    found = _any_file(where).where(named).limit(limit).subquery()
+    return conn.execute(sa.select(sa.func.count()).select_from(found)).scalar_one()
 
 
 def relevance_of(coverage: float, cosine: float | None) -> float:
@@ -439,7 +434,9 @@ def rank(
         return Ranking()
     lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
     # a question about something the files do not know: nothing is relevant
-    unknown = relevance > 0 and lexical.unknown_names and not _names_a_file(rows, query)
+    unknown = (
+        relevance > 0 and lexical.unknown_names and not _names_a_file(conn, where, rows, query)
+    )
     ranked = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)

@@ -1,0 +1,58 @@
+"""The words of a question that are searched: content words less English stop words, and
+identifiers (words joined by underscores), which must be found whole.
+
+Both the ranking (:mod:`.search`) and the choice of a quote (:mod:`.quotes`) read a
+question through these rules, so they live below both.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "MAX_TERMS",
+    "MAX_TERM_CHARS",
+    "WORD",
+    "holds_identifier",
+    "is_identifier",
+    "search_terms",
+]
+
+MAX_TERMS = 32
+MAX_TERM_CHARS = 64
+WORD = re.compile(r"\w+")
+_STOP_TEXT = """a about above after again all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers him his how i if in into is it its
+    just me more most my no nor not now of off on once only or other our ours out over own
+    please same she should so some such than that the their them then there these they
+    this those through to too under until up very was we were what when where which while
+    who whom why will with would you your yours tell show give find know"""
+_STOP_WORDS = frozenset(_STOP_TEXT.split())
+_IDENTIFIER = re.compile(r"[^\W_]_[^\W_]")
+"""A word joined by an underscore (``track_plans_by_user``, ``max_query_memory``) names a
+setting, a function or a column: like a capitalized name, the files must know it."""
+
+
+def is_identifier(term: str) -> bool:
+    """Whether ``term`` is a word joined by underscores (:data:`_IDENTIFIER`)."""
+    return _IDENTIFIER.search(term) is not None
+
+
+def holds_identifier(text: str, term: str) -> bool:
+    """Whether ``text`` has the identifier ``term`` as a whole word: ``work_mem`` is not
+    in ``maintenance_work_mem``, though the index matches both on "work" and "mem"."""
+    return re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text, re.I) is not None
+
+
+def search_terms(question: str) -> tuple[str, ...]:
+    """The distinct content words of ``question`` (at most :data:`MAX_TERMS`), lowercased."""
+    terms: dict[str, None] = {}
+    for match in WORD.finditer(question):
+        word = match.group().lower()
+        if word in _STOP_WORDS or len(word) > MAX_TERM_CHARS:
+            continue
+        terms.setdefault(word)
+        if len(terms) == MAX_TERMS:
+            break
+    return tuple(terms)

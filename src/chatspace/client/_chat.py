@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
-from chatspace._shared import DEFAULT_MODEL
-from chatspace.types import ChatCompletion
+from chatspace.types import DEFAULT_MODEL, ChatCompletion
 
 from ._call import Call, dump
 

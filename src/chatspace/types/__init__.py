@@ -1,6 +1,7 @@
 """The wire format: pydantic models shared by the client, the service and the notebook layer."""
 
 from .chat import (
+    TOKEN_PATTERN,
     Annotation,
     ChatCompletion,
     ChatCompletionChoice,
@@ -33,7 +34,15 @@ from .common import (
 )
 from .files import File, FileDeleted, FileLimits, FileList
 from .filters import ComparisonFilter, CompoundFilter, MetadataFilter
-from .models import MODEL_NAME_PATTERN, Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
+from .models import (
+    DEFAULT_MODEL,
+    MODEL_NAME_PATTERN,
+    Model,
+    ModelCheck,
+    ModelConnection,
+    ModelDeleted,
+    ModelList,
+)
 from .retrieval import (
     FileSearchRequest,
     Location,
@@ -55,7 +64,9 @@ from .workspaces import (
 )
 
 __all__ = [
+    "DEFAULT_MODEL",
     "MODEL_NAME_PATTERN",
+    "TOKEN_PATTERN",
     "WORKSPACE_ID_PATTERN",
     "Access",
     "Annotation",

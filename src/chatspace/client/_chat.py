@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
-from chatspace.types import DEFAULT_MODEL, ChatCompletion
+from chatspace._wire import DEFAULT_MODEL
+from chatspace.types import ChatCompletion
 
 from ._call import Call, dump
 

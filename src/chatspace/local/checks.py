@@ -13,7 +13,8 @@ import re
 
 import httpx
 
-from chatspace.types import DEFAULT_MODEL, MODEL_NAME_PATTERN
+from chatspace._wire import DEFAULT_MODEL
+from chatspace.types import MODEL_NAME_PATTERN
 
 __all__ = [
     "CHECK_TIMEOUT",

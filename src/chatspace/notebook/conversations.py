@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from chatspace._wire import TOKEN_PATTERN
 from chatspace.errors import ChatspaceError
-from chatspace.types import TOKEN_PATTERN
 
 from .display import Citation, evidence_of
 from .grammar import InputError

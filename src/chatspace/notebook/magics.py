@@ -28,7 +28,7 @@ from IPython.core.magic import (
 )
 from traitlets import Bool, Enum, Float, Int, Unicode, link
 
-from chatspace.types import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 
 from .cells import cells_of, unwatch, watch
 from .formats import FORMATS

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from traitlets import Bool, Dict, Enum, HasTraits, Instance, Int, List, Unicode
 
-from chatspace.types import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 
 from .conversations import ThreadBook
 from .formats import FORMATS

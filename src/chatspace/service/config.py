@@ -15,9 +15,9 @@ from typing import Literal
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.local.connections import DEFAULT_TIMEOUT
 from chatspace.local.datadir import data_dir as default_data_dir
-from chatspace.types import DEFAULT_MODEL
 
 from .retrieval.search import DEFAULT_RELEVANCE
 

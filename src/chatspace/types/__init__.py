@@ -1,7 +1,6 @@
 """The wire format: pydantic models shared by the client, the service and the notebook layer."""
 
 from .chat import (
-    TOKEN_PATTERN,
     Annotation,
     ChatCompletion,
     ChatCompletionChoice,
@@ -34,15 +33,7 @@ from .common import (
 )
 from .files import File, FileDeleted, FileLimits, FileList
 from .filters import ComparisonFilter, CompoundFilter, MetadataFilter
-from .models import (
-    DEFAULT_MODEL,
-    MODEL_NAME_PATTERN,
-    Model,
-    ModelCheck,
-    ModelConnection,
-    ModelDeleted,
-    ModelList,
-)
+from .models import MODEL_NAME_PATTERN, Model, ModelCheck, ModelConnection, ModelDeleted, ModelList
 from .retrieval import (
     FileSearchRequest,
     Location,
@@ -64,9 +55,7 @@ from .workspaces import (
 )
 
 __all__ = [
-    "DEFAULT_MODEL",
     "MODEL_NAME_PATTERN",
-    "TOKEN_PATTERN",
     "WORKSPACE_ID_PATTERN",
     "Access",
     "Annotation",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
@@ -21,6 +20,8 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from chatspace._wire import DEFAULT_MODEL
+
 from .common import (
     Metadata,
     Relevance,
@@ -31,13 +32,11 @@ from .common import (
     relocated,
 )
 from .filters import FilterInput, MetadataFilter, read_filter
-from .models import DEFAULT_MODEL
 from .retrieval import Location
 from .tools import FunctionCall, FunctionDefinition, ResponseFormat, Tool, ToolCall, ToolChoice
 
 __all__ = [
     "COMPLETION_SEARCH_MAX_CHARS",
-    "TOKEN_PATTERN",
     "Annotation",
     "ChatCompletion",
     "ChatCompletionChoice",
@@ -437,16 +436,6 @@ class ChatCompletionChoice(WireModel):
     finish_reason: str | None = None
     logprobs: LogProbs | None = None
     metadata: dict[str, Any] | None = None
-
-
-TOKEN_PATTERN = re.compile(r"\w{1,8}|[^\w\s]")
-"""One token of ``usage``: a run of 1 to 8 word characters, or one character that is
-neither a word character nor whitespace (docs/interface.md#token-counts). The service
-counts with it; the notebook uses it to estimate what a conversation costs.
-
->>> len(TOKEN_PATTERN.findall("Hello, world!"))
-4
-"""
 
 
 class CompletionUsage(WireModel):

@@ -12,7 +12,6 @@ from pydantic_core import PydanticCustomError
 from .common import RequestModel, WireModel
 
 __all__ = [
-    "DEFAULT_MODEL",
     "MODEL_NAME_PATTERN",
     "Model",
     "ModelCheck",
@@ -20,10 +19,6 @@ __all__ = [
     "ModelDeleted",
     "ModelList",
 ]
-
-DEFAULT_MODEL = "service-l0"
-"""The reference service's local model: the default ``model`` of every call that names none
-(a fact of the wire: the client sends it, the service serves it, the notebook shows it)."""
 
 MODEL_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$"
 """A model name users pick: a letter or digit, then letters, digits and ``._:/@+-``."""

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 from traitlets import Bool, Dict, Float, Int, List, Unicode, link, observe
 
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.notebook.asking import Question, ask
 from chatspace.notebook.context import NotebookContext
 from chatspace.notebook.display import fenced
 from chatspace.notebook.markup import code_blocks
-from chatspace.types import DEFAULT_MODEL
 
 from ._answer import AnswerView
 from ._cells import insert_below

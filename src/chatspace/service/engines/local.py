@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatspace._version import __version__
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.quotes import best_span
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import truncate
-from chatspace.types import DEFAULT_MODEL, Annotation, ChatCompletionRequest, FileCitation
+from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
 
 from .base import ChoiceDone, ContentDelta, Event, Job, word_chunks
 from .extractor import derive_locally

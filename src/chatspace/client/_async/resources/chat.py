@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
 
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.client._async._pagination import AsyncPage
 from chatspace.client._async._streaming import AsyncChatStream
 from chatspace.client._call import Call, dump, segment
@@ -12,7 +13,6 @@ from chatspace.client._chat import PATH, ChatCreateParams, Messages, create_call
 from chatspace.client._pagination import Pager
 from chatspace.client._resource import Resource
 from chatspace.types import (
-    DEFAULT_MODEL,
     ChatCompletion,
     ChatCompletionDeleted,
     ChatCompletionList,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
 
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.client._call import Call, dump, segment
 from chatspace.client._chat import PATH, ChatCreateParams, Messages, create_call, stream_params
 from chatspace.client._pagination import Pager
@@ -13,7 +14,6 @@ from chatspace.client._resource import Resource
 from chatspace.client._sync._pagination import SyncPage
 from chatspace.client._sync._streaming import ChatStream
 from chatspace.types import (
-    DEFAULT_MODEL,
     ChatCompletion,
     ChatCompletionDeleted,
     ChatCompletionList,

@@ -20,7 +20,7 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import uvicorn
 from uvicorn.config import LOGGING_CONFIG
@@ -33,7 +33,9 @@ from chatspace.local.runtime import Runtime, env_fingerprint, remove_runtime
 from chatspace.local.serving import READY_LINE as READY
 
 from .cli_models import add_models_parser
-from .cli_settings import add_settings_options, settings_from
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 __all__ = ["main"]
 
@@ -115,6 +117,8 @@ def _parser(*, settings_options: bool = True) -> argparse.ArgumentParser:
         "--port", type=_port, default=8000, help="0 picks a free port (default 8000)"
     )
     if settings_options:
+        from .cli_settings import add_settings_options  # imports the service's settings
+
         add_settings_options(serve)
     serve.add_argument(
         "--upstream-url",
@@ -179,7 +183,9 @@ def _token(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settings(args: argparse.Namespace) -> Any:
+def _settings(args: argparse.Namespace) -> Settings:
+    from .cli_settings import settings_from
+
     for upstream in args.upstreams or []:
         if not upstream["models"]:
             raise UsageError(f"--upstream-url {upstream['url']} needs an --upstream-model")

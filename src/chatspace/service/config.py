@@ -46,11 +46,13 @@ class Settings(BaseSettings):
     """Where the service keeps its secret, database and files unless told otherwise;
     default: the platform's user data dir."""
     database_url: str | None = None
-    """``postgresql://...`` (through psycopg 3) or a ``sqlite:///`` URL; by default
-    ``chatspace.db`` (SQLite) in the data dir."""
+    """``postgresql://USER@HOST:PORT/DB`` (through psycopg 3; the password from
+    ``PGPASSWORD`` or ``~/.pgpass``, as one in the URL shows in the process list) or a
+    ``sqlite:///`` URL; by default ``chatspace.db`` (SQLite) in the data dir."""
     blob_store: str | None = None
-    """Where file bytes live: ``s3://bucket/prefix`` (endpoint and credentials from the
-    standard ``AWS_*`` variables), or by default the ``blobs`` folder of the data dir."""
+    """Where file bytes live: ``s3://bucket/prefix`` (``AWS_ENDPOINT_URL``,
+    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``), or by default the
+    ``blobs`` folder of the data dir."""
     max_upload_mb: int = Field(default=512, ge=1)
     """Largest file an upload may hold, in MiB; over it, 413."""
     max_json_mb: int = Field(default=8, ge=1)

@@ -1,14 +1,15 @@
 """Model connections kept in a data dir: ``models.toml`` and the key files beside it.
 
 A connection is a model name users pick, an OpenAI-compatible base URL, an optional key,
-the remote model name and a timeout. ``chatspace models add`` and ``%chat models add``
-write them here; a running service re-reads the file whenever it changes (it compares the
-file's ``stat`` on every look-up, so a change is seen by the next request, without a
-restart). Adding one checks it first (:func:`.checks.check_connection`, skipped with
+the remote model name and a timeout. ``chatspace models add`` writes them here (a
+notebook adds models over HTTP instead, ``POST /models``); a running service of the data
+dir re-reads the file whenever it changes (it compares the file's ``stat`` on every
+look-up, so a change is seen by the next request, without a restart). Adding one checks
+it first (:func:`.checks.check_connection`, skipped with
 ``--no-check``): nothing is saved for a server that cannot be reached, refuses the key or
 does not serve the model. The file never holds a key: a key is either the name of an
 environment variable of the service (``key_env``) or a file of mode 0600 under ``keys/``
-(``--key-stdin``, or the notebook's password prompt)::
+(``--key-stdin``)::
 
     [models.llama]
     url = "http://127.0.0.1:8080/v1"

@@ -11,6 +11,7 @@ talk to the service of a data dir, without importing the service itself.
 - :mod:`.connections` and :mod:`.checks`: ``models.toml`` with its key files, and asking
   a model server whether a connection works.
 
-The service, the client's launcher, the CLI and the server extension import these; this
-package imports nothing of the service or the notebook (tests/test_layering.py).
+The service, the client, the CLI and the server extension import these; this
+package imports nothing of the service, the client, the notebook or the server extension
+(tests/service/test_layering.py).
 """

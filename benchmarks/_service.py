@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatspace.local_auth import load_or_create_secret, mint_token
-from chatspace.serving import start_serve
+from chatspace.local.auth import load_or_create_secret, mint_token
+from chatspace.local.serving import start_serve
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from chatspace._shared import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 
 from ._harness import Section, interleave, median, percentile
 from ._service import BenchService

@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 
 import psutil
 
-from chatspace.local_auth import mint_token
+from chatspace.local.auth import mint_token
 
 from ._harness import Section, median, percentile
 from ._service import start

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from chatspace.embedded import stop_service
+from chatspace.local.launcher import stop_service
 
 _SAVED = "_chatspace_saved_environ"
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from chatspace.embedded import stop_service
+from chatspace.local.launcher import stop_service
 from support.lab import REPO, TOKEN, Lab, stop_lab
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")

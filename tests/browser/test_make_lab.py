@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser.conftest import _free_port, _wait_for_lab
-from chatspace.embedded import stop_service
+from chatspace.local.launcher import stop_service
 from support.lab import REPO, TOKEN, stop_lab
 
 pytestmark = pytest.mark.browser

@@ -8,8 +8,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from chatspace.client import AsyncClient, Client, ClientConfig
-from chatspace.client._config import resolve
+from chatspace.client import AsyncClient, Client, ClientConfig, resolve_config
 from chatspace.errors import ConfigurationError, NotFoundError
 from support.clients import close, make_client, run
 from support.service import Service
@@ -23,13 +22,13 @@ def test_arguments_win_over_environment() -> None:
         "CHATSPACE_TOKEN": "env-token",
         "CHATSPACE_WORKSPACE": "envws",
     }
-    found = resolve(
+    found = resolve_config(
         base_url="http://arg:2/", token="arg", workspace="argws", beta=False, environ=env
     )
     assert (found.base_url, found.token, found.workspace) == ("http://arg:2", "arg", "argws")
     assert found.sources == {"base_url": "argument", "token": "argument", "workspace": "argument"}
 
-    found = resolve(base_url=None, token=None, workspace=None, beta=False, environ=env)
+    found = resolve_config(base_url=None, token=None, workspace=None, beta=False, environ=env)
     assert (found.base_url, found.token, found.workspace) == ("http://env:1", "env-token", "envws")
     assert found.sources == {
         "base_url": "environment (CHATSPACE_BASE_URL)",
@@ -39,7 +38,7 @@ def test_arguments_win_over_environment() -> None:
 
 
 def test_defaults_and_the_embedded_service() -> None:
-    found = resolve(base_url=None, token=None, workspace=None, beta=False, environ={})
+    found = resolve_config(base_url=None, token=None, workspace=None, beta=False, environ={})
     assert found.base_url is None  # the embedded local service
     assert found.token is None
     assert found.workspace == "default"
@@ -48,19 +47,23 @@ def test_defaults_and_the_embedded_service() -> None:
         "token": "embedded local service",
         "workspace": "default",
     }
-    remote = resolve(base_url="https://x", token=None, workspace=None, beta=False, environ={})
+    remote = resolve_config(
+        base_url="https://x", token=None, workspace=None, beta=False, environ={}
+    )
     assert remote.sources["token"] == "none"
 
 
 def test_beta_picks_the_beta_address() -> None:
     env = {"CHATSPACE_BASE_URL": "http://prod", "CHATSPACE_BETA_BASE_URL": "http://beta"}
-    found = resolve(base_url=None, token=None, workspace=None, beta=True, environ=env)
+    found = resolve_config(base_url=None, token=None, workspace=None, beta=True, environ=env)
     assert found.base_url == "http://beta"
     assert found.sources["base_url"] == "environment (CHATSPACE_BETA_BASE_URL)"
-    explicit = resolve(base_url="http://mine", token=None, workspace=None, beta=True, environ=env)
+    explicit = resolve_config(
+        base_url="http://mine", token=None, workspace=None, beta=True, environ=env
+    )
     assert explicit.base_url == "http://mine"
     with pytest.raises(ConfigurationError, match="CHATSPACE_BETA_BASE_URL"):
-        resolve(base_url=None, token=None, workspace=None, beta=True, environ={"x": "y"})
+        resolve_config(base_url=None, token=None, workspace=None, beta=True, environ={"x": "y"})
 
 
 async def test_clients_read_the_environment(

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from chatspace.client import AsyncClient, Client
-from chatspace.embedded import ensure_service, live_service_url, stop_service
+from chatspace.local.launcher import ensure_service, live_service_url, stop_service
 
 CHILD = """
 from chatspace import Client

@@ -182,7 +182,7 @@ def test_upload_options_cover_every_keyword() -> None:
 
 
 def test_no_module_keeps_an_older_name() -> None:
-    """``chatspace.tokens`` held the JWT secret, not LLM tokens: it is ``local_auth``, and
+    """``chatspace.tokens`` held the JWT secret, not LLM tokens: it is ``chatspace.local.auth``, and
     the first release keeps no alias."""
     import importlib
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from chatspace.embedded import stop_service
+from chatspace.local.launcher import stop_service
 from support.kernels import TIMEOUT, execute_reply, iopub_until_idle, running_kernel
 from support.upstream import REPLY, FakeUpstream
 

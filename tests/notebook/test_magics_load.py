@@ -26,7 +26,7 @@ HEAVY = (
     "fastapi",
     "chatspace.client",
     "chatspace.service",
-    "chatspace.embedded",
+    "chatspace.local.launcher",
     "chatspace.notebook.panels",
     "chatspace.notebook.cmd_chat",
 )

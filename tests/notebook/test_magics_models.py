@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from chatspace.embedded import stop_service
+from chatspace.local.launcher import stop_service
 from chatspace.notebook.display import UNSUPPORTED
 from support.magics import run
 from support.service import new_org, start_service

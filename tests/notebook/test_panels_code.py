@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from chatspace.embedded import stop_service
+from chatspace.local.launcher import stop_service
 from chatspace.notebook.formats import FORMAT_HINTS
 from chatspace.notebook.markup import code_blocks
 from chatspace.notebook.panels import ChatPanel

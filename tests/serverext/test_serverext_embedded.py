@@ -17,7 +17,7 @@ import pytest
 from tornado.httpclient import HTTPResponse
 
 import chatspace
-from chatspace.embedded import stop_service
+from chatspace.local.launcher import stop_service
 from chatspace.serverext import BASE_URL_ENV, ServiceTarget
 
 Fetch = Callable[..., Awaitable[HTTPResponse]]

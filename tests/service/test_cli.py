@@ -19,8 +19,8 @@ import jwt
 import pytest
 
 from chatspace import __version__
-from chatspace.embedded import env_fingerprint
-from chatspace.serving import start_serve
+from chatspace.local.runtime import env_fingerprint
+from chatspace.local.serving import start_serve
 from support.service import READY_PREFIX, TEST_SECRET, Service, running_service
 
 CHATSPACE = Path(sys.executable).with_name("chatspace")
@@ -77,7 +77,7 @@ def test_the_secret_from_the_environment_wins(tmp_path: Path) -> None:
 def test_processes_creating_the_secret_at_once_all_read_the_whole_of_it(tmp_path: Path) -> None:
     """The secret appears whole or not at all: a reader never sees it half written."""
     racer = (
-        "import sys, pathlib; from chatspace.local_auth import load_or_create_secret;"
+        "import sys, pathlib; from chatspace.local.auth import load_or_create_secret;"
         "print(load_or_create_secret(pathlib.Path(sys.argv[1])))"
     )
     env = _clean_env(tmp_path)

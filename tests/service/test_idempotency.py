@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
-from chatspace.local_auth import mint_token
+from chatspace.local.auth import mint_token
 from chatspace.service.access import Caller
 from chatspace.service.app import create_app
 from chatspace.service.config import Settings

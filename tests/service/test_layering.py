@@ -1,9 +1,14 @@
-"""The service's layers import one way (docs/architecture.md, the service's layers).
+"""The package's wings and the service's layers import one way (docs/architecture.md).
 
-routes -> operations -> retrieval, engines -> store; a route is HTTP only; below the
-routes nothing knows HTTP (no FastAPI, no Starlette, nothing of the HTTP edge
-``service/http/``); the store is SQL only, and migrations are frozen database primitives.
-Read with ``ast`` from the source, so a rule holds whether or not a module is imported.
+The wings (``client``, ``local``, ``notebook``, ``serverext``, ``service``, ``types``):
+the client, the notebook, the server extension and the wire models reach the service over
+HTTP only; ``local`` (this machine's service: data dir, secret, runtime file, launcher)
+sits below the service and the client alike; no wing imports another's private modules.
+Inside the service: routes -> operations -> retrieval, engines -> store; a route is HTTP
+only; below the routes nothing knows HTTP (no FastAPI, no Starlette, nothing of the HTTP
+edge ``service/http/``); the store is SQL only, and migrations are frozen database
+primitives. Read with ``ast`` from the source, so a rule holds whether or not a module is
+imported.
 """
 
 from __future__ import annotations
@@ -115,6 +120,55 @@ def test_the_domain_errors_and_access_rules_know_no_http(module: str) -> None:
     """Operations, retrieval and engines raise these and authorize with these: they import
     nothing of FastAPI, Starlette or the HTTP edge."""
     assert _offending([SERVICE / module], NO_HTTP) == []
+
+
+WINGS = ("client", "local", "notebook", "serverext", "service", "types")
+
+
+def _wing_files(wing: str) -> list[Path]:
+    paths = sorted((PACKAGE / wing).rglob("*.py"))
+    assert paths, wing
+    return paths
+
+
+def test_the_local_wing_knows_neither_the_service_nor_its_callers() -> None:
+    """``chatspace.local`` is what the service, the CLI, the launcher and the server
+    extension share about this machine; the client starts the service through it, so it
+    may import none of them (only ``types``, ``errors`` and the package's leaves)."""
+    forbidden = tuple(f"chatspace.{w}" for w in ("service", "notebook", "client", "serverext"))
+    assert _offending(_wing_files("local"), (*forbidden, "fastapi", "sqlalchemy")) == []
+
+
+@pytest.mark.parametrize("wing", WINGS)
+def test_no_wing_imports_another_wings_private_modules(wing: str) -> None:
+    """``chatspace.client._config`` is the client's to change; other wings use what the
+    client exports (``chatspace.client.resolve_config``). The package's own leaves
+    (``chatspace._version``, ``_wire``, ``_pandas``) belong to no wing and are shared."""
+    found = []
+    for path in _wing_files(wing):
+        for name in sorted(_imports(path)):
+            parts = name.split(".")
+            if len(parts) < 3 or parts[0] != "chatspace" or parts[1] == wing:
+                continue
+            if parts[1] in WINGS and any(p.startswith("_") for p in parts[2:]):
+                found.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert found == []
+
+
+LOCAL_FILES = ("service.json", "service.lock", "service.log", "jwt-secret", "models.toml")
+
+
+def test_the_local_machines_files_are_named_in_local_only() -> None:
+    """The runtime file, the lock, the secret and the connections file are each named
+    once, in ``chatspace.local``: a module elsewhere asks ``local`` for them."""
+    found = [
+        f"{path.relative_to(PACKAGE)} names {node.value!r}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "local" not in path.relative_to(PACKAGE).parts
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value in LOCAL_FILES
+    ]
+    assert found == []
 
 
 def test_no_route_imports_the_store_package() -> None:

@@ -464,7 +464,7 @@ def test_models_toml_wins_over_the_environment_for_a_name_both_serve(
 
 
 def test_a_refusal_in_the_servers_words_never_repeats_the_key() -> None:
-    from chatspace.service.connections import _their_words
+    from chatspace.local.checks import _their_words
 
     key = "sk-secret-0123456789"
 

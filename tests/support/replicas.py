@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatspace.local_auth import mint_token
+from chatspace.local.auth import mint_token
 
 from .s3_server import free_ports
 from .service import TEST_SECRET, Service, start_service

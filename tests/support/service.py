@@ -3,7 +3,7 @@
 Every test that needs a service talks to one started by :func:`start_service`: the
 ``chatspace serve`` command in its own process on a free port of 127.0.0.1, with its
 own data dir. It prints its address once it listens, which is the event we wait on
-(:func:`chatspace.serving.start_serve`).
+(:func:`chatspace.local.serving.start_serve`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chatspace.local_auth import mint_token
-from chatspace.serving import READY_LINE, start_serve
+from chatspace.local.auth import mint_token
+from chatspace.local.serving import READY_LINE, start_serve
 
 from . import engines
 

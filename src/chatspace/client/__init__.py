@@ -14,7 +14,7 @@ Modules are private (``_async``, ``_sync``, ``_base``, ...); this is the public 
 from __future__ import annotations
 
 from ._async import AsyncChatStream, AsyncClient, AsyncPage
-from ._config import ClientConfig
+from ._config import ClientConfig, ResolvedConfig, resolve_config
 from ._frames import to_pandas
 from ._messages import filter_part, text_part, user_message
 from ._retry import RetryPolicy
@@ -29,9 +29,11 @@ __all__ = [
     "ChatStream",
     "Client",
     "ClientConfig",
+    "ResolvedConfig",
     "RetryPolicy",
     "SyncPage",
     "filter_part",
+    "resolve_config",
     "text_part",
     "to_pandas",
     "user_message",

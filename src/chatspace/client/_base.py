@@ -21,7 +21,7 @@ from chatspace._version import __version__
 
 from ._auth import TokenAuth, install_log_redaction
 from ._call import Call
-from ._config import ClientConfig, TokenSource, mask, resolve
+from ._config import ClientConfig, TokenSource, mask, resolve_config
 from ._errors import connection_error, status_error
 from ._retry import RETRY_STATUSES, RetryPolicy, parse_retry_after
 
@@ -86,11 +86,11 @@ class BaseClient(Generic[H]):
         ``max_retry_delay`` seconds. ``http_client`` (an ``httpx.Client`` or
         ``httpx.AsyncClient``) is used as given, and not closed by :meth:`close`.
         """
-        found = resolve(base_url=base_url, token=token, workspace=workspace, beta=beta)
+        found = resolve_config(base_url=base_url, token=token, workspace=workspace, beta=beta)
         url, source, sources = found.base_url, found.token, dict(found.sources)
         where = None
         if url is None:
-            from chatspace.embedded import ensure_service
+            from chatspace.local.launcher import ensure_service
 
             url, provider, where = ensure_service()
             sources["base_url"] = f"embedded local service ({where})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
-from chatspace._shared import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.types import ChatCompletion
 
 from ._call import Call, dump

@@ -23,10 +23,10 @@ __all__ = [
     "TOKEN_ENV",
     "WORKSPACE_ENV",
     "ClientConfig",
-    "Resolved",
+    "ResolvedConfig",
     "TokenSource",
     "mask",
-    "resolve",
+    "resolve_config",
 ]
 
 BASE_URL_ENV = "CHATSPACE_BASE_URL"
@@ -68,8 +68,8 @@ class ClientConfig:
 
 
 @dataclass(frozen=True)
-class Resolved:
-    """What :func:`resolve` found; ``base_url`` is None when the embedded service is wanted."""
+class ResolvedConfig:
+    """What :func:`resolve_config` found; ``base_url`` is None for the embedded service."""
 
     base_url: str | None
     token: TokenSource | None
@@ -77,14 +77,14 @@ class Resolved:
     sources: dict[str, str]
 
 
-def resolve(
+def resolve_config(
     *,
     base_url: str | None,
     token: TokenSource | None,
     workspace: str | None,
     beta: bool,
     environ: dict[str, str] | None = None,
-) -> Resolved:
+) -> ResolvedConfig:
     """Apply docs/interface.md#configuration: arguments, then environment, then defaults."""
     env = os.environ if environ is None else environ
     sources: dict[str, str] = {}
@@ -125,7 +125,7 @@ def resolve(
     else:
         ws, sources["workspace"] = DEFAULT_WORKSPACE, "default"
 
-    return Resolved(
+    return ResolvedConfig(
         base_url=url.rstrip("/") if url else None,
         token=chosen_token,
         workspace=ws,

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, TypedDict
 
-from chatspace._shared import is_dataframe
+from chatspace._pandas import is_dataframe
 from chatspace.errors import ConfigurationError, RequestTooLargeError
 
 from ._transfer import Progress, ProgressSetting

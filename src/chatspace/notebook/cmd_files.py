@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from chatspace._shared import is_dataframe
+from chatspace._pandas import is_dataframe
 
 from .commands import Command
 from .display import Message, fenced, publish

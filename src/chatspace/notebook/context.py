@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from chatspace._shared import is_dataframe
+from chatspace._pandas import is_dataframe
 
 from .grammar import InputError
 from .session import NotebookSession, get_session, notebook_name

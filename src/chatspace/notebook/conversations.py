@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from chatspace._shared import TOKEN_PATTERN
+from chatspace._wire import TOKEN_PATTERN
 from chatspace.errors import ChatspaceError
 
 from .display import Citation, evidence_of

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatspace._shared import is_dataframe, is_series
+from chatspace._pandas import is_dataframe, is_series
 
 __all__ = ["Indexed", "Interpolated", "interpolate", "render_value"]
 

@@ -16,8 +16,6 @@ import shlex
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from chatspace._shared import positive_int
-
 from .grammar import InputError, parse_pairs, short
 
 __all__ = [
@@ -34,6 +32,23 @@ __all__ = [
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # One shell-like word: unquoted text, '...' or "..." (with backslash escapes), glued together.
 _WORD = re.compile(r"""\s*((?:[^\s'"\\]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+)""", re.DOTALL)
+
+
+def positive_int(text: str) -> int:
+    """An ``argparse`` type: an integer of at least 1.
+
+    >>> positive_int("3")
+    3
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        flat = " ".join(str(text).split())
+        shown = repr(flat if len(flat) <= 60 else flat[:59] + "…")
+        raise argparse.ArgumentTypeError(f"{shown} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
 
 
 class OptionError(InputError):

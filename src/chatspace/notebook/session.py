@@ -19,15 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from traitlets import Dict, HasTraits, Instance, List, Unicode
 
-from chatspace._shared import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 
 from .conversations import ThreadBook
 from .notebook_file import current_path
 from .settings import ChatspaceSettings, kernel_settings
 
 if TYPE_CHECKING:
-    from chatspace.client import Client
-    from chatspace.client._config import Resolved
+    from chatspace.client import Client, ResolvedConfig
     from chatspace.types import Model
 
 __all__ = [
@@ -150,14 +149,14 @@ class NotebookSession(HasTraits):
         partial.replace(path)  # whole or not at all: two kernels may write at once
 
 
-def _configured() -> Resolved | None:
+def _configured() -> ResolvedConfig | None:
     """What a client made now would be configured with (None when the configuration is
     wrong: making the client says what is wrong)."""
-    from chatspace.client._config import resolve
+    from chatspace.client import resolve_config
     from chatspace.errors import ConfigurationError
 
     try:
-        return resolve(base_url=None, token=None, workspace=None, beta=False)
+        return resolve_config(base_url=None, token=None, workspace=None, beta=False)
     except ConfigurationError:
         return None
 
@@ -172,14 +171,14 @@ def _service_url(client: Client | None) -> str | None:
         return None
     if configured.base_url is not None:
         return configured.base_url
-    from chatspace.embedded import live_service_url
-    from chatspace.local_auth import data_dir
+    from chatspace.local.datadir import data_dir
+    from chatspace.local.launcher import live_service_url
 
     return live_service_url(data_dir())
 
 
 def _memory_path() -> Path:
-    from chatspace.local_auth import data_dir
+    from chatspace.local.datadir import data_dir
 
     return data_dir() / MEMORY_FILE
 

@@ -2,7 +2,7 @@
 
 A remote service is configured like the client (``CHATSPACE_BASE_URL`` and
 ``CHATSPACE_TOKEN`` in the server's environment). Without one, the embedded local service
-is found or started (``chatspace.embedded.ensure_service``) in a background thread, so
+is found or started (``chatspace.local.launcher.ensure_service``) in a background thread, so
 the Jupyter server starts at once and its kernels, which look for the same service in the
 same data dir, share it instead of each starting their own. The embedded service outlives
 the Jupyter server on purpose: other servers and kernels of the machine may use it.
@@ -35,12 +35,12 @@ class ServiceTarget:
     @classmethod
     def from_environment(cls, log: logging.Logger | None = None) -> ServiceTarget:
         """A remote service when configured, else the embedded one (started in a thread)."""
-        from chatspace.client._config import resolve
+        from chatspace.client import resolve_config
         from chatspace.errors import ConfigurationError
 
         target = cls()
         try:
-            found = resolve(base_url=None, token=None, workspace=None, beta=False)
+            found = resolve_config(base_url=None, token=None, workspace=None, beta=False)
         except ConfigurationError as exc:
             target.where = "misconfigured service"
             target._future.set_exception(ServiceUnavailable(str(exc)))
@@ -65,7 +65,7 @@ class ServiceTarget:
 
     def _start_embedded(self, log: logging.Logger | None) -> None:
         try:
-            from chatspace.embedded import ensure_service
+            from chatspace.local.launcher import ensure_service
 
             url, provider, where = ensure_service()
         except Exception as exc:  # kept for the handlers, which answer 503 with it

@@ -3,7 +3,9 @@
 ``chatspace serve`` runs the reference service: it binds the socket itself (so that
 ``--port 0`` picks a free port), prints ``chatspace service listening on <url>`` on
 stdout once it answers requests, and writes ``<data-dir>/service.json``
-(``{"url", "pid", "version"}``) for clients to find it, removed again on shutdown.
+(:class:`chatspace.local.runtime.Runtime`) for clients to find it, removed again on
+shutdown. Its options are the fields of :class:`~.config.Settings`
+(:mod:`.cli_settings`), so a new setting is one field.
 ``chatspace token`` prints a JWT that a service using the same data dir (or the same
 ``CHATSPACE_JWT_SECRET``) accepts. A usage error is one line on stderr and exit status 2.
 """
@@ -12,25 +14,28 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import logging
 import os
 import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 
-from chatspace._shared import positive_int as _positive
 from chatspace._version import __version__
-from chatspace.local_auth import data_dir, load_or_create_secret, mint_token, parse_ttl
-from chatspace.serving import READY_LINE as READY
+from chatspace.local.auth import load_or_create_secret, mint_token, parse_ttl
+from chatspace.local.checks import BadConnection
+from chatspace.local.datadir import data_dir
+from chatspace.local.runtime import Runtime, env_fingerprint, remove_runtime
+from chatspace.local.serving import READY_LINE as READY
 
 from .cli_models import add_models_parser
-from .connections import BadConnection
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 __all__ = ["main"]
 
@@ -52,17 +57,6 @@ class CannotStart(UsageError):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
-def _positive_number(text: str) -> float:
-    """A positive number: seconds or days."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
-    return value
 
 
 def _port(text: str) -> int:
@@ -108,56 +102,32 @@ class _UpstreamPart(argparse.Action):
             upstreams[-1]["models"][local] = remote or local
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(*, settings_options: bool = True) -> argparse.ArgumentParser:
+    """The command line; ``settings_options``: with the options of ``serve`` that come from
+    the service's settings (importing them is only worth it for ``serve``)."""
     parser = _Parser(prog="chatspace", description="The chatspace reference service.")
     parser.add_argument("--version", action="version", version=f"chatspace {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="{serve,token,models}")
 
     serve = commands.add_parser("serve", help="run the reference service")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=_port, default=8000, help="0 picks a free port")
-    serve.add_argument("--data-dir", type=Path, help="default: the platform's user data dir")
-    serve.add_argument("--max-upload-mb", type=_positive, help="largest file (default 512)")
     serve.add_argument(
-        "--database-url",
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=_port, default=8000, help="0 picks a free port (default 8000)"
+    )
+    if settings_options:
+        from .cli_settings import add_settings_options  # imports the service's settings
+
+        add_settings_options(serve)
+    serve.add_argument(
+        "--upstream-url",
+        action=_UpstreamURL,
+        dest="upstreams",
         metavar="URL",
-        help="postgresql://USER@HOST:PORT/DB for a team's service (its password from "
-        "PGPASSWORD or ~/.pgpass: a password in the URL shows in the process list); "
-        "default: SQLite in the data dir",
+        help="an OpenAI-compatible server to forward generation to; the --upstream-key(-env) "
+        "and --upstream-model after it are its own [CHATSPACE_UPSTREAMS, as JSON]",
     )
-    serve.add_argument(
-        "--blob-store",
-        metavar="s3://BUCKET/PREFIX",
-        help="keep file bytes in an S3 bucket (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, "
-        "AWS_SECRET_ACCESS_KEY, AWS_REGION); default: the data dir",
-    )
-    serve.add_argument(
-        "--max-json-mb", type=_positive, help="largest JSON request body (default 8)"
-    )
-    serve.add_argument(
-        "--header-timeout",
-        type=_positive_number,
-        help="seconds to send a request's headers (default 10)",
-    )
-    serve.add_argument(
-        "--body-timeout",
-        type=_positive_number,
-        help="seconds a request body may stall (default 30)",
-    )
-    serve.add_argument(
-        "--max-uploads-per-caller", type=_positive, help="uploads at once per caller (default 16)"
-    )
-    serve.add_argument(
-        "--max-token-days",
-        type=_positive_number,
-        help="longest token lifetime accepted (default 366)",
-    )
-    serve.add_argument("--retention-days", type=_positive, help="files expire after N days")
-    serve.add_argument("--rate-limit-per-minute", type=_positive, help="per caller")
-    serve.add_argument(
-        "--jwt-public-key", type=Path, metavar="PEM", help="verify RS256 tokens with this key"
-    )
-    serve.add_argument("--upstream-url", action=_UpstreamURL, dest="upstreams", metavar="URL")
     serve.add_argument(
         "--upstream-key-env",
         action=_UpstreamPart,
@@ -180,26 +150,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME[=REMOTE]",
         help="model names the upstream before it serves",
     )
-    serve.add_argument("--instructions-model", help="model that runs file instructions")
     serve.add_argument(
-        "--embeddings",
-        choices=("wordllama", "off"),
-        help="dense half of hybrid retrieval (default wordllama, offline; off: full text only)",
+        "--log-level", choices=_LEVELS, default="info", help="what the service logs (default info)"
     )
-    serve.add_argument(
-        "--relevance-threshold",
-        type=float,
-        metavar="SHARE",
-        help="how relevant, from 0 to 1, a passage must be to be cited (default 0.35)",
-    )
-    serve.add_argument(
-        "--no-autodetect",
-        dest="autodetect",
-        action="store_false",
-        default=None,
-        help="do not serve the models of OPENAI_API_KEY's endpoint or a local Ollama",
-    )
-    serve.add_argument("--log-level", choices=_LEVELS, default="info")
     serve.set_defaults(run=_serve, upstreams=None)
 
     token = commands.add_parser("token", help="print a JWT for the local service")
@@ -230,41 +183,18 @@ def _token(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    from pydantic import ValidationError
-
-    from chatspace.service.config import Settings
+def _settings(args: argparse.Namespace) -> Settings:
+    from .cli_settings import settings_from
 
     for upstream in args.upstreams or []:
         if not upstream["models"]:
             raise UsageError(f"--upstream-url {upstream['url']} needs an --upstream-model")
     if args.jwt_public_key is not None:
         _check_public_key(args.jwt_public_key)
-    given = {
-        "data_dir": data_dir(args.data_dir) if args.data_dir else None,
-        "max_upload_mb": args.max_upload_mb,
-        "database_url": args.database_url,
-        "blob_store": args.blob_store,
-        "max_json_mb": args.max_json_mb,
-        "header_timeout": args.header_timeout,
-        "body_timeout": args.body_timeout,
-        "max_uploads_per_caller": args.max_uploads_per_caller,
-        "max_token_days": args.max_token_days,
-        "retention_days": args.retention_days,
-        "rate_limit_per_minute": args.rate_limit_per_minute,
-        "jwt_public_key": args.jwt_public_key,
-        "upstreams": args.upstreams,
-        "instructions_model": args.instructions_model,
-        "autodetect": args.autodetect,
-        "embeddings": args.embeddings,
-        "relevance_threshold": args.relevance_threshold,
-    }
     try:
-        return Settings(**{k: v for k, v in given.items() if v is not None})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        option = "--" + str(first["loc"][0]).replace("_", "-")
-        raise UsageError(f"{option}: {first['msg']}") from None
+        return settings_from(args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _check_public_key(path: Path) -> None:
@@ -347,25 +277,6 @@ class _Server(uvicorn.Server):
             self._on_stop()
 
 
-def _write_runtime_file(path: Path, url: str) -> None:
-    from chatspace.embedded import env_fingerprint
-
-    env = env_fingerprint(load_or_create_secret(path.parent))
-    info = {"url": url, "pid": os.getpid(), "version": __version__, "env": env}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    tmp.write_text(json.dumps(info))
-    os.replace(tmp, path)
-
-
-def _remove_runtime_file(path: Path) -> None:
-    """Remove ``service.json`` if it is still this process's (a newer service may own it)."""
-    try:
-        if json.loads(path.read_text()).get("pid") == os.getpid():
-            path.unlink()
-    except (OSError, ValueError):
-        pass
-
-
 def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     sock = _bind(args.host, args.port)  # before the heavy imports: a taken port fails fast
@@ -381,10 +292,12 @@ def _serve(args: argparse.Namespace) -> int:
         sock.close()
         raise CannotStart(str(exc)) from None
     url = _url(sock)
-    runtime = settings.runtime_file
+    where: Path = settings.data_dir
+    env = env_fingerprint(load_or_create_secret(where))
+    runtime = Runtime(url=url, pid=os.getpid(), version=__version__, env=env)
 
     def ready() -> None:
-        _write_runtime_file(runtime, url)
+        runtime.write(where)
         print(f"{READY} {url}", flush=True)
         logging.getLogger("chatspace.service").info(
             "mint a token with: chatspace token --user USER --org ORG --data-dir %s",
@@ -398,19 +311,21 @@ def _serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=10,
         http=h11_protocol(settings.header_timeout),
     )
-    server = _Server(config, on_ready=ready, on_stop=lambda: _remove_runtime_file(runtime))
+    server = _Server(config, on_ready=ready, on_stop=lambda: remove_runtime(where, runtime.pid))
     try:
         server.run(sockets=[sock])
     finally:
-        _remove_runtime_file(runtime)
+        remove_runtime(where, runtime.pid)
         sock.close()
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line; exit with its status."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    command = next((a for a in given if not a.startswith("-")), None)
+    parser = _parser(settings_options=command == "serve")
+    args = parser.parse_args(given)
     if args.command is None:
         parser.error("choose a command: serve, token or models")
     try:

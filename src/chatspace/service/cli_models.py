@@ -1,13 +1,13 @@
 """``chatspace models add | list | test | remove``: the model connections of a data dir.
 
-They are kept in ``<data dir>/models.toml`` (:mod:`.connections`), which a running
+They are kept in ``<data dir>/models.toml`` (:mod:`chatspace.local.connections`), which a running
 service of that data dir, the embedded one included, re-reads at its next request.
 A key is never an argument (it would show in the process list): it is the name of an
 environment variable of the service (``--key-env``), or read from standard input
 (``--key-stdin``, typed without echo at a terminal) into a file of mode 0600. ``add``
 checks the connection before saving it (``--no-check`` skips that), ``test`` checks a
-saved one (:func:`~.connections.check_connection`). What cannot be done raises
-:class:`~.connections.BadConnection`, a usage error of the CLI.
+saved one (:func:`chatspace.local.checks.check_connection`). What cannot be done raises
+:class:`chatspace.local.checks.BadConnection`, a usage error of the CLI.
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ import getpass
 import sys
 from typing import Any
 
-from chatspace.local_auth import data_dir
-
-from .connections import (
+from chatspace.local.connections import (
     DEFAULT_TIMEOUT,
     add_connection,
     check_saved,
     read_connections,
     remove_connection,
 )
+from chatspace.local.datadir import data_dir
 
 __all__ = ["add_models_parser"]
 

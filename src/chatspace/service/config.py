@@ -1,5 +1,10 @@
 """The service's settings: one class, filled from ``chatspace serve`` options and
-``CHATSPACE_*`` environment variables (options win)."""
+``CHATSPACE_*`` environment variables (options win).
+
+Each field is the one place a setting is stated: its docstring is its ``--help`` text and
+its default the one that applies; ``chatspace serve``'s options are made from these fields
+(:mod:`.cli_settings`), and docs/deploy.md's table of settings is checked against them.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +15,10 @@ from typing import Literal
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from chatspace._shared import DEFAULT_MODEL
-from chatspace.local_auth import data_dir as default_data_dir
+from chatspace._wire import DEFAULT_MODEL
+from chatspace.local.connections import DEFAULT_TIMEOUT
+from chatspace.local.datadir import data_dir as default_data_dir
 
-from .connections import DEFAULT_TIMEOUT
 from .retrieval.search import DEFAULT_RELEVANCE
 
 _S3_URL = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
@@ -33,16 +38,23 @@ class Upstream(BaseModel):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="CHATSPACE_", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="CHATSPACE_", extra="ignore", use_attribute_docstrings=True
+    )
 
     data_dir: Path = Field(default_factory=default_data_dir)
+    """Where the service keeps its secret, database and files unless told otherwise;
+    default: the platform's user data dir."""
     database_url: str | None = None
-    """``postgresql://...`` (through psycopg 3) or a ``sqlite:///`` URL; by default
-    ``chatspace.db`` (SQLite) in the data dir."""
+    """``postgresql://USER@HOST:PORT/DB`` (through psycopg 3; the password from
+    ``PGPASSWORD`` or ``~/.pgpass``, as one in the URL shows in the process list) or a
+    ``sqlite:///`` URL; by default ``chatspace.db`` (SQLite) in the data dir."""
     blob_store: str | None = None
-    """Where file bytes live: ``s3://bucket/prefix`` (endpoint and credentials from the
-    standard ``AWS_*`` variables), or by default the ``blobs`` folder of the data dir."""
+    """Where file bytes live: ``s3://bucket/prefix`` (``AWS_ENDPOINT_URL``,
+    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``), or by default the
+    ``blobs`` folder of the data dir."""
     max_upload_mb: int = Field(default=512, ge=1)
+    """Largest file an upload may hold, in MiB; over it, 413."""
     max_json_mb: int = Field(default=8, ge=1)
     """Largest body of a JSON request (uploads have ``max_upload_mb`` per file); over it, 413."""
     header_timeout: float = Field(default=10.0, gt=0)
@@ -56,19 +68,21 @@ class Settings(BaseSettings):
     retention_days: int | None = Field(default=None, ge=1)
     """When set, files get ``expires_at`` this many days after upload."""
     housekeeping_interval: float = Field(default=600.0, gt=0)
-    """Seconds between housekeeping runs (expiry, purges), on one replica at a time;
-    ``CHATSPACE_HOUSEKEEPING_INTERVAL`` (a short one lets tests see a takeover)."""
+    """Seconds between housekeeping runs (expiry, purges), on one replica at a time (a
+    short one lets tests see a takeover)."""
     jwt_public_key: Path | None = None
     """A PEM public key: tokens are then verified with RS256 instead of the HS256 secret."""
     connections_secret: SecretStr | None = None
-    """What seals the keys of models added over HTTP (``CHATSPACE_CONNECTIONS_SECRET``, the
-    same on every replica); default: the HS256 token secret. See ``service/sealing.py``."""
+    """What seals the keys of models added over HTTP (the same on every replica);
+    default: the HS256 token secret. See ``service/sealing.py``."""
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
     """Requests per caller per minute; over it, 429 with ``Retry-After``."""
     upstreams: list[Upstream] = Field(default_factory=list)
+    """OpenAI-compatible servers generation is forwarded to (``CHATSPACE_UPSTREAMS`` as
+    JSON, or ``--upstream-url`` with its ``--upstream-key-env`` and ``--upstream-model``)."""
     autodetect: bool = True
     """Serve the models of the endpoints the environment names (``OPENAI_API_KEY``, a local
-    Ollama); ``CHATSPACE_AUTODETECT=0`` or ``--no-autodetect`` turns it off."""
+    Ollama); ``CHATSPACE_AUTODETECT=0`` turns it off too."""
     relevance_threshold: float = Field(default=DEFAULT_RELEVANCE, ge=0, le=1)
     """How relevant a passage must be to be cited, from 0 (the best ``top_k`` whatever
     they say) to 1; a filter part's ``relevance`` wins. See ``retrieval/search.py``."""
@@ -111,8 +125,3 @@ class Settings(BaseSettings):
     @property
     def blob_dir(self) -> Path:
         return self.data_dir / "blobs"
-
-    @property
-    def runtime_file(self) -> Path:
-        """Where a running service writes its address, for clients to find it."""
-        return self.data_dir / "service.json"

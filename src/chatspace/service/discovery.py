@@ -24,10 +24,12 @@ from typing import TYPE_CHECKING
 import httpx
 from pydantic import SecretStr
 
+from chatspace.local.checks import model_ids
+
 if TYPE_CHECKING:
     from .engines.registry import ModelRegistry
 
-__all__ = ["OPENAI_URL", "Endpoint", "discover", "endpoints_from_env", "model_ids", "running"]
+__all__ = ["OPENAI_URL", "Endpoint", "discover", "endpoints_from_env", "running"]
 
 log = logging.getLogger("chatspace.service")
 
@@ -91,16 +93,6 @@ async def discover(endpoint: Endpoint, *, timeout: float = DISCOVERY_TIMEOUT) ->
         raise ValueError(f"the key was refused (HTTP {response.status_code})")
     response.raise_for_status()
     return sorted(i for i in model_ids(response) if endpoint.is_chat_model(i))
-
-
-def model_ids(response: httpx.Response) -> list[str]:
-    """The ids of an OpenAI-compatible ``GET /models`` answer; ``ValueError`` when it is
-    not a list of models."""
-    body = response.json()
-    data = body.get("data") if isinstance(body, dict) else None
-    if not isinstance(data, list):
-        raise ValueError("its /models answer has no list of models")
-    return [str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")]
 
 
 def _reason(exc: Exception) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from chatspace.local_auth import SECRET_ENV, load_or_create_secret
+from chatspace.local.auth import SECRET_ENV, load_or_create_secret
 
 from .config import Settings
 from .engines.registry import ModelRegistry

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from chatspace._shared import TOKEN_PATTERN  # the rule is stated once, there
+from chatspace._wire import TOKEN_PATTERN  # the rule is stated once, there
 
 __all__ = ["TOKEN_PATTERN", "count_texts", "count_tokens", "tokenize", "truncate"]
 

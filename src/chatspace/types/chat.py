@@ -21,7 +21,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from chatspace._shared import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 
 from .common import (
     Metadata,

@@ -29,8 +29,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from chatspace._shared import DEFAULT_MODEL
 from chatspace._version import __version__
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.quotes import best_span
 from chatspace.service.retrieval.search import Passage, Retrieval

@@ -36,8 +36,8 @@ from typing import Any
 import httpx
 from pydantic import SecretStr
 
+from chatspace.local.connections import DEFAULT_TIMEOUT, FILE_NAME, ConnectionsFile
 from chatspace.service.config import Settings, Upstream
-from chatspace.service.connections import DEFAULT_TIMEOUT, FILE_NAME, ConnectionsFile
 from chatspace.service.discovery import Endpoint
 from chatspace.service.problems import NotFound
 from chatspace.types import Model

@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import time
 
+from chatspace.local.checks import CHECK_TIMEOUT, BadConnection, check_connection, check_name
+from chatspace.local.connections import FILE_NAME
 from chatspace.service.access import Caller
-from chatspace.service.connections import (
-    CHECK_TIMEOUT,
-    FILE_NAME,
-    BadConnection,
-    check_connection,
-    check_name,
-)
 from chatspace.service.engines.registry import SAVED
 from chatspace.service.problems import Conflict, Forbidden, Invalid, NotFound, quoted
 from chatspace.service.sealing import CONNECTIONS_SECRET_ENV, Unsealable

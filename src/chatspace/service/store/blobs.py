@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from chatspace._shared import process_alive
+from chatspace.local.runtime import process_alive
 
 __all__ = [
     "BlobStat",

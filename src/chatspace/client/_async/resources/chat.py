@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
 
-from chatspace._shared import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.client._async._pagination import AsyncPage
 from chatspace.client._async._streaming import AsyncChatStream
 from chatspace.client._call import Call, dump, segment

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
 
-from chatspace._shared import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL
 from chatspace.client._call import Call, dump, segment
 from chatspace.client._chat import PATH, ChatCreateParams, Messages, create_call, stream_params
 from chatspace.client._pagination import Pager

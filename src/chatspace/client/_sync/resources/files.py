@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Unpack, overload
 
-from chatspace._shared import is_dataframe
+from chatspace._pandas import is_dataframe
 from chatspace.client._bulk import (
     BULK_CONCURRENCY,
     BULK_PROGRESS_ROWS,

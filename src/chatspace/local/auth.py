@@ -1,7 +1,7 @@
 """Local JWTs: the signing secret kept in the data dir, and minting tokens with it.
 
 The reference service verifies what this module mints; the CLI (``chatspace token``),
-the embedded service and the tests all mint through :func:`mint_token`.
+the embedded service's launcher and the tests all mint through :func:`mint_token`.
 """
 
 from __future__ import annotations
@@ -15,27 +15,18 @@ import time
 from pathlib import Path
 
 import jwt
-import platformdirs
 
 __all__ = [
     "SECRET_ENV",
-    "data_dir",
     "load_or_create_secret",
     "mint_token",
     "parse_ttl",
 ]
 
 SECRET_ENV = "CHATSPACE_JWT_SECRET"  # noqa: S105 - a variable name
-DATA_DIR_ENV = "CHATSPACE_DATA_DIR"
 _SECRET_FILE = "jwt-secret"  # noqa: S105 - a file name
 _TTL = re.compile(r"^(\d+)\s*([smhdw]?)$")
 _UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-
-
-def data_dir(path: str | os.PathLike[str] | None = None) -> Path:
-    """The data dir: ``path``, else ``CHATSPACE_DATA_DIR``, else the platform's user data dir."""
-    chosen = path or os.environ.get(DATA_DIR_ENV) or platformdirs.user_data_dir("chatspace")
-    return Path(chosen).expanduser()
 
 
 def load_or_create_secret(directory: Path) -> str:

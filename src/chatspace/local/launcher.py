@@ -2,18 +2,19 @@
 
 A client with no base URL anywhere calls :func:`ensure_service`. It reuses the service
 named by ``<data dir>/service.json`` when that one answers, and otherwise starts
-``python -m chatspace serve --port 0`` (:func:`chatspace.serving.serve_command`) detached
+``python -m chatspace serve --port 0`` (:func:`.serving.serve_command`) detached
 (its own session, output to ``<data dir>/service.log``), so that it outlives the kernel
 that started it. A file lock makes two kernels starting at once share one service.
 Requests run as user ``local`` of org ``local``, with tokens minted from the data dir's
 secret.
 
 The service finds model servers in the environment it starts in (``OPENAI_API_KEY``,
-``OLLAMA_HOST``, ...: :data:`CONNECTION_ENV`), so it records a keyed hash of those
-variables in ``service.json``. A process whose environment sets them differently (a
-JupyterLab started again with ``OPENAI_API_KEY``) restarts the service on the same port,
-so that the models of its environment are served and other kernels' clients keep their
-address; a process that sets none of them takes the service as it is.
+``OLLAMA_HOST``, ...: :data:`.runtime.CONNECTION_ENV`), so it records a keyed hash of
+those variables in ``service.json`` (:mod:`.runtime`). A process whose environment sets
+them differently (a JupyterLab started again with ``OPENAI_API_KEY``) restarts the
+service on the same port, so that the models of its environment are served and other
+kernels' clients keep their address; a process that sets none of them takes the service
+as it is.
 
     >>> url, token, where = ensure_service()
 """
@@ -22,8 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hmac
-import json
 import logging
 import os
 import select
@@ -31,40 +30,26 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
-from chatspace._shared import process_alive
 from chatspace.errors import ConfigurationError
-from chatspace.local_auth import data_dir, load_or_create_secret, mint_token
-from chatspace.serving import serve_command
 
-__all__ = [
-    "CONNECTION_ENV",
-    "LOCAL_ORG",
-    "LOCAL_USER",
-    "ensure_service",
-    "env_fingerprint",
-    "live_service_url",
-    "stop_service",
-]
+from .auth import load_or_create_secret, mint_token
+from .datadir import data_dir
+from .locks import locked
+from .runtime import CONNECTION_ENV, Runtime, env_fingerprint, process_alive
+from .serving import serve_command
+
+__all__ = ["LOCAL_ORG", "LOCAL_USER", "ensure_service", "live_service_url", "stop_service"]
 
 log = logging.getLogger("chatspace")
 
 LOCAL_USER = "local"
 LOCAL_ORG = "local"
 TOKEN_TTL = 12 * 3600
-CONNECTION_ENV = (
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OLLAMA_HOST",
-    "CHATSPACE_AUTODETECT",
-    "CHATSPACE_UPSTREAMS",
-)
-"""The variables whose values decide which models a service serves."""
-_RUNTIME = "service.json"
 _LOCK = "service.lock"
 _LOG = "service.log"
 # Started through a short-lived launcher, so that the service is not our child: no
@@ -87,7 +72,7 @@ def ensure_service(
     secret = load_or_create_secret(where)
     url = live_service_url(where)
     if url is None or _other_environment(where, secret):
-        with _locked(where / _LOCK):
+        with locked(where / _LOCK):
             url = live_service_url(where)
             if url is not None and _other_environment(where, secret):
                 log.info("restarting the local chatspace service for this environment's models")
@@ -103,22 +88,12 @@ def ensure_service(
     return url, provider, where
 
 
-def env_fingerprint(secret: str, environ: dict[str, str] | None = None) -> str:
-    """A keyed hash of the :data:`CONNECTION_ENV` values set (keys are never written)."""
-    env = os.environ if environ is None else environ
-    items = sorted((name, env[name]) for name in CONNECTION_ENV if env.get(name))
-    return hmac.new(secret.encode(), json.dumps(items).encode(), "sha256").hexdigest()[:32]
-
-
 def _other_environment(where: Path, secret: str) -> bool:
     """Whether this process sets model variables that the running service did not see."""
     if not any(os.environ.get(name) for name in CONNECTION_ENV):
         return False
-    try:
-        seen = json.loads((where / _RUNTIME).read_text()).get("env")
-    except (OSError, ValueError, AttributeError):
-        return False
-    return bool(seen != env_fingerprint(secret))
+    seen = Runtime.read(where)
+    return seen is not None and seen.env != env_fingerprint(secret)
 
 
 def _port_of(url: str) -> int:
@@ -127,18 +102,14 @@ def _port_of(url: str) -> int:
 
 def live_service_url(where: Path) -> str | None:
     """The URL in ``service.json`` if its process lives and answers HTTP, else None."""
-    try:
-        info = json.loads((where / _RUNTIME).read_text())
-        url, pid = str(info["url"]), int(info["pid"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if not process_alive(pid):
+    found = Runtime.read(where)
+    if found is None or not process_alive(found.pid):
         return None
     try:
-        httpx.get(url + "/models", timeout=2.0)
+        httpx.get(found.url + "/models", timeout=2.0)
     except httpx.HTTPError:
         return None
-    return url
+    return found.url
 
 
 def stop_service(directory: str | os.PathLike[str] | None = None, *, timeout: float = 20.0) -> bool:
@@ -147,13 +118,10 @@ def stop_service(directory: str | os.PathLike[str] | None = None, *, timeout: fl
     It is not our child, so its exit is awaited through a pidfd where the platform has
     them (Linux), else by polling; SIGKILL follows a SIGTERM it ignores for ``timeout``.
     """
-    try:
-        info = json.loads((data_dir(directory) / _RUNTIME).read_text())
-        pid = int(info["pid"])
-    except (OSError, ValueError, KeyError, TypeError):
+    found = Runtime.read(data_dir(directory))
+    if found is None or not process_alive(found.pid):
         return False
-    if not process_alive(pid):
-        return False
+    pid = found.pid
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
         if not _gone_within(pid, timeout):
@@ -222,11 +190,8 @@ def _launch(where: Path, timeout: float, port: int) -> str:
 
 
 def _ready(where: Path, pid: int) -> str | None:
-    try:
-        info = json.loads((where / _RUNTIME).read_text())
-    except (OSError, ValueError):
-        return None
-    if info.get("pid") != pid:
+    found = Runtime.read(where)
+    if found is None or found.pid != pid:
         return None
     return live_service_url(where)
 
@@ -237,25 +202,3 @@ def _tail(log: Path) -> str:
     except OSError:
         return "(no log)"
     return (lines[-1] if lines else "(empty log)")[-300:]
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock between processes, released when the block ends (or we die)."""
-    with open(path, "a+b") as handle:
-        if sys.platform == "win32":  # pragma: no cover
-            import msvcrt
-
-            msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
-            try:
-                yield
-            finally:
-                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
-        else:
-            import fcntl
-
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

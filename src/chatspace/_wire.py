@@ -1,0 +1,27 @@
+"""Facts of the wire format that load without pydantic: the default model and the token rule.
+
+They belong with the wire models of ``chatspace.types``, but any module there imports the
+package's pydantic models first, and ``%load_ext chatspace`` must not import pydantic
+(tests/notebook/test_magics_load.py): the magics' default model comes from here. So they
+are a leaf of the package root (standard library only), beside ``_version.py``, that the
+wire models, the client, the service and the notebook all import.
+
+>>> DEFAULT_MODEL
+'service-l0'
+>>> len(TOKEN_PATTERN.findall("Hello, world!"))
+4
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["DEFAULT_MODEL", "TOKEN_PATTERN"]
+
+DEFAULT_MODEL = "service-l0"
+"""The reference service's local model: the default ``model`` of every call that names none."""
+
+TOKEN_PATTERN = re.compile(r"\w{1,8}|[^\w\s]")
+"""One token of ``usage``: a run of 1 to 8 word characters, or one character that is
+neither a word character nor whitespace (docs/interface.md#token-counts). The service
+counts with it; the notebook uses it to estimate what a conversation costs."""

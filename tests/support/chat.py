@@ -8,6 +8,8 @@ from typing import Any
 
 import httpx
 
+from chatspace.types.files import VECTORS_PENDING
+from support.platform import wait_until
 from support.service import Service
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "read_events",
     "stream",
     "upload",
+    "with_vectors",
 ]
 
 
@@ -32,8 +35,10 @@ def upload(
     workspace: str = "default",
     metadata: dict[str, Any] | None = None,
     content_type: str = "application/octet-stream",
+    vectors: bool = True,
 ) -> list[dict[str, Any]]:
-    """Upload files through the real ``POST /files``; their File objects."""
+    """Upload files through the real ``POST /files``; their File objects, once their
+    passages have vectors (``vectors``: False, at once)."""
     parts = [
         ("file", (name, data.encode() if isinstance(data, str) else data, content_type))
         for name, data in files
@@ -43,7 +48,22 @@ def upload(
         form["metadata"] = json.dumps(metadata)
     response = client.post("/files", files=parts, data=form)
     assert response.status_code == 200, response.text
-    return list(response.json())
+    uploaded = list(response.json())
+    if vectors:
+        with_vectors(client, uploaded)
+    return uploaded
+
+
+def with_vectors(client: httpx.Client, files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The files again, once their ``status_details`` no longer say their passages wait
+    for vectors (the background embedder's work: docs/interface.md#upload)."""
+
+    def settled(file: dict[str, Any]) -> dict[str, Any] | None:
+        url = f"/files/{file['id']}"
+        now = client.get(url, params={"workspace": file["workspace_id"]}).json()
+        return None if VECTORS_PENDING in now["status_details"] else now
+
+    return [wait_until(lambda f=f: settled(f)) for f in files]
 
 
 def ask(client: httpx.Client, question: str | list[Any], **params: Any) -> dict[str, Any]:

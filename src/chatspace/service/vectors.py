@@ -1,0 +1,126 @@
+"""Passage vectors, computed in the background by every replica, across files.
+
+An upload commits its passages without vectors (found by full text at once) and marks
+its files ``vectors_pending``, whose ``status_details`` say so
+(:data:`~chatspace.types.files.VECTORS_PENDING`). Each replica runs one
+:class:`BackgroundVectors` task: woken by its own uploads, and every
+:data:`POLL_SECONDS` for what another replica left (one that died before embedding what
+it had taken in, passages of another model or older than vectors), it claims up to
+:data:`BATCH` pending passages of any files, oldest first, embeds them in a worker
+thread (the event loop keeps serving), writes their vectors, and clears the mark of the
+files whose passages all have one. The claim is a deadline in the passage rows
+(:func:`~chatspace.service.store.passages.claim_pending`): two replicas never embed the
+same passage, and the passages of a replica that dies are free again after
+:data:`CLAIM_SECONDS`. A file deleted meanwhile is simply not there to write to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+import sqlalchemy as sa
+
+from .retrieval.embeddings import to_blobs
+from .retrieval.index import Dense
+from .store import files as file_store
+from .store import passages as passage_store
+from .store.transactions import write_transaction
+
+__all__ = ["BATCH", "CLAIM_SECONDS", "POLL_SECONDS", "BackgroundVectors", "embed_batch"]
+
+log = logging.getLogger("chatspace.service")
+
+BATCH = 256
+"""Passages embedded in one call of the model (a few files' worth)."""
+CLAIM_SECONDS = 300.0
+"""How long a claim keeps other replicas off its passages (a batch takes well under one
+second; a claim older than this is a dead replica's)."""
+POLL_SECONDS = 2.0
+"""How often a replica that no upload woke looks for pending passages all the same."""
+
+
+def forget_other_vectors(db: sa.Engine, dense: Dense) -> int:
+    """Make pending the passages whose vector is not of ``dense``'s model (or missing from
+    pgvector's column), and mark the files with a pending passage; how many files."""
+    with write_transaction(db) as conn:
+        file_ids = passage_store.forget_other_vectors(
+            conn, model=dense.embedder.name, embedding=dense.vector_column
+        )
+        file_store.mark_vectors_pending(conn, file_ids)
+    return len(file_ids)
+
+
+def embed_batch(db: sa.Engine, dense: Dense) -> int:
+    """Claim, embed and store one batch of pending passages; how many (0: none pending).
+
+    Three short transactions, none held while the model runs: the claim, the vectors,
+    and the files' marks (the last after the vectors commit:
+    :func:`~chatspace.service.store.files.settle_vectors_pending`)."""
+    now = time.time()
+    with write_transaction(db) as conn:
+        todo = passage_store.claim_pending(conn, limit=BATCH, now=now, until=now + CLAIM_SECONDS)
+    if not todo:  # and no file should say otherwise (a mark set as another replica
+        with db.begin() as conn:  # cleared it, at its start)
+            file_store.settle_vectors_pending(conn)
+        return 0
+    embedder = dense.embedder
+    blobs = to_blobs(embedder.embed([text for _, _, text in todo]))
+    with write_transaction(db) as conn:
+        passage_store.set_vectors(
+            conn,
+            model=embedder.name,
+            rows=[(pid, blob) for (pid, _, _), blob in zip(todo, blobs, strict=True)],
+            embeddings=dense.columns(blobs),
+        )
+    with db.begin() as conn:
+        file_store.settle_vectors_pending(conn, {file_id for _, file_id, _ in todo})
+    return len(todo)
+
+
+class BackgroundVectors:
+    """This replica's embedder: :meth:`wake` after an upload, :meth:`running` in the
+    service's lifespan."""
+
+    def __init__(self, db: sa.Engine, dense: Dense) -> None:
+        self._db = db
+        self._dense = dense
+        self._woken = asyncio.Event()
+
+    def wake(self) -> None:
+        """Passages are pending (an upload committed): embed them now."""
+        self._woken.set()
+
+    async def run(self) -> None:
+        """Embed batches while any are pending, then wait for :meth:`wake` or
+        :data:`POLL_SECONDS`; forever (cancelled when the service stops)."""
+        name = self._dense.embedder.name
+        try:
+            if count := await anyio.to_thread.run_sync(forget_other_vectors, self._db, self._dense):
+                log.info("%d file(s) have passages waiting for vectors of %s", count, name)
+        except Exception:  # the claims below find them all the same
+            log.exception("marking the files whose passages wait for vectors failed")
+        while True:
+            self._woken.clear()
+            done = 0
+            try:
+                while count := await anyio.to_thread.run_sync(embed_batch, self._db, self._dense):
+                    done += count
+            except Exception:
+                log.exception("computing passage vectors failed; trying again shortly")
+            if done:
+                log.debug("%d passage vector(s) computed", done)
+            with anyio.move_on_after(POLL_SECONDS):
+                await self._woken.wait()
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """:meth:`run` in the background until exit (a batch under way finishes first)."""
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(self.run)
+            yield
+            tasks.cancel_scope.cancel()

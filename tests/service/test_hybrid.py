@@ -15,8 +15,8 @@ import httpx
 
 from chatspace.service.retrieval.search import DENSE_CHARS, query_of
 from chatspace.types import ChatMessage
-from support.chat import ask, client_for, upload, with_vectors
-from support.platform import rows
+from support.chat import ask, client_for, upload
+from support.platform import rows, with_vectors
 from support.service import Service, start_service
 
 CATS = ("cats.md", "Our felines nap on the sofa every afternoon.\n")

@@ -8,8 +8,7 @@ from typing import Any
 
 import httpx
 
-from chatspace.types.files import VECTORS_PENDING
-from support.platform import wait_until
+from support.platform import with_vectors
 from support.service import Service
 
 __all__ = [
@@ -19,7 +18,6 @@ __all__ = [
     "read_events",
     "stream",
     "upload",
-    "with_vectors",
 ]
 
 
@@ -52,18 +50,6 @@ def upload(
     if vectors:
         with_vectors(client, uploaded)
     return uploaded
-
-
-def with_vectors(client: httpx.Client, files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The files again, once their ``status_details`` no longer say their passages wait
-    for vectors (the background embedder's work: docs/interface.md#upload)."""
-
-    def settled(file: dict[str, Any]) -> dict[str, Any] | None:
-        url = f"/files/{file['id']}"
-        now = client.get(url, params={"workspace": file["workspace_id"]}).json()
-        return None if VECTORS_PENDING in now["status_details"] else now
-
-    return [wait_until(lambda f=f: settled(f)) for f in files]
 
 
 def ask(client: httpx.Client, question: str | list[Any], **params: Any) -> dict[str, Any]:

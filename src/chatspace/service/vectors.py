@@ -17,21 +17,34 @@ same passage, and the passages of a replica that dies are free again after
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 import anyio
 import sqlalchemy as sa
 
-from .retrieval.embeddings import to_blobs
+from .retrieval.embeddings import Vectors, to_blobs
 from .retrieval.index import Dense
 from .store import files as file_store
 from .store import passages as passage_store
 from .store.transactions import write_transaction
 
-__all__ = ["BATCH", "CLAIM_SECONDS", "POLL_SECONDS", "BackgroundVectors", "embed_batch"]
+__all__ = [
+    "BATCH",
+    "CLAIM_SECONDS",
+    "MODEL_NICE",
+    "POLL_SECONDS",
+    "BackgroundVectors",
+    "claim_batch",
+    "embed_batch",
+    "store_batch",
+]
 
 log = logging.getLogger("chatspace.service")
 
@@ -42,6 +55,9 @@ CLAIM_SECONDS = 300.0
 second; a claim older than this is a dead replica's)."""
 POLL_SECONDS = 2.0
 """How often a replica that no upload woke looks for pending passages all the same."""
+MODEL_NICE = 10
+"""The niceness of the model's thread: on a busy machine, answering requests comes
+first and vectors wait; on an idle core they are computed at once."""
 
 
 def forget_other_vectors(db: sa.Engine, dense: Dense) -> int:
@@ -55,31 +71,49 @@ def forget_other_vectors(db: sa.Engine, dense: Dense) -> int:
     return len(file_ids)
 
 
-def embed_batch(db: sa.Engine, dense: Dense) -> int:
-    """Claim, embed and store one batch of pending passages; how many (0: none pending).
-
-    Three short transactions, none held while the model runs: the claim, the vectors,
-    and the files' marks (the last after the vectors commit:
-    :func:`~chatspace.service.store.files.settle_vectors_pending`)."""
+def claim_batch(db: sa.Engine) -> list[passage_store.PendingRow]:
+    """Claim up to :data:`BATCH` pending passages; none pending: settle the files' marks
+    (a mark set as another replica cleared it, at its start) and return []."""
     now = time.time()
     with write_transaction(db) as conn:
         todo = passage_store.claim_pending(conn, limit=BATCH, now=now, until=now + CLAIM_SECONDS)
-    if not todo:  # and no file should say otherwise (a mark set as another replica
-        with db.begin() as conn:  # cleared it, at its start)
+    if not todo:
+        with db.begin() as conn:
             file_store.settle_vectors_pending(conn)
-        return 0
-    embedder = dense.embedder
-    blobs = to_blobs(embedder.embed([text for _, _, text in todo]))
+    return todo
+
+
+def store_batch(
+    db: sa.Engine, dense: Dense, todo: Sequence[passage_store.PendingRow], vectors: Vectors
+) -> None:
+    """Write the claimed passages' vectors, then clear the marks of the files they
+    complete (after the vectors commit:
+    :func:`~chatspace.service.store.files.settle_vectors_pending`)."""
+    blobs = to_blobs(vectors)
     with write_transaction(db) as conn:
         passage_store.set_vectors(
             conn,
-            model=embedder.name,
+            model=dense.embedder.name,
             rows=[(pid, blob) for (pid, _, _), blob in zip(todo, blobs, strict=True)],
             embeddings=dense.columns(blobs),
         )
     with db.begin() as conn:
         file_store.settle_vectors_pending(conn, {file_id for _, file_id, _ in todo})
+
+
+def embed_batch(db: sa.Engine, dense: Dense) -> int:
+    """Claim, embed and store one batch of pending passages; how many (0: none pending).
+    Short transactions, none held while the model runs."""
+    todo = claim_batch(db)
+    if todo:
+        store_batch(db, dense, todo, dense.embedder.embed([text for _, _, text in todo]))
     return len(todo)
+
+
+def _lower_priority() -> None:
+    """The model's thread yields the CPU to the requests' (Linux: a thread's own nice)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), MODEL_NICE)
 
 
 class BackgroundVectors:
@@ -90,6 +124,19 @@ class BackgroundVectors:
         self._db = db
         self._dense = dense
         self._woken = asyncio.Event()
+        # the model runs in a thread of its own, at a lower priority; the short
+        # transactions in the service's worker threads, at the requests' priority
+        self._model = ThreadPoolExecutor(1, "chatspace-vectors", initializer=_lower_priority)
+
+    async def _embed_pending(self) -> int:
+        """Claim, embed and store one batch; how many passages (0: none pending)."""
+        todo = await anyio.to_thread.run_sync(claim_batch, self._db)
+        if todo:
+            texts = [text for _, _, text in todo]
+            loop = asyncio.get_running_loop()
+            vectors = await loop.run_in_executor(self._model, self._dense.embedder.embed, texts)
+            await anyio.to_thread.run_sync(store_batch, self._db, self._dense, todo, vectors)
+        return len(todo)
 
     def wake(self) -> None:
         """Passages are pending (an upload committed): embed them now."""
@@ -108,7 +155,7 @@ class BackgroundVectors:
             self._woken.clear()
             done = 0
             try:
-                while count := await anyio.to_thread.run_sync(embed_batch, self._db, self._dense):
+                while count := await self._embed_pending():
                     done += count
             except Exception:
                 log.exception("computing passage vectors failed; trying again shortly")
@@ -120,7 +167,10 @@ class BackgroundVectors:
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         """:meth:`run` in the background until exit (a batch under way finishes first)."""
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(self.run)
-            yield
-            tasks.cancel_scope.cancel()
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(self.run)
+                yield
+                tasks.cancel_scope.cancel()
+        finally:
+            self._model.shutdown(wait=True)

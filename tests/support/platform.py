@@ -17,12 +17,14 @@ import boto3
 import httpx
 import sqlalchemy as sa
 
+from chatspace.client import Client
 from chatspace.types.files import VECTORS_PENDING
 from support.service import Service
 
 __all__ = [
     "blob_files",
     "blob_of",
+    "client_vectors_stored",
     "delete_blob",
     "incoming_files",
     "multipart",
@@ -160,6 +162,18 @@ def with_vectors(client: httpx.Client, files: Iterable[dict[str, Any]]) -> list[
         return None if VECTORS_PENDING in now["status_details"] else now
 
     return [wait_until(lambda f=f: settled(f)) for f in files]
+
+
+def client_vectors_stored(client: Client, workspace: str | None = None) -> None:
+    """Wait, through the Python client, until no file of the workspace says its passages
+    wait for vectors (a test comparing two searches needs the same passages scored)."""
+    wait_until(
+        lambda: (
+            not any(
+                VECTORS_PENDING in f.status_details for f in client.files.list(workspace=workspace)
+            )
+        )
+    )
 
 
 def multipart(parts: list[tuple[str, str | None, bytes]], boundary: str = "b0undary") -> bytes:

@@ -298,4 +298,3 @@ def upload_section(size: dict[str, Any], scratch: Path) -> Section:
         "once its `status_details` stop saying its vectors are pending."
     )
     return uploads
-

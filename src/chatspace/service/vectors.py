@@ -6,12 +6,14 @@ its files ``vectors_pending``, whose ``status_details`` say so
 :class:`BackgroundVectors` task: woken by its own uploads, and every
 :data:`POLL_SECONDS` for what another replica left (one that died before embedding what
 it had taken in, passages of another model or older than vectors), it claims up to
-:data:`BATCH` pending passages of any files, oldest first, embeds them in a worker
-thread (the event loop keeps serving), writes their vectors, and clears the mark of the
-files whose passages all have one. The claim is a deadline in the passage rows
+:data:`BATCH` pending passages of any files, oldest first, embeds them in a thread of
+its own at a lower priority (:data:`MODEL_NICE`: the event loop and the requests come
+first), writes their vectors, and clears the mark of the files whose passages all have
+one. The claim is a deadline in the passage rows
 (:func:`~chatspace.service.store.passages.claim_pending`): two replicas never embed the
-same passage, and the passages of a replica that dies are free again after
-:data:`CLAIM_SECONDS`. A file deleted meanwhile is simply not there to write to.
+same passage, and the passages of a replica that dies, or stops mid-batch, are free
+again after :data:`CLAIM_SECONDS`. A file deleted meanwhile is simply not there to
+write to.
 """
 
 from __future__ import annotations

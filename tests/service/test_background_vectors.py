@@ -2,7 +2,9 @@
 a file is found by its words at once and by meaning once its ``status_details`` stop
 saying its vectors are pending, without another request; replicas sharing a database
 never embed one passage twice; a claim of a dead replica runs out; a file deleted while
-its vectors are computed leaves nothing behind. Through the real service, and at the
+its vectors are computed leaves nothing behind; a question asked right after an upload
+waits for its workspace's vectors (``vectors_wait_seconds``), and is then ranked as it
+is once they are stored. Through the real service, and at the
 store level with two engines on one database standing for two replicas."""
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,18 +29,27 @@ from chatspace.service.store import files as file_store
 from chatspace.service.store import passages as passage_store
 from chatspace.service.store.db import open_database
 from chatspace.service.store.transactions import write_transaction
-from chatspace.service.vectors import BATCH, embed_batch
+from chatspace.service.vectors import BATCH, claim_batch, embed_batch
 from chatspace.types import ChatMessage
 from chatspace.types.files import VECTORS_PENDING
-from support.chat import client_for, upload
+from support.chat import ask, client_for, upload
 from support.platform import rows, with_vectors
 from support.rows import add_file_row
-from support.service import Service
+from support.service import Service, new_org, start_service
 
 CATS = ("cats.md", "Our felines nap on the sofa every afternoon.\n")
 BILLS = ("bills.md", "Invoices are paid within thirty days.\n")
 MEANING = "Where do the cats sleep?"  # no word in common with cats.md
 MODEL = WordLlamaEmbedder.name
+NAP = "Where do our felines nap?"  # one word of cats.md, and its meaning
+BACKLOG = (
+    "backlog.md",
+    "\n\n".join(
+        f"Ledger {i}: " + "the harbour accounts balanced once more. " * 24 for i in range(1500)
+    ),
+)
+"""Another team's upload of 1,500 passages: the embedder is busy with it (oldest first)
+when the question comes, as on a busy service."""
 
 
 def _search(c: httpx.Client, query: str) -> list[dict[str, Any]]:
@@ -101,7 +113,9 @@ def replicas(database_url: str) -> Iterator[list[tuple[sa.Engine, PassageIndex, 
         engine.dispose()
 
 
-def _add_file(engine: sa.Engine, file_id: str, passages: list[str]) -> None:
+def _add_file(
+    engine: sa.Engine, file_id: str, passages: list[str], workspace: str = "default"
+) -> None:
     """A file written as an upload writes it: passages in, vectors pending."""
     text = "\n".join(passages)
     starts, at = [], 0
@@ -110,9 +124,9 @@ def _add_file(engine: sa.Engine, file_id: str, passages: list[str]) -> None:
         at += len(passage) + 1
     extracted = Extracted(text, tuple(zip(starts, passages, strict=True)))
     with write_transaction(engine) as conn:
-        add_file_row(conn, file_id=file_id, org_id="o", size=len(text))
+        add_file_row(conn, file_id=file_id, org_id="o", workspace_id=workspace, size=len(text))
         file_store.mark_vectors_pending(conn, [file_id])
-        index_file(conn, file_id=file_id, org_id="o", workspace_id="default", extracted=extracted)
+        index_file(conn, file_id=file_id, org_id="o", workspace_id=workspace, extracted=extracted)
 
 
 def _pending(engine: sa.Engine) -> list[str]:
@@ -181,6 +195,21 @@ def test_a_file_is_found_by_its_words_while_its_vectors_are_pending(
     assert _pending(engine) == []
 
 
+def test_the_passages_of_a_workspace_where_a_question_waits_are_claimed_first(
+    database_url: str,
+) -> None:
+    engine = open_database(database_url)
+    try:
+        _add_file(engine, "backlog", [f"Older passage {i}." for i in range(BATCH + 10)])
+        _add_file(engine, "asked", ["The passage a question waits for."], workspace="team")
+        first = claim_batch(engine, [("o", "team")])
+        assert len(first) == BATCH
+        assert [f for _, f, _ in first] == ["asked"] + ["backlog"] * (BATCH - 1)
+        assert [f for _, f, _ in claim_batch(engine)] == ["backlog"] * 11  # then the oldest
+    finally:
+        engine.dispose()
+
+
 def test_the_claim_of_a_replica_that_died_runs_out(database_url: str) -> None:
     engine = open_database(database_url)
     try:
@@ -213,3 +242,53 @@ def test_vectors_of_a_file_deleted_while_they_were_computed_are_dropped(
         assert (left, _pending(engine)) == (0, [])
     finally:
         engine.dispose()
+
+
+def _scored(hits: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """What ranks a hit or a source: its file, relevance and both halves of its score."""
+    return [(h["file_id"], h["score"], h["scores"]["lexical"], h["scores"]["dense"]) for h in hits]
+
+
+def _ask(c: httpx.Client, how: str) -> list[tuple[Any, ...]]:
+    """``NAP`` asked through ``POST /files/search`` or a completion (its sources)."""
+    if how == "search":
+        return _scored(_search(c, NAP))
+    completion = ask(c, NAP, model="service-l0", store=True)
+    return _scored(c.get(f"/chat/completions/{completion['id']}/sources").json()["data"])
+
+
+def _asked_at_once(service: Service, c: httpx.Client, how: str) -> list[tuple[Any, ...]]:
+    """``NAP`` asked right after an upload whose vectors wait behind a backlog."""
+    with client_for(service, new_org()) as other:
+        upload(other, [BACKLOG], vectors=False)
+    uploaded = upload(c, [CATS, BILLS], vectors=False)
+    assert [f["status_details"] for f in uploaded] == [VECTORS_PENDING] * 2
+    return _ask(c, how)
+
+
+@pytest.mark.parametrize("how", ["search", "chat"])
+def test_a_question_asked_right_after_an_upload_is_ranked_as_once_the_vectors_are_in(
+    service: Service, org: str, how: str
+) -> None:
+    with client_for(service, org) as c:
+        at_once = _asked_at_once(service, c, how)
+        files = with_vectors(c, c.get("/files").json()["data"])
+        later = _ask(c, how)
+    cats = next(f["id"] for f in files if f["filename"] == "cats.md")
+    assert at_once == later
+    assert at_once[0][0] == cats
+    assert at_once[0][3] > 0  # ranked with its vector
+
+
+def test_a_service_told_not_to_wait_answers_by_words_at_once(tmp_path: Path, org: str) -> None:
+    service = start_service(tmp_path / "no-wait", "--vectors-wait-seconds", "0")
+    try:
+        with client_for(service, org) as c:
+            best = _asked_at_once(service, c, "search")[0]
+            cats = next(
+                f["id"] for f in c.get("/files").json()["data"] if f["filename"] == "cats.md"
+            )
+    finally:
+        service.stop()
+    assert best[0] == cats
+    assert best[3] is None  # by its words alone: the question did not wait for the vector

@@ -193,6 +193,13 @@ def _parser() -> argparse.ArgumentParser:
         help="how relevant, from 0 to 1, a passage must be to be cited (default 0.35)",
     )
     serve.add_argument(
+        "--vectors-wait-seconds",
+        type=float,
+        metavar="SECONDS",
+        help="how long a question waits for the vectors of files just uploaded "
+        "(default 10; 0: never)",
+    )
+    serve.add_argument(
         "--no-autodetect",
         dest="autodetect",
         action="store_false",
@@ -258,6 +265,7 @@ def _settings(args: argparse.Namespace) -> Any:
         "autodetect": args.autodetect,
         "embeddings": args.embeddings,
         "relevance_threshold": args.relevance_threshold,
+        "vectors_wait_seconds": args.vectors_wait_seconds,
     }
     try:
         return Settings(**{k: v for k, v in given.items() if v is not None})

@@ -9,7 +9,11 @@ it had taken in, passages of another model or older than vectors), it claims up 
 :data:`BATCH` pending passages of any files, oldest first, embeds them in a thread of
 its own at a lower priority (:data:`MODEL_NICE`: the event loop and the requests come
 first), writes their vectors, and clears the mark of the files whose passages all have
-one. The claim is a deadline in the passage rows
+one. A question (a completion, ``POST /files/search``) asked while a file of its
+workspace waits for vectors waits for them first (:meth:`BackgroundVectors.wait_for`, up
+to ``vectors_wait_seconds``): a user who uploads and asks at once gets the ranking the
+vectors give, not one by words alone; that workspace's passages are claimed first. The
+claim is a deadline in the passage rows
 (:func:`~chatspace.service.store.passages.claim_pending`): two replicas never embed the
 same passage, and the passages of a replica that dies, or stops mid-batch, are free
 again after :data:`CLAIM_SECONDS`. A file deleted meanwhile is simply not there to
@@ -24,7 +28,8 @@ import logging
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
@@ -42,6 +47,7 @@ __all__ = [
     "CLAIM_SECONDS",
     "MODEL_NICE",
     "POLL_SECONDS",
+    "RECHECK_SECONDS",
     "BackgroundVectors",
     "claim_batch",
     "embed_batch",
@@ -57,6 +63,9 @@ CLAIM_SECONDS = 300.0
 second; a claim older than this is a dead replica's)."""
 POLL_SECONDS = 2.0
 """How often a replica that no upload woke looks for pending passages all the same."""
+RECHECK_SECONDS = 0.15
+"""How often a question waiting for its workspace's vectors looks at the database (for
+those another replica stores; this replica's own wake it at once)."""
 MODEL_NICE = 10
 """The niceness of the model's thread: on a busy machine, answering requests comes
 first and vectors wait; on an idle core they are computed at once."""
@@ -73,12 +82,21 @@ def forget_other_vectors(db: sa.Engine, dense: Dense) -> int:
     return len(file_ids)
 
 
-def claim_batch(db: sa.Engine) -> list[passage_store.PendingRow]:
-    """Claim up to :data:`BATCH` pending passages; none pending: settle the files' marks
-    (a mark set as another replica cleared it, at its start) and return []."""
+def claim_batch(
+    db: sa.Engine, first: Collection[tuple[str, str]] = ()
+) -> list[passage_store.PendingRow]:
+    """Claim up to :data:`BATCH` pending passages, those of the workspaces ``first`` (where
+    a question waits for them) before any other; none pending: settle the files' marks (a
+    mark set as another replica cleared it, at its start) and return []."""
     now = time.time()
+    until = now + CLAIM_SECONDS
+    todo: list[passage_store.PendingRow] = []
     with write_transaction(db) as conn:
-        todo = passage_store.claim_pending(conn, limit=BATCH, now=now, until=now + CLAIM_SECONDS)
+        for workspace in [*first, None]:
+            if len(todo) < BATCH:
+                todo += passage_store.claim_pending(
+                    conn, limit=BATCH - len(todo), now=now, until=until, workspace=workspace
+                )
     if not todo:
         with db.begin() as conn:
             file_store.settle_vectors_pending(conn)
@@ -126,19 +144,56 @@ class BackgroundVectors:
         self._db = db
         self._dense = dense
         self._woken = asyncio.Event()
+        self._stored = asyncio.Event()
+        """Set (and replaced) each time a batch of vectors is stored and marks cleared."""
+        self._waiting: Counter[tuple[str, str]] = Counter()
+        """The workspaces where questions wait for vectors (claimed first)."""
         # the model runs in a thread of its own, at a lower priority; the short
         # transactions in the service's worker threads, at the requests' priority
         self._model = ThreadPoolExecutor(1, "chatspace-vectors", initializer=_lower_priority)
 
     async def _embed_pending(self) -> int:
         """Claim, embed and store one batch; how many passages (0: none pending)."""
-        todo = await anyio.to_thread.run_sync(claim_batch, self._db)
+        todo = await anyio.to_thread.run_sync(claim_batch, self._db, list(self._waiting))
         if todo:
             texts = [text for _, _, text in todo]
             loop = asyncio.get_running_loop()
             vectors = await loop.run_in_executor(self._model, self._dense.embedder.embed, texts)
             await anyio.to_thread.run_sync(store_batch, self._db, self._dense, todo, vectors)
+            self._stored.set()  # the questions waiting look again
+            self._stored = asyncio.Event()
         return len(todo)
+
+    def _pending_in(self, workspace: tuple[str, str]) -> bool:
+        with self._db.connect() as conn:
+            return file_store.vectors_pending_in(conn, workspace)
+
+    async def wait_for(self, workspace: tuple[str, str], within: float) -> None:
+        """Return once no file of ``workspace`` waits for vectors, or after ``within``
+        seconds (0: at once): read-your-writes for a question asked right after an upload.
+
+        Woken when this replica stores a batch, and every :data:`RECHECK_SECONDS` for those
+        another replica stores; no transaction is held in between. Meanwhile the embedder
+        claims this workspace's passages first."""
+        if within <= 0:
+            return
+        stored = self._stored
+        if not await anyio.to_thread.run_sync(self._pending_in, workspace):
+            return
+        self._waiting[workspace] += 1
+        self.wake()
+        try:
+            with anyio.move_on_after(within):
+                while True:
+                    with anyio.move_on_after(RECHECK_SECONDS):
+                        await stored.wait()
+                    stored = self._stored
+                    if not await anyio.to_thread.run_sync(self._pending_in, workspace):
+                        return
+        finally:
+            self._waiting[workspace] -= 1
+            if not self._waiting[workspace]:
+                del self._waiting[workspace]
 
     def wake(self) -> None:
         """Passages are pending (an upload committed): embed them now."""

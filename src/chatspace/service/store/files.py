@@ -40,6 +40,7 @@ __all__ = [
     "referenced_blobs",
     "settle_vectors_pending",
     "update_file",
+    "vectors_pending_in",
 ]
 
 Order = Literal["asc", "desc"]
@@ -306,6 +307,15 @@ def settle_vectors_pending(conn: sa.Connection, file_ids: Iterable[str] | None =
     if file_ids is not None:
         where.append(table.c.id.in_(sorted(set(file_ids))))
     conn.execute(table.update().where(*where).values(vectors_pending=False))
+
+
+def vectors_pending_in(conn: sa.Connection, workspace: tuple[str, str]) -> bool:
+    """Whether a file of the workspace waits for its passages' vectors."""
+    org_id, workspace_id = workspace
+    marked = sa.select(table.c.id).where(
+        table.c.org_id == org_id, table.c.workspace_id == workspace_id, table.c.vectors_pending
+    )
+    return conn.execute(marked.limit(1)).first() is not None
 
 
 def referenced_blobs(conn: sa.Connection) -> set[str]:

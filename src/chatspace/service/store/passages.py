@@ -206,20 +206,33 @@ _PENDING = "vector_model IS NULL"
 """A passage waiting for its vector (the partial index ``passages_pending`` holds them)."""
 
 
-def claim_pending(conn: sa.Connection, *, limit: int, now: float, until: float) -> list[PendingRow]:
-    """Claim up to ``limit`` passages waiting for a vector, oldest first, until ``until``:
-    those no other claim holds (none, or one run out before ``now``: its replica died).
-    Rows another transaction claims at this moment are skipped on PostgreSQL (``SKIP
-    LOCKED``); SQLite's single writer makes two claims take turns."""
+def claim_pending(
+    conn: sa.Connection,
+    *,
+    limit: int,
+    now: float,
+    until: float,
+    workspace: tuple[str, str] | None = None,
+) -> list[PendingRow]:
+    """Claim up to ``limit`` passages waiting for a vector (of ``workspace`` alone, when
+    given), oldest first, until ``until``: those no other claim holds (none, or one run
+    out before ``now``: its replica died). Rows another transaction claims at this moment
+    are skipped on PostgreSQL (``SKIP LOCKED``); SQLite's single writer makes two claims
+    take turns."""
     lock = " FOR UPDATE SKIP LOCKED" if is_postgres(conn) else ""
+    params: dict[str, object] = {"until": until, "now": now, "limit": limit}
+    only = ""
+    if workspace is not None:
+        only = " AND org_id = :org_id AND workspace_id = :workspace_id"
+        params["org_id"], params["workspace_id"] = workspace
     rows = conn.execute(
         sa.text(
             "UPDATE passages SET embed_claimed_until = :until WHERE id IN ("  # noqa: S608
-            f"SELECT id FROM passages WHERE {_PENDING} AND (embed_claimed_until IS NULL "
-            f"OR embed_claimed_until < :now) ORDER BY id LIMIT :limit{lock}"
+            f"SELECT id FROM passages WHERE {_PENDING}{only} AND (embed_claimed_until IS "
+            f"NULL OR embed_claimed_until < :now) ORDER BY id LIMIT :limit{lock}"
             ") RETURNING id, file_id, text"
         ),
-        {"until": until, "now": now, "limit": limit},
+        params,
     )
     return sorted((int(pid), file_id, text) for pid, file_id, text in rows)
 

@@ -5,13 +5,19 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chatspace.local.auth import load_or_create_secret, mint_token
 from chatspace.local.serving import start_serve
+from chatspace.types.files import VECTORS_PENDING
+
+if TYPE_CHECKING:
+    from chatspace import Client
 
 
 @dataclass
@@ -45,3 +51,19 @@ def start(data_dir: Path, *args: str, env: Mapping[str, str] | None = None) -> B
     # Keep reading its output, or its pipe fills up and the service blocks.
     threading.Thread(target=stdout.read, daemon=True).start()
     return BenchService(started.url, data_dir, started.process)
+
+
+def wait_for_vectors(client: Client, workspace: str | None = None, timeout: float = 3600) -> None:
+    """Return once no file of the workspace says its passages wait for their vectors
+    (the service embeds them after the upload, oldest first: the newest file is polled,
+    then every file checked once)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        newest = client.files.list(workspace=workspace, limit=1).page.data
+        if not (newest and VECTORS_PENDING in newest[0].status_details):
+            files = client.files.list(workspace=workspace)
+            if not any(VECTORS_PENDING in f.status_details for f in files):
+                return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"passage vectors still pending after {timeout} s")
+        time.sleep(0.05)

@@ -45,7 +45,7 @@ from chatspace.service.retrieval.scope import DEFAULT_TOP_K
 
 from ._harness import Section
 from ._scripted_upstream import ScriptedUpstream
-from ._service import start
+from ._service import start, wait_for_vectors
 from .pgdocs import Canned, Question, check, compose, docs_dir, load, norm, subset
 
 __all__ = ["blocks", "run"]
@@ -162,6 +162,7 @@ def _ask_all(
             for first in range(0, len(pages), 100):
                 batch = [docs / p for p in pages[first : first + 100]]
                 ids.update({f.filename: f.id for f in c.files.upload(batch, progress=False)})
+            wait_for_vectors(c)
             clock.append(time.perf_counter())
             texts = {p: c.files.text(ids[p]) for p in {q.page for q in answerable if q.page}}
             problems = check(texts, answerable, canned)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ._harness import Section
-from ._service import start
+from ._service import start, wait_for_vectors
 
 DATA = Path(__file__).parent / "data" / "retrieval"
 NO_ANSWER = ("no-answer", "no-answer-near", "no-answer-in-conversation")
@@ -239,6 +239,7 @@ def _upload(url: str, token: str, root: Path, paths: list[str]) -> dict[str, str
             uploaded = client.files.upload([root / p for p in batch], progress=False)
             for rel, f in zip(batch, uploaded, strict=True):
                 path_of[f.id] = rel
+        wait_for_vectors(client)
     return path_of
 
 

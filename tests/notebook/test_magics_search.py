@@ -10,6 +10,7 @@ from chatspace.client import Client
 from chatspace.notebook.searching import SHOWN
 from chatspace.notebook.session import NotebookSession
 from support.magics import run
+from support.platform import client_vectors_stored
 
 FILES = {
     "contract.txt": b"The annual fee is 12,000 euros, paid in January.",
@@ -24,6 +25,7 @@ def ids(client: Client) -> dict[str, str]:
     for name, content in FILES.items():
         team = "garden" if name == "garden.txt" else "money"
         found[name] = client.files.upload(content, filename=name, metadata={"team": team}).id
+    client_vectors_stored(client)
     return found
 
 

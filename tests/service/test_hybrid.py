@@ -1,4 +1,4 @@
-"""Hybrid retrieval through the real service: passage vectors stored at upload, found by
+"""Hybrid retrieval through the real service: passage vectors stored after upload, found by
 meaning where no word is shared, inside the scope of the workspace and its filter parts,
 never after a delete, and computed for passages stored without one."""
 
@@ -16,7 +16,7 @@ import httpx
 from chatspace.service.retrieval.search import DENSE_CHARS, query_of
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
-from support.platform import rows
+from support.platform import rows, with_vectors
 from support.service import Service, start_service
 
 CATS = ("cats.md", "Our felines nap on the sofa every afternoon.\n")
@@ -110,10 +110,11 @@ def test_passages_stored_without_vectors_get_them_at_start(tmp_path: Path, org: 
         before.stop()
     after = start_service(data)
     try:
-        after.wait_for_log("3 passage vector(s) computed")
-        assert {model for _, _, model in _vectors(after)} == {"wordllama/l2_supercat-256"}
+        after.wait_for_log("3 file(s) have passages waiting for vectors")
         with client_for(after, org) as c:
+            with_vectors(c, c.get("/files").json()["data"])
             assert _ask_loosely(c, QUESTION)[0] == "cats.md"
+        assert {model for _, _, model in _vectors(after)} == {"wordllama/l2_supercat-256"}
     finally:
         after.stop()
 

@@ -26,7 +26,7 @@ from chatspace.service.state import AppState
 from chatspace.service.store.db import open_database
 from chatspace.service.store.idempotency import RETENTION_SECONDS, purge
 from chatspace.service.store.transactions import write_transaction
-from support.platform import blob_files, blob_of, incoming_files, stored
+from support.platform import blob_files, blob_of, incoming_files, stored, with_vectors
 from support.service import Service, new_org
 
 
@@ -58,6 +58,7 @@ def test_upload_replay_returns_the_same_files_and_keeps_no_new_blob(
     files = [("file", ("a.txt", b"alpha")), ("file", ("b.txt", b"beta"))]
     first = alice.post("/files", files=files, data={"metadata": '{"x": 1}'}, headers=_key("up-1"))
     assert first.status_code == 200
+    with_vectors(alice, first.json())  # the embedder's writes are not the replay's
     held, blobs = stored(service, org), blob_files(service)
     again = alice.post("/files", files=files, data={"metadata": '{"x": 1}'}, headers=_key("up-1"))
     assert again.status_code == 200

@@ -14,6 +14,7 @@ import pytest
 
 from chatspace.service.engines.extractor import derive_locally, detect_language
 from support.chat import client_for
+from support.platform import with_vectors
 from support.service import Service, start_service
 from support.upstream import META, FakeUpstream
 
@@ -30,7 +31,7 @@ def _upload(client: httpx.Client, name: str, data: str | bytes, **form: str) -> 
     parts = [("file", (name, data.encode() if isinstance(data, str) else data))]
     response = client.post("/files", files=parts, data={"purpose": "user_data", **form})
     assert response.status_code == 200, response.text
-    return dict(response.json()[0])
+    return with_vectors(client, response.json())[0]
 
 
 def _type(name: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 import test_auth
 import test_files
@@ -33,14 +35,15 @@ import test_idempotency
 import test_streaming
 import test_workspaces
 
+from chatspace import Client
 from chatspace.service.housekeeping import LEASE_INTERVALS
 from chatspace.service.store.blobs import LocalBlobStore
 from chatspace.service.store.blobs_s3 import STALE_UPLOAD_SECONDS, S3BlobStore, parse_url
 from support import engines
-from support.platform import blob_files, incoming_files, rows
+from support.platform import blob_files, incoming_files, rows, wait_until
 from support.replicas import Deployment, running_deployment, running_nginx
 from support.service import Service, new_org
-from support.upstream import FakeUpstream, closed_port
+from support.upstream import REPLY, FakeUpstream, closed_port
 
 pytestmark = pytest.mark.replicas
 
@@ -83,6 +86,7 @@ def team(
     }
     args = ("--rate-limit-per-minute", str(RATE))
     args += ("--upstream-url", upstream.url, "--upstream-model", "stall")
+    args += ("--upstream-model", "first-held")
     with running_deployment(base / "team", replicas=2, env=shared, args=args) as deployment:
         yield deployment
 
@@ -528,6 +532,55 @@ def test_a_replica_killed_mid_upload_leaves_nothing_and_the_other_serves(
     assert incoming_files(restarted) == []
     assert httpx.get(restarted.url + "/models", headers=headers).status_code == 200
     assert time.monotonic() - killed_at < 60
+
+
+def _talking_to(team: Deployment, upstream: FakeUpstream) -> int:
+    """The index of the replica with a connection open to the upstream model."""
+    port = int(upstream.url.rsplit(":", 1)[1].split("/")[0])
+    for index, replica in enumerate(team.replicas):
+        connections = psutil.Process(replica.process.pid).net_connections("tcp")
+        if any(c.raddr and c.raddr.port == port for c in connections):
+            return index
+    raise AssertionError("no replica is talking to the upstream model")
+
+
+def test_a_post_cut_by_its_replicas_death_is_a_502_and_the_retry_completes_it_once(
+    team: Deployment, upstream: FakeUpstream, org: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The replica holding a stored completion (its model call held open) is killed: the
+    proxy answers 502, the client retries under the same Idempotency-Key, the other
+    replica completes it, and one completion is stored."""
+    caplog.set_level(logging.INFO, logger="chatspace")
+    done: list[Any] = []
+    client = Client(base_url=team.url, token=team.token("alice", org), max_retries=3)
+    question = [{"role": "user", "content": "Which desert is the largest?"}]
+
+    def ask() -> None:
+        done.append(client.chat.create(model="first-held", messages=question, store=True))
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    wait_until(lambda: any(r["body"]["model"] == "first-held" for r in upstream.requests))
+    victim_index = _talking_to(team, upstream)
+    team.replicas[victim_index].process.kill()
+    asker.join(timeout=60)
+    client.close()
+    try:
+        (completion,) = done
+        assert completion.choices[0].message.content == REPLY
+        retried = [r.getMessage() for r in caplog.records if "Retrying" in r.getMessage()]
+        (retry,) = retried
+        assert "502" in retry
+        assert sum(r["body"]["model"] == "first-held" for r in upstream.requests) == 2
+        survivor = team.replicas[1 - victim_index]
+        assert rows(survivor, "SELECT id FROM completions WHERE org_id = :o", o=org) == [
+            (completion.id,)
+        ]
+        assert rows(survivor, "SELECT count(*) FROM idempotency_keys WHERE org_id = :o", o=org) == [
+            (1,)
+        ]
+    finally:
+        team.restart(victim_index)
 
 
 def test_housekeeping_moves_to_another_replica_when_its_holder_dies(

@@ -22,7 +22,7 @@ from chatspace.service.retrieval.dense import DenseIndex
 from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
 from chatspace.service.retrieval.extract import Extracted, extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
-from chatspace.service.retrieval.indexing import embed_passages, index_file
+from chatspace.service.retrieval.indexing import index_file
 from chatspace.service.retrieval.postgres_index import PgVectors
 from chatspace.service.retrieval.scope import Scope
 from chatspace.service.retrieval.search import Passage, query_of, search
@@ -30,6 +30,7 @@ from chatspace.service.store import files as file_store
 from chatspace.service.store import schema
 from chatspace.service.store.db import open_database
 from chatspace.service.store.transactions import write_transaction
+from chatspace.service.vectors import embed_batch
 from chatspace.types import ChatMessage
 from support import engines
 from support.chat import ask, client_for, upload
@@ -85,20 +86,14 @@ def _add_file(
     workspace: str = "default",
 ) -> None:
     """A file of ``passages`` (one a line), or as ``extracted``, written as an upload
-    writes it."""
+    writes it, and given its vectors as a replica's background embedder does."""
     extracted = extracted or _lines(passages or [])
     text = extracted.text
-    vectors = embed_passages(extracted, index.dense)
     with write_transaction(engine) as conn:
         add_file_row(conn, file_id=file_id, org_id=org, workspace_id=workspace, size=len(text))
-        index_file(
-            conn,
-            file_id=file_id,
-            org_id=org,
-            workspace_id=workspace,
-            extracted=extracted,
-            vectors=vectors,
-        )
+        index_file(conn, file_id=file_id, org_id=org, workspace_id=workspace, extracted=extracted)
+    while index.dense is not None and embed_batch(engine, index.dense):
+        pass
 
 
 def _search(

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from support.platform import with_vectors
 from support.service import Service
 
 __all__ = [
@@ -32,8 +33,10 @@ def upload(
     workspace: str = "default",
     metadata: dict[str, Any] | None = None,
     content_type: str = "application/octet-stream",
+    vectors: bool = True,
 ) -> list[dict[str, Any]]:
-    """Upload files through the real ``POST /files``; their File objects."""
+    """Upload files through the real ``POST /files``; their File objects, once their
+    passages have vectors (``vectors``: False, at once)."""
     parts = [
         ("file", (name, data.encode() if isinstance(data, str) else data, content_type))
         for name, data in files
@@ -43,7 +46,10 @@ def upload(
         form["metadata"] = json.dumps(metadata)
     response = client.post("/files", files=parts, data=form)
     assert response.status_code == 200, response.text
-    return list(response.json())
+    uploaded = list(response.json())
+    if vectors:
+        with_vectors(client, uploaded)
+    return uploaded
 
 
 def ask(client: httpx.Client, question: str | list[Any], **params: Any) -> dict[str, Any]:

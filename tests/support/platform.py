@@ -10,18 +10,21 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import boto3
 import httpx
 import sqlalchemy as sa
 
+from chatspace.client import Client
+from chatspace.types.files import VECTORS_PENDING
 from support.service import Service
 
 __all__ = [
     "blob_files",
     "blob_of",
+    "client_vectors_stored",
     "delete_blob",
     "incoming_files",
     "multipart",
@@ -29,6 +32,7 @@ __all__ = [
     "stored",
     "upload",
     "wait_until",
+    "with_vectors",
     "write",
 ]
 
@@ -139,12 +143,37 @@ def upload(
     expect: int = 200,
     **fields: str,
 ) -> Any:
-    """``POST /files`` with these ``(filename, bytes)`` parts and text fields; the JSON answer."""
+    """``POST /files`` with these ``(filename, bytes)`` parts and text fields; the JSON
+    answer (the files once their vectors are stored, when it is a 200)."""
     response = client.post(
         "/files", files=[("file", (name, data)) for name, data in files], data=fields
     )
     assert response.status_code == expect, response.text
-    return response.json()
+    return with_vectors(client, response.json()) if expect == 200 else response.json()
+
+
+def with_vectors(client: httpx.Client, files: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The files again, once their ``status_details`` no longer say their passages wait
+    for vectors (the background embedder's work: docs/interface.md#upload)."""
+
+    def settled(file: dict[str, Any]) -> dict[str, Any] | None:
+        url = f"/files/{file['id']}"
+        now = client.get(url, params={"workspace": file["workspace_id"]}).json()
+        return None if VECTORS_PENDING in now["status_details"] else now
+
+    return [wait_until(lambda f=f: settled(f)) for f in files]
+
+
+def client_vectors_stored(client: Client, workspace: str | None = None) -> None:
+    """Wait, through the Python client, until no file of the workspace says its passages
+    wait for vectors (a test comparing two searches needs the same passages scored)."""
+    wait_until(
+        lambda: (
+            not any(
+                VECTORS_PENDING in f.status_details for f in client.files.list(workspace=workspace)
+            )
+        )
+    )
 
 
 def multipart(parts: list[tuple[str, str | None, bytes]], boundary: str = "b0undary") -> bytes:

@@ -10,6 +10,8 @@ forwards and make the upstream fail in each way the service must survive:
 ``broken``     HTTP 500
 ``garbage``    HTTP 200 with a body that is not JSON
 ``hang``       answers nothing until the server stops
+``first-held`` the first request answers nothing until the server stops; every later
+               one answers as ``echo`` (a request cut by its replica's death, retried)
 ``midstream``  streams two pieces of ``REPLY``, then an error event
 ``stall``      streams two pieces of ``REPLY``, then nothing until the server stops
 ``meta``       a JSON object of metadata in a Markdown fence (``META``); a request
@@ -141,6 +143,9 @@ class FakeUpstream:
         self._thread.join(timeout=30)
         self._sock.close()
 
+    def _count(self, model: str) -> int:
+        return sum(r["body"].get("model") == model for r in self.requests)
+
     def last(self, model: str) -> dict[str, Any]:
         """The last request received for ``model``."""
         return next(r for r in reversed(self.requests) if r["body"].get("model") == model)
@@ -170,7 +175,7 @@ class FakeUpstream:
             return self._tools(body)
         if model == "garbage":
             return PlainTextResponse("<html>upstream proxy error</html>")
-        if model == "hang":
+        if model == "hang" or (model == "first-held" and self._count(model) == 1):
             assert self._release is not None
             await self._release.wait()
             return JSONResponse({})

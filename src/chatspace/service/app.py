@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -152,6 +152,7 @@ def create_app(settings: Settings | None = None, *, state: AppState | None = Non
                 housekeeping.running(state),
                 discovery.running(state.models, endpoints),
                 state.saved_models.running(),
+                state.vectors.running() if state.vectors else nullcontext(),
             ):
                 yield
         finally:

@@ -89,6 +89,10 @@ class Settings(BaseSettings):
     embeddings: Literal["wordllama", "off"] = "wordllama"
     """The dense half of hybrid retrieval: ``wordllama`` (a 256-dimension model inside the
     ``wordllama`` wheel, offline) or ``off`` (full text only)."""
+    vectors_wait_seconds: float = Field(default=10.0, ge=0)
+    """How long a question (a completion, ``POST /files/search``) waits for the passage
+    vectors its workspace's files still wait for (an upload just made) before it is
+    answered by words alone for them; 0: never waits. See ``service/vectors.py``."""
     instructions_model: str = DEFAULT_MODEL
     """The model that runs file ``instructions``: ``service-l0`` (a deterministic extractor)
     or a name an upstream serves (the model then returns the metadata as a JSON object)."""

@@ -13,9 +13,8 @@ forgotten, and the blob store rid of what a crash left (uploads in progress of d
 processes, blobs whose row never committed). While it holds the lease, every interval,
 old keys and counts are forgotten and, with ``--retention-days``, expired files deleted.
 Every other replica only removes, at start, the uploads in progress that a dead process
-left in its own data dir. Passages stored without a vector of the service's embedding
-model (before vectors existed, or under another model) get one in the background,
-:data:`EMBED_BATCH` at a time, each batch its own short transaction.
+left in its own data dir. (Passage vectors are every replica's work:
+:mod:`.vectors`.)
 """
 
 from __future__ import annotations
@@ -30,21 +29,17 @@ import anyio
 from starlette.concurrency import run_in_threadpool
 
 from .ratelimit import WINDOW_SECONDS
-from .retrieval.embeddings import to_blobs
 from .state import AppState
 from .store import files as file_store
 from .store import idempotency as idempotency_store
 from .store import leases as lease_store
-from .store import passages as passage_store
 from .store import rate_counters
 from .store.blobs import LocalBlobStore
 from .store.transactions import write_transaction
 
 __all__ = [
-    "EMBED_BATCH",
     "LEASE",
     "LEASE_INTERVALS",
-    "embed_missing",
     "expire_files",
     "forget_old_counts",
     "forget_old_keys",
@@ -59,7 +54,6 @@ LEASE = "housekeeping"
 LEASE_INTERVALS = 3
 """How many intervals a lease lasts: its holder may miss two renewals (a slow sweep, a
 busy database) before another replica takes over."""
-EMBED_BATCH = 256
 
 
 def expire_files(state: AppState) -> int:
@@ -87,41 +81,6 @@ def forget_old_counts(state: AppState) -> int:
     """Purge the rate limit's counts older than its window; how many rows."""
     with state.db.begin() as conn:
         return rate_counters.purge(conn, before=int(time.time()) - WINDOW_SECONDS)
-
-
-def embed_missing(state: AppState) -> int:
-    """Give one batch of passages without a vector of the service's model theirs; how
-    many (0 when every passage has one, or without a model)."""
-    dense = state.index.dense
-    if dense is None:
-        return 0
-    embedder = dense.embedder
-    with state.db.connect() as conn:
-        todo = passage_store.passages_without_vectors(
-            conn, model=embedder.name, limit=EMBED_BATCH, embedding=dense.vector_column
-        )
-    if not todo:
-        return 0
-    blobs = to_blobs(embedder.embed([text for _, text in todo]))
-    with write_transaction(state.db) as conn:
-        passage_store.set_vectors(
-            conn,
-            model=embedder.name,
-            rows=[(pid, b) for (pid, _), b in zip(todo, blobs, strict=True)],
-            embeddings=dense.columns(blobs),
-        )
-    return len(todo)
-
-
-async def _embed_all(state: AppState) -> None:
-    done = 0
-    try:
-        while count := await run_in_threadpool(embed_missing, state):
-            done += count
-    except Exception:
-        log.exception("computing passage vectors failed; passages without one are found by text")
-    if done:
-        log.info("%d passage vector(s) computed", done)
 
 
 def sweep(state: AppState) -> None:
@@ -194,7 +153,6 @@ async def running(state: AppState) -> AsyncIterator[None]:
         log.info("%d upload(s) in progress of dead processes removed", len(removed))
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(_tidy_forever, state, holder, held)
-        tasks.start_soon(_embed_all, state)
         yield
         tasks.cancel_scope.cancel()
     try:

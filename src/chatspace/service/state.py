@@ -20,6 +20,7 @@ from .sealing import Sealer
 from .store.blobs import BlobStore, open_blob_store
 from .store.db import open_database
 from .store.dialects import is_postgres
+from .vectors import BackgroundVectors
 
 log = logging.getLogger("chatspace.service")
 
@@ -40,6 +41,8 @@ class AppState:
     """Seals the keys of models added over HTTP; None when the service has no secret to
     seal them with (RS256 tokens and no ``connections_secret``)."""
     saved_models: SavedModels
+    vectors: BackgroundVectors | None
+    """Embeds the passages of uploads after they commit; None without ``embeddings``."""
 
     @classmethod
     def open(cls, settings: Settings) -> AppState:
@@ -61,6 +64,7 @@ class AppState:
         if sealer is None and algorithm == "HS256":
             sealer = Sealer(key)
         models = ModelRegistry.from_settings(settings)
+        index = open_index(db, WordLlamaEmbedder() if settings.embeddings == "wordllama" else None)
         return cls(
             settings=settings,
             db=db,
@@ -69,11 +73,10 @@ class AppState:
             rate_limiter=RateLimiter(settings.rate_limit_per_minute, db),
             verification_key=key,
             jwt_algorithm=algorithm,
-            index=open_index(
-                db, WordLlamaEmbedder() if settings.embeddings == "wordllama" else None
-            ),
+            index=index,
             sealer=sealer,
             saved_models=SavedModels(db, sealer, models),
+            vectors=BackgroundVectors(db, index.dense) if index.dense else None,
         )
 
     async def aclose(self) -> None:

@@ -13,6 +13,7 @@ __all__ = [
     "FILE_METADATA_MAX_BYTES",
     "FILE_METADATA_MAX_KEYS",
     "FILE_METADATA_MAX_KEY_LENGTH",
+    "VECTORS_PENDING",
     "File",
     "FileDeleted",
     "FileLimits",
@@ -24,6 +25,10 @@ FILE_METADATA_MAX_KEYS = 256
 FILE_METADATA_MAX_KEY_LENGTH = 128
 FILE_METADATA_MAX_BYTES = 64 * 1024
 """Bounds of a file's metadata (docs/interface.md#metadata-and-instructions)."""
+
+VECTORS_PENDING = "Passage vectors pending: until they are stored, the file is found by its words."
+"""The sentence that ends a file's ``status_details`` while its passages wait for their
+vectors (docs/interface.md#upload); it goes once they are stored."""
 
 
 def file_metadata_problem(metadata: object) -> str | None:

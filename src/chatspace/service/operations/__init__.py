@@ -21,7 +21,7 @@ from chatspace.service.access import Caller, Level, require_access
 from chatspace.service.state import AppState
 from chatspace.service.store.transactions import write_transaction
 
-__all__ = ["reading", "writing"]
+__all__ = ["reading", "vectors_stored", "writing"]
 
 
 @contextmanager
@@ -32,6 +32,17 @@ def reading(
     with state.db.connect() as conn:
         require_access(conn, caller, workspace, level)
         yield conn
+
+
+async def vectors_stored(state: AppState, caller: Caller, workspace: str) -> None:
+    """Before a question is answered from ``workspace``: wait (up to the service's
+    ``vectors_wait_seconds``) for the vectors its files still wait for, so that a question
+    asked right after an upload is ranked as it will be later
+    (:meth:`~chatspace.service.vectors.BackgroundVectors.wait_for`)."""
+    if state.vectors is not None:
+        await state.vectors.wait_for(
+            (caller.org_id, workspace), state.settings.vectors_wait_seconds
+        )
 
 
 @contextmanager

@@ -37,7 +37,7 @@ from chatspace.service.engines.runner import (
     sse_stream,
 )
 from chatspace.service.idempotency import Answer, Once
-from chatspace.service.operations import reading, writing
+from chatspace.service.operations import reading, vectors_stored, writing
 from chatspace.service.problems import Conflict, Invalid
 from chatspace.service.retrieval.provenance import sources_of
 from chatspace.service.retrieval.search import Retrieval, retrieve
@@ -162,6 +162,7 @@ async def create_completion(
 ) -> Created:
     """The answer to ``POST /chat/completions``: JSON, or an SSE stream."""
     once = Once.of(caller, key, "POST /chat/completions", body.model_dump(mode="json"))
+    await vectors_stored(state, caller, body.workspace)
     engine, job, prior = await anyio.to_thread.run_sync(_prepare, state, once, body)
     ignored = engine.ignored(body)
     if prior is not None:

@@ -12,11 +12,12 @@ Each quote is the one ``service-l0`` would show
 
 from __future__ import annotations
 
+import anyio
 import sqlalchemy as sa
 
 from chatspace.service.access import Caller
 from chatspace.service.engines.local import quote_of
-from chatspace.service.operations import reading
+from chatspace.service.operations import reading, vectors_stored
 from chatspace.service.retrieval.index import PassageIndex
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.scope import scope_of
@@ -58,8 +59,16 @@ def _hit(passage: Passage, found: Retrieval, *, cited: bool) -> SearchHit:
     )
 
 
-def search_files(state: AppState, *, caller: Caller, body: FileSearchRequest) -> SearchResults:
-    """The ``top_k`` best passages for ``body.query``, best first, cited ones first."""
+async def search_files(
+    state: AppState, *, caller: Caller, body: FileSearchRequest
+) -> SearchResults:
+    """The ``top_k`` best passages for ``body.query``, best first, cited ones first (once
+    the vectors of files just uploaded are in: :func:`vectors_stored`)."""
+    await vectors_stored(state, caller, body.workspace)
+    return await anyio.to_thread.run_sync(_search_files, state, caller, body)
+
+
+def _search_files(state: AppState, caller: Caller, body: FileSearchRequest) -> SearchResults:
     with reading(state, caller, body.workspace) as conn:
         return search_in(
             conn,

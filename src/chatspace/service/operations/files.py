@@ -29,7 +29,7 @@ from chatspace.service.json_values import JSONRejected, parse_json_object
 from chatspace.service.operations import reading, writing
 from chatspace.service.problems import Invalid
 from chatspace.service.retrieval.extract import Extracted, extract
-from chatspace.service.retrieval.indexing import PassageVectors, embed_passages, index_file
+from chatspace.service.retrieval.indexing import index_file
 from chatspace.service.state import AppState
 from chatspace.service.store import files as file_store
 from chatspace.service.store.blobs import TempBlob
@@ -95,7 +95,6 @@ class _NewFile:
     status_details: str
     temp: TempBlob
     extracted: Extracted | None
-    vectors: PassageVectors | None
 
 
 def _bounded(metadata: dict[str, Any], loc: list[str | int]) -> dict[str, Any]:
@@ -169,16 +168,16 @@ async def create_files(
     for name, temp in parts:
         content_type = _content_type(name)
         extracted = await _extract(temp.path, name, content_type)
-        vectors = await anyio.to_thread.run_sync(embed_passages, extracted, state.index.dense)
         metadata, details = dict(given), ""
         if fields.instructions is not None:
             derived, details = await _derive(
                 state, extracted, name, content_type, fields.instructions
             )
             metadata = _bounded({**derived, **given}, ["body", "metadata"])
-        new_files.append(_NewFile(name, content_type, metadata, details, temp, extracted, vectors))
+        new_files.append(_NewFile(name, content_type, metadata, details, temp, extracted))
 
     placed: list[str] = []
+    embeds = state.vectors is not None
 
     def write(conn: sa.Connection) -> Answer:
         now = int(time.time())
@@ -205,6 +204,7 @@ async def create_files(
                     created_at=now,
                     expires_at=now + days * 86400 if days else None,
                     blob=blob,
+                    vectors_pending=embeds and bool(new.extracted and new.extracted.passages),
                 )
             )
             index_file(
@@ -213,7 +213,6 @@ async def create_files(
                 org_id=caller.org_id,
                 workspace_id=workspace,
                 extracted=new.extracted,
-                vectors=new.vectors,
             )
         return once.answer(created)
 
@@ -233,7 +232,10 @@ async def create_files(
             state.blobs.delete_many(placed)
         return answer
 
-    return await anyio.to_thread.run_sync(run)
+    answer = await anyio.to_thread.run_sync(run)
+    if state.vectors is not None and not answer.replayed:
+        state.vectors.wake()  # the passages just committed wait for their vectors
+    return answer
 
 
 async def patch_metadata(

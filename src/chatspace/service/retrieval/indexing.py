@@ -7,32 +7,26 @@ is still found whole in one passage (tables are cut by rows instead: :mod:`.tabl
 ``start`` records where a passage begins in the extracted text. Passages and their
 index entries are written together (:mod:`chatspace.service.store.passages`: the
 workspace's FTS5 table on SQLite; on PostgreSQL the ``tsvector`` and pgvector columns of
-the same rows), so a rolled-back upload leaves no index entry. Extraction and embedding,
-the slow parts, run before the transaction (:func:`.extract.extract`,
-:func:`embed_passages`); only the writing runs inside it.
+the same rows), so a rolled-back upload leaves no index entry. Extraction, the slow part,
+runs before the transaction (:func:`.extract.extract`); only the writing runs inside it.
+The passages' vectors come after it, in the background (:mod:`chatspace.service.vectors`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
 from chatspace.service.store.passages import add_passages
 
-from .embeddings import to_blobs
-
 if TYPE_CHECKING:
     from .extract import Extracted
-    from .index import Dense
 
 __all__ = [
     "OVERLAP_CHARS",
     "PASSAGE_CHARS",
-    "PassageVectors",
-    "embed_passages",
     "index_file",
     "split_passages",
 ]
@@ -76,24 +70,6 @@ def split_passages(
     return passages
 
 
-@dataclass(frozen=True, slots=True)
-class PassageVectors:
-    """The stored vectors of a file's passages, in order, the model that made them, and
-    the same vectors as the engine's vector column takes them (None: no such column)."""
-
-    model: str
-    blobs: tuple[bytes, ...]
-    columns: list[str] | None = None
-
-
-def embed_passages(extracted: Extracted | None, dense: Dense | None) -> PassageVectors | None:
-    """The vectors of the file's passages (None without passages or without a model)."""
-    if extracted is None or dense is None or not extracted.passages:
-        return None
-    blobs = to_blobs(dense.embedder.embed([text for _, text in extracted.passages]))
-    return PassageVectors(dense.embedder.name, tuple(blobs), dense.columns(blobs))
-
-
 def index_file(
     conn: sa.Connection,
     *,
@@ -101,10 +77,9 @@ def index_file(
     org_id: str,
     workspace_id: str,
     extracted: Extracted | None,
-    vectors: PassageVectors | None = None,
 ) -> int:
-    """Insert the file's passages with their vectors and locations and index them (in
-    the caller's transaction).
+    """Insert the file's passages with their locations and index them (in the caller's
+    transaction); their vectors are pending.
 
     Returns the number of passages; 0 when the file has no extractable text.
     """
@@ -116,8 +91,5 @@ def index_file(
         workspace_id=workspace_id,
         file_id=file_id,
         passages=extracted.passages,
-        vectors=vectors.blobs if vectors else None,
-        vector_model=vectors.model if vectors else None,
-        embeddings=vectors.columns if vectors else None,
         locations=[[list(mark) for mark in marks] for marks in extracted.locations] or None,
     )

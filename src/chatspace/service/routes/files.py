@@ -167,11 +167,11 @@ def list_files(
 
 
 @router.post("/files/search", responses=error_responses(403, 404), summary="Search files")
-def search(body: FileSearchRequest, caller: CallerDep, state: StateDep) -> SearchResults:
+async def search(body: FileSearchRequest, caller: CallerDep, state: StateDep) -> SearchResults:
     """The passages a completion with this question and filter part would retrieve, best
     first, each with its quote, scores and whether it passes the relevance cut (those
     that miss it follow, uncited); needs reader access."""
-    return search_files(state, caller=caller, body=body)
+    return await search_files(state, caller=caller, body=body)
 
 
 @router.get("/files/{file_id}", responses=error_responses(404), summary="Get a file")

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import sqlalchemy as sa
 
 from chatspace.service.problems import NotFound, quoted
-from chatspace.types.files import File, FileList
+from chatspace.types.files import VECTORS_PENDING, File, FileList
 from chatspace.types.filters import MetadataFilter
 
 from .completions import forget_files
@@ -24,6 +24,7 @@ from .filters import metadata_where
 from .metadata_values import index_metadata
 from .passages import delete_file_passages
 from .schema import files as table
+from .schema import passages
 
 __all__ = [
     "create_file",
@@ -34,10 +35,13 @@ __all__ = [
     "get_file_row",
     "known_file_ids",
     "list_files",
+    "mark_vectors_pending",
     "new_file_id",
     "purge_expired",
     "referenced_blobs",
+    "settle_vectors_pending",
     "update_file",
+    "vectors_pending_in",
 ]
 
 Order = Literal["asc", "desc"]
@@ -69,8 +73,12 @@ _WIRE_FIELDS = (
 
 
 def _file(row: Mapping[str, Any] | sa.RowMapping) -> File:
-    """The wire form of a row (internal columns such as ``blob`` stay inside)."""
-    return File(**{name: row[name] for name in _WIRE_FIELDS})
+    """The wire form of a row (internal columns such as ``blob`` stay inside);
+    ``status_details`` ends with :data:`VECTORS_PENDING` while its vectors are."""
+    fields = {name: row[name] for name in _WIRE_FIELDS}
+    if row["vectors_pending"]:
+        fields["status_details"] = " ".join(filter(None, (row["status_details"], VECTORS_PENDING)))
+    return File(**fields)
 
 
 def create_file(
@@ -90,7 +98,9 @@ def create_file(
     created_at: int,
     expires_at: int | None,
     blob: str,
+    vectors_pending: bool = False,
 ) -> File:
+    """Insert a file's row; ``vectors_pending``: its passages wait for their vectors."""
     values = {
         "id": file_id,
         "org_id": org_id,
@@ -107,6 +117,7 @@ def create_file(
         "content_type": content_type,
         "sha256": sha256,
         "blob": blob,
+        "vectors_pending": vectors_pending,
     }
     conn.execute(table.insert().values(**values))
     index_metadata(conn, [file_id])
@@ -283,6 +294,35 @@ def purge_expired(conn: sa.Connection, *, workspace: tuple[str, str], now: int) 
     ).all()
     _delete_rows(conn, [r.id for r in rows])
     return [r.blob for r in rows]
+
+
+def mark_vectors_pending(conn: sa.Connection, file_ids: Sequence[str]) -> None:
+    """Say that these files' passages wait for vectors again (another model's were
+    forgotten)."""
+    if file_ids:
+        conn.execute(table.update().where(table.c.id.in_(file_ids)).values(vectors_pending=True))
+
+
+def settle_vectors_pending(conn: sa.Connection, file_ids: Iterable[str] | None = None) -> None:
+    """Clear the pending mark of those of ``file_ids`` (None: of every file marked) whose
+    passages all have vectors.
+
+    Run after the vectors' own transaction has committed: of two replicas finishing one
+    file's passages at once, the one whose statement starts last sees both commits."""
+    waiting = sa.exists().where(passages.c.file_id == table.c.id, passages.c.vector_model.is_(None))
+    where = [table.c.vectors_pending, ~waiting]
+    if file_ids is not None:
+        where.append(table.c.id.in_(sorted(set(file_ids))))
+    conn.execute(table.update().where(*where).values(vectors_pending=False))
+
+
+def vectors_pending_in(conn: sa.Connection, workspace: tuple[str, str]) -> bool:
+    """Whether a file of the workspace waits for its passages' vectors."""
+    org_id, workspace_id = workspace
+    marked = sa.select(table.c.id).where(
+        table.c.org_id == org_id, table.c.workspace_id == workspace_id, table.c.vectors_pending
+    )
+    return conn.execute(marked.limit(1)).first() is not None
 
 
 def referenced_blobs(conn: sa.Connection) -> set[str]:

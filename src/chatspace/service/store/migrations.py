@@ -615,3 +615,17 @@ def m013_term_stats(conn: sa.Connection) -> None:
         GROUP BY p.org_id, p.workspace_id, t.term
         """,
     )
+
+
+@migration
+def m014_background_vectors(conn: sa.Connection) -> None:
+    """Passage vectors computed after the upload: a file says its vectors are pending
+    until they are stored, and a replica claims the passages it embeds until a deadline
+    (another replica skips them; they are free again if it dies). The partial index finds
+    the pending passages and files without reading the others."""
+    _run(conn, "ALTER TABLE files ADD COLUMN vectors_pending BOOLEAN NOT NULL DEFAULT FALSE")
+    _run(conn, "ALTER TABLE passages ADD COLUMN embed_claimed_until DOUBLE PRECISION")
+    conn.exec_driver_sql(
+        "CREATE INDEX passages_pending ON passages (id) WHERE vector_model IS NULL"
+    )
+    conn.exec_driver_sql("CREATE INDEX files_vectors_pending ON files (id) WHERE vectors_pending")

@@ -11,7 +11,8 @@ migration ``m006_postgres_search``), so writing or deleting a passage is all it 
 triggers keep each workspace's term statistics there (migration ``m013_term_stats``).
 
 A passage may also carry a dense vector and the name of the model that made it
-(:mod:`chatspace.service.retrieval.embeddings`); this module stores and reads them as
+(:mod:`chatspace.service.retrieval.embeddings`), written after the passage itself by the
+replica that claimed it (:func:`claim_pending`); this module stores and reads them as
 bytes and knows nothing of what they mean. Where PostgreSQL has pgvector, the same vector
 is also written to the ``embedding`` column, in the form retrieval gives
 (``embeddings``: ``halfvec`` literals), in the same statement.
@@ -30,13 +31,15 @@ from .dialects import is_postgres
 
 __all__ = [
     "TOKENIZER",
+    "PendingRow",
     "VectorRow",
     "add_passages",
+    "claim_pending",
     "delete_file_passages",
     "drop_workspace_index",
+    "forget_other_vectors",
     "index_exists",
     "index_table",
-    "passages_without_vectors",
     "set_vectors",
     "vector_stamp",
     "workspace_vectors",
@@ -93,18 +96,13 @@ def add_passages(
     workspace_id: str,
     file_id: str,
     passages: Sequence[tuple[int, str]],
-    vectors: Sequence[bytes] | None = None,
-    vector_model: str | None = None,
-    embeddings: Sequence[str] | None = None,
     locations: Sequence[list[Any]] | None = None,
 ) -> int:
-    """Store a file's passages (``(start offset, text)``, with their ``vectors`` made by
-    ``vector_model`` when given, their pgvector ``embeddings`` where the database has
-    that column, and the JSON of their ``locations`` in the file) and index them; how
-    many."""
+    """Store a file's passages (``(start offset, text)``, with the JSON of their
+    ``locations`` in the file) and index them; how many. Their vectors are pending
+    (:func:`claim_pending`, :func:`set_vectors`)."""
     if not passages:
         return 0
-    stored = vectors if vectors is not None else [None] * len(passages)
     places = locations if locations is not None else [[]] * len(passages)
     rows = [
         {
@@ -114,20 +112,11 @@ def add_passages(
             "ord": i,
             "start": start,
             "text": text,
-            "vector": vector,
-            "vector_model": vector_model if vector is not None else None,
             "locations": place,
         }
-        for i, ((start, text), vector, place) in enumerate(
-            zip(passages, stored, places, strict=True)
-        )
+        for i, ((start, text), place) in enumerate(zip(passages, places, strict=True))
     ]
-    insert = sa.insert(schema.passages)
-    if embeddings is not None:
-        for row, embedding in zip(rows, embeddings, strict=True):
-            row["embedding_literal"] = embedding
-        insert = sa.insert(_WITH_EMBEDDING).values(embedding=_EMBEDDING)
-    conn.execute(insert, rows)
+    conn.execute(sa.insert(schema.passages), rows)
     if _fts5(conn):
         _index(conn, index_table(org_id, workspace_id), "file_id = ?", (file_id,))
     return len(passages)
@@ -210,17 +199,56 @@ def workspace_vectors(
     return [(int(pid), file_id, bytes(vector)) for pid, file_id, vector in rows]
 
 
-def passages_without_vectors(
-    conn: sa.Connection, *, model: str, limit: int, embedding: bool = False
-) -> list[tuple[int, str]]:
-    """Up to ``limit`` passages ``(id, text)`` whose vector is missing or of another model
-    (or, with ``embedding``, missing from pgvector's column: the extension came later)."""
+PendingRow = tuple[int, str, str]
+"""``(passage id, file id, text)`` of a passage claimed for its vector."""
+
+_PENDING = "vector_model IS NULL"
+"""A passage waiting for its vector (the partial index ``passages_pending`` holds them)."""
+
+
+def claim_pending(
+    conn: sa.Connection,
+    *,
+    limit: int,
+    now: float,
+    until: float,
+    workspace: tuple[str, str] | None = None,
+) -> list[PendingRow]:
+    """Claim up to ``limit`` passages waiting for a vector (of ``workspace`` alone, when
+    given), oldest first, until ``until``: those no other claim holds (none, or one run
+    out before ``now``: its replica died). Rows another transaction claims at this moment
+    are skipped on PostgreSQL (``SKIP LOCKED``); SQLite's single writer makes two claims
+    take turns."""
+    lock = " FOR UPDATE SKIP LOCKED" if is_postgres(conn) else ""
+    params: dict[str, object] = {"until": until, "now": now, "limit": limit}
+    only = ""
+    if workspace is not None:
+        only = " AND org_id = :org_id AND workspace_id = :workspace_id"
+        params["org_id"], params["workspace_id"] = workspace
+    rows = conn.execute(
+        sa.text(
+            "UPDATE passages SET embed_claimed_until = :until WHERE id IN ("  # noqa: S608
+            f"SELECT id FROM passages WHERE {_PENDING}{only} AND (embed_claimed_until IS "
+            f"NULL OR embed_claimed_until < :now) ORDER BY id LIMIT :limit{lock}"
+            ") RETURNING id, file_id, text"
+        ),
+        params,
+    )
+    return sorted((int(pid), file_id, text) for pid, file_id, text in rows)
+
+
+def forget_other_vectors(conn: sa.Connection, *, model: str, embedding: bool = False) -> list[str]:
+    """Make pending the passages whose vector another model made (never compared with
+    this model's) or, with ``embedding``, that lack pgvector's column (the extension came
+    later); the ids of the files with a pending passage (these, and those stored
+    without vectors)."""
     p = schema.passages
-    missing = sa.or_(p.c.vector_model.is_(None), p.c.vector_model != model)
+    other = p.c.vector_model != model
     if embedding:
-        missing = sa.or_(missing, sa.column("embedding").is_(None))
-    rows = conn.execute(sa.select(p.c.id, p.c.text).where(missing).order_by(p.c.id).limit(limit))
-    return [(int(pid), text) for pid, text in rows]
+        other = sa.or_(other, sa.column("embedding").is_(None))
+    conn.execute(p.update().where(p.c.vector_model.is_not(None), other).values(vector_model=None))
+    pending = sa.select(p.c.file_id).where(p.c.vector_model.is_(None)).distinct()
+    return sorted(conn.scalars(pending))
 
 
 def set_vectors(

@@ -116,6 +116,7 @@ files = sa.Table(
     sa.Column("content_type", sa.Text, nullable=False),
     sa.Column("sha256", sa.Text, nullable=False),
     sa.Column("blob", sa.Text, nullable=False),
+    sa.Column("vectors_pending", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 metadata_values = sa.Table(
@@ -148,6 +149,7 @@ passages = sa.Table(
     sa.Column("vector", sa.LargeBinary),
     sa.Column("vector_model", sa.Text),
     sa.Column("locations", sa.JSON),
+    sa.Column("embed_claimed_until", sa.Double),
 )
 
 idempotency_keys = sa.Table(

@@ -202,6 +202,20 @@ def test_a_quote_is_the_sentences_that_hold_most_of_the_question() -> None:
     assert quote.endswith("can refer to its own output."), quote
 
 
+def test_a_run_of_sentences_is_not_worth_more_for_a_year_in_its_last() -> None:
+    """Three sentences each holding a word of the question, the last with a year, read
+    as an answer to "when": the shape of the answer counts in the quote's first sentence
+    only (the quickstart quoted the city introduction instead of the opening hours)."""
+    text = (
+        "Paris hosts our head office. Lyon is known for its food. Nice opened in 2023.\n\n"
+        "The Lyon office opens at 9:00 and closes at 17:30."
+    )
+    passage = _passage(text, "office", "Lyon", "opened", "opens")
+    weights = {"lyon": 0.4, "office": 0.3, "open": 0.3}
+    quote = best_quote(passage, weights, "When does the Lyon office open?")
+    assert quote == "The Lyon office opens at 9:00 and closes at 17:30.", quote
+
+
 def test_the_sentence_under_an_option_s_name_says_what_it_does() -> None:
     """ "SKIP_LOCKED" heads its description: the first sentence under it defines it, though
     a later one repeats more words of the question ("option")."""

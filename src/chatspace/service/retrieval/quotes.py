@@ -16,9 +16,10 @@ that fits, the one whose matched terms weigh most, where
   output" says "query" itself, under "Recursive Queries";
 - the first sentence under a heading that matches, and does not repeat its name, is its
   definition (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does;
-- a run that gives what the question asks for (a number for "how much", "what is the
-  default"; a date for "when"; a name for "who") in a sentence with matched terms weighs
-  more by :data:`SHAPE_BONUS`;
+- a run whose first sentence gives what the question asks for (a number for "how much",
+  "what is the default"; a date for "when"; a name for "who") weighs more by
+  :data:`SHAPE_BONUS`: three sentences that each hold a word of "When does the Lyon
+  office open?" and a year do not beat "The Lyon office opens at 9:00";
 - a heading, a signature line or a bare label weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading; a call, "penguins.dropna()", is not);
@@ -322,8 +323,7 @@ def best_span(
             for t, f in section.items():
                 found[t] = max(f, found.get(t, 0.0))
         value = weight(found)
-        answers = (lines[i] for i in range(lo, hi + 1) if i == lo or terms[i])
-        if value and shape is not None and any(shape.search(line) for line in answers):
+        if value and shape is not None and shape.search(lines[lo]):
             value += SHAPE_BONUS * top
         if (
             lo > 0

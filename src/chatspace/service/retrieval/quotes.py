@@ -233,15 +233,14 @@ def _named(passage: Passage, terms: list[frozenset[str]]) -> frozenset[str]:
     )
 
 
-def _sections(text: str, units: list[Unit], terms: list[frozenset[str]]) -> list[dict[str, float]]:
+def _sections(labels: list[bool], terms: list[frozenset[str]]) -> list[dict[str, float]]:
     """Each sentence's terms, at full weight, with those of the heading or label it stands
     under at :data:`HEADED_FACTOR`: the sentences under "deadlock_timeout (integer)" or
     "Root cause" are about it, and the heading alone answers nothing; but a sentence that
     says a word itself says more than one under a heading that does."""
     found: list[dict[str, float]] = []
     heading, under = frozenset[str](), False
-    for unit, matched in zip(units, terms, strict=True):
-        label = _is_label(text[unit.start : unit.end])
+    for label, matched in zip(labels, terms, strict=True):
         if label:
             # consecutive labels name one thing ("-R", "--write-recovery-conf")
             heading = heading | matched if under else matched
@@ -254,7 +253,7 @@ def _sections(text: str, units: list[Unit], terms: list[frozenset[str]]) -> list
 
 def _whole(term: str, sentence: str) -> bool:
     """Whether ``sentence`` holds ``term`` itself: an identifier whole
-    (:func:`~.search.holds_identifier`), any other term as the index matched it."""
+    (:func:`~.terms.holds_identifier`), any other term as the index matched it."""
     return not is_identifier(term) or holds_identifier(sentence, term)
 
 
@@ -306,7 +305,7 @@ def best_span(
     labels = [_is_label(line) for line in lines]
     shape = _shape(question)
     named = _named(passage, terms)
-    sections = _sections(text, units, terms)
+    sections = _sections(labels, terms)
     top = max(weights.values(), default=1.0)
 
     def weight(found: Mapping[str, float]) -> float:

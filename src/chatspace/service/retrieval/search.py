@@ -321,16 +321,14 @@ def _lexical(
             continue
         identifier = is_identifier(term)
         # an identifier is known only whole: "on_error" is not in "on error"
-        nowhere = df == 0 or (
-            identifier and not any(holds_identifier(p.text, term) for _, p in rows)
-        )
+        whole = {pid: not identifier or holds_identifier(p.text, term) for pid, p in rows}
+        nowhere = df == 0 or not any(whole.values())
         if nowhere and (term in query.names - query.roles or identifier):
             unknown |= _no_file_named(conn, where, term)
         total += share
-        for pid, p in rows:
+        for pid in covered:
             found = term_stems <= matched[pid] or term in named[pid]
-            exact = not identifier or term in named[pid] or holds_identifier(p.text, term)
-            if found and exact:
+            if found and (whole[pid] or term in named[pid]):
                 covered[pid] += share
     coverage = {pid: c / total if total else 0.0 for pid, c in covered.items()}
     return _Lexical(coverage, unknown)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 
-from support.platform import stored
+from support.platform import stored, with_vectors
 from support.service import running_service
 
 
@@ -26,6 +26,8 @@ def test_everything_survives_a_restart(tmp_path: Path, org: str) -> None:
             assert uploaded.status_code == 200
             (one, two) = uploaded.json()
             ann.patch(f"/files/{two['id']}/metadata", params={"workspace": "keep"}, json={"v": 2})
+            # the rows are compared whole: the background embedder's work done first
+            with_vectors(ann, [one, two])
             seen = {
                 "workspaces": ann.get("/workspaces").json(),
                 "users": ann.get("/workspaces/keep/users").json(),

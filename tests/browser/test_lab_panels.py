@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browser.conftest import running_lab
-from support.lab import KERNEL_IDLE_JS, Lab, shot
+from support.lab import KERNEL_IDLE_JS, Lab, shot, watched_page
 from support.upstream import USAGE, FakeUpstream, _chunk, _event
 
 pytestmark = pytest.mark.browser
@@ -78,19 +78,14 @@ def page(
     with running_lab(tmp_path_factory.mktemp("panels-lab"), env) as lab:
         lab.write_notebook("panels.ipynb", CELLS)
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        opened = context.new_page()
-        errors: list[str] = []
-        opened.on("pageerror", lambda e: errors.append(str(e)))
-        opened.page_errors = errors  # type: ignore[attr-defined]
+        opened = watched_page(context)
         _run_all(opened, lab)
         yield opened
         context.close()
 
 
 def _run_all(page: Page, lab: Lab) -> None:
-    page.goto(lab.url("lab/tree/panels.ipynb"))
-    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+    lab.open_notebook(page, "panels.ipynb")
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(_DONE_JS, arg=len(CELLS), timeout=180_000)
     page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)

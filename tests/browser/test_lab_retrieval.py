@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from support.lab import KERNEL_IDLE_JS, Lab, shot
+from support.lab import KERNEL_IDLE_JS, Lab, shot, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -44,13 +44,8 @@ def page(browser: Any, lab: Lab) -> Iterator[Page]:
     (lab.root / "fees.txt").write_text(TEXT)
     lab.write_notebook("retrieval.ipynb", CELLS)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda e: errors.append(str(e)))
-    opened.page_errors = errors  # type: ignore[attr-defined]
-    opened.goto(lab.url("lab/tree/retrieval.ipynb"))
-    opened.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-    opened.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+    opened = watched_page(context)
+    lab.open_notebook(opened, "retrieval.ipynb")
     yield opened
     context.close()
 

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browser.conftest import running_lab
-from support.lab import KERNEL_IDLE_JS, shot
+from support.lab import KERNEL_IDLE_JS, shot, watched_page
 from support.upstream import FakeUpstream
 
 pytestmark = pytest.mark.browser
@@ -62,13 +62,8 @@ def page(
         lab.write_notebook("second.ipynb", SECOND)
         context = browser.new_context(viewport={"width": 1500, "height": 950})
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=lab.base)
-        opened = context.new_page()
-        errors: list[str] = []
-        opened.on("pageerror", lambda e: errors.append(str(e)))
-        opened.page_errors = errors  # type: ignore[attr-defined]
-        opened.goto(lab.url("lab/tree/first.ipynb"))
-        opened.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-        opened.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+        opened = watched_page(context)
+        lab.open_notebook(opened, "first.ipynb")
         opened.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         opened.wait_for_function(_DONE_JS, arg=len(FIRST), timeout=180_000)
         opened.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)

@@ -7,6 +7,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("CHATSPACE_SCREENSHOTS", REPO / "artifacts" / "screenshots"))
@@ -35,6 +36,23 @@ class Lab:
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
         nbformat.write(notebook, self.root / name)
+
+    def open_notebook(self, page: Any, name: str) -> None:
+        """Open the notebook ``name`` in ``page`` and wait until its cells show and its
+        kernel is idle."""
+        page.goto(self.url(f"lab/tree/{name}"))
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
+        page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+
+
+def watched_page(context: Any) -> Any:
+    """A new page of the browser ``context`` whose uncaught script errors collect in
+    ``page.page_errors`` (each test asserts it stays empty)."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.page_errors = errors
+    return page
 
 
 def stop_lab(proc: subprocess.Popen[bytes]) -> None:

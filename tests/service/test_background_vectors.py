@@ -1,4 +1,4 @@
-"""Passage vectors computed after the upload (docs/decisions.md#passage-vectors-in-the-background):
+"""Passage vectors computed after the upload (docs/decisions.md#when-are-a-files-passage-vectors-computed):
 a file is found by its words at once and by meaning once its ``status_details`` stop
 saying its vectors are pending, without another request; replicas sharing a database
 never embed one passage twice; a claim of a dead replica runs out; a file deleted while

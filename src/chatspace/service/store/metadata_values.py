@@ -1,5 +1,5 @@
 """Each file's metadata read once as typed values, the index metadata filters use
-(:mod:`.filters`; docs/decisions.md, "Typed metadata index").
+(:mod:`.filters`; docs/decisions.md, "How are metadata filters indexed?").
 
 A row of ``metadata_values`` per key of a file holds what that key's value reads as,
 each reading NULL unless the value is of that kind:

@@ -1,11 +1,12 @@
-"""Passage vectors computed after the upload (docs/decisions.md#when-are-a-files-passage-vectors-computed):
-a file is found by its words at once and by meaning once its ``status_details`` stop
-saying its vectors are pending, without another request; replicas sharing a database
-never embed one passage twice; a claim of a dead replica runs out; a file deleted while
-its vectors are computed leaves nothing behind; a question asked right after an upload
-waits for its workspace's vectors (``vectors_wait_seconds``), and is then ranked as it
-is once they are stored. Through the real service, and at the
-store level with two engines on one database standing for two replicas."""
+"""Passage vectors computed after the upload
+(docs/decisions.md#when-are-a-files-passage-vectors-computed): a file is found by its
+words at once and by meaning once its ``status_details`` stop saying its vectors are
+pending, without another request; replicas sharing a database never embed one passage
+twice; a claim of a dead replica runs out; a file deleted while its vectors are computed
+leaves nothing behind; a question asked right after an upload waits for its workspace's
+vectors (``vectors_wait_seconds``), and is then ranked as it is once they are stored.
+Through the real service, and at the store level with two engines on one database
+standing for two replicas."""
 
 from __future__ import annotations
 

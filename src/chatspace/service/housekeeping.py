@@ -2,10 +2,11 @@
 
 The replicas of a team deployment share one database and one blob store, so what cleans
 those up runs on one replica at a time: the one holding the ``housekeeping`` lease
-(:mod:`.store.leases`). Every ``housekeeping_interval`` seconds (600) each replica asks for
-it; the holder renews it for :data:`LEASE_INTERVALS` intervals, and once a holder that
-died has let it run out, the next replica to ask takes it over. A holder is named by its
-host and data dir (one per replica), so a replica restarted after a crash holds it again.
+(:mod:`.store.leases`). Every ``housekeeping_interval`` seconds (a setting of
+:class:`~.config.Settings`) each replica asks for it; the holder renews it for
+:data:`LEASE_INTERVALS` intervals, and once a holder that died has let it run out, the
+next replica to ask takes it over. A holder is named by its host and data dir (one per
+replica), so a replica restarted after a crash holds it again.
 
 A replica that takes the lease (at start, before it answers, or from one that died)
 sweeps: files past their ``expires_at`` deleted, old idempotency keys and rate counts

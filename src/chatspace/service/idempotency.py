@@ -1,7 +1,8 @@
 """Creating once under an ``Idempotency-Key`` (docs/interface.md#idempotency).
 
-The service keeps, per caller (org and user) and for 24 hours, each key with a fingerprint
-of its request and the answer sent. The same key with the same request is answered with
+The service keeps, per caller (org and user) and for the time docs/interface.md#idempotency
+states (:data:`.store.idempotency.RETENTION_SECONDS`), each key with a fingerprint of its
+request and the answer sent. The same key with the same request is answered with
 that answer again (header ``Idempotent-Replayed: true``) and creates nothing; the same key
 with a different request is a 409. Only successful answers are remembered, so that a
 request that failed (413, 502, ...) can be retried under its key.

@@ -8,9 +8,8 @@ common English stop words, are searched through the database engine's index
 the same way on every engine, in two steps:
 
 1. **Candidates**: the :data:`POOL` best passages matching any of the terms (without
-   context and relevance this is the whole ranking of earlier versions, the benchmark's
-   "today" column), and, with vectors, the :data:`POOL` passages most similar to the
-   question.
+   context and relevance, this alone is the ranking of the benchmark's "today" column),
+   and, with vectors, the :data:`POOL` passages most similar to the question.
 2. **Relevance** (:func:`_lexical`, :func:`relevance_of`): which query terms each
    candidate matches (the tokens the index marked in it, stemmed as the index stems
    them), and each term's inverse document frequency in the workspace. A passage's *coverage*

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser.conftest import running_lab
-from support.lab import KERNEL_IDLE_JS, Lab, shot
+from support.lab import Lab, shot
 from support.upstream import FakeUpstream
 
 pytestmark = pytest.mark.browser
@@ -57,9 +57,7 @@ def test_chat_with_the_model_of_the_environment_in_a_new_notebook(
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     try:
-        page.goto(model_lab.url("lab/tree/real-model.ipynb"))
-        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-        page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+        model_lab.open_notebook(page, "real-model.ipynb")
         page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.wait_for_function(_DONE_JS, arg=len(CELLS), timeout=120_000)
         answer = page.locator(".jp-Cell").nth(3).locator(".jp-OutputArea-output").last

@@ -61,9 +61,7 @@ def test_a_failing_cell_explained_and_code_put_below_by_the_connected_model(
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     try:
-        page.goto(llama_lab.url("lab/tree/explain.ipynb"))
-        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
-        page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+        llama_lab.open_notebook(page, "explain.ipynb")
         # Cell by cell, as a user runs them: run-all would stop at the error.
         for index in range(len(CELLS)):
             page.evaluate(_RUN_JS, index)

@@ -266,9 +266,21 @@ def test_a_file_id_of_another_workspace_is_refused(client: httpx.Client) -> None
     parts = _parts({"type": "text", "text": "x"}, {"file_ids": [here["id"], elsewhere["id"]]})
     response = client.post("/chat/completions", json={"messages": parts})
     assert response.status_code == 422
-    [item] = response.json()["detail"]
-    assert item["loc"] == ["body", "messages", 0, "content", 1, "file_ids", 1]
-    assert elsewhere["id"] in item["msg"]
+    msg = f"file '{elsewhere['id']}' is not a file of workspace 'default'"
+    assert response.json() == {
+        "detail": [
+            {
+                "loc": ["body", "messages", 0, "content", 1, "file_ids", 1],
+                "msg": msg,
+                "type": "value_error",
+            }
+        ],
+        "error": {
+            "message": f"messages.0.content.1.file_ids.1: {msg}",
+            "type": "invalid_request_error",
+            "code": "value_error",
+        },
+    }
 
 
 def test_malformed_json_and_wrong_content_type(client: httpx.Client) -> None:

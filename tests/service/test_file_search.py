@@ -207,9 +207,15 @@ def test_a_file_of_another_workspace_is_422_naming_it(
     mine = files[0]["id"]
     response = _search(alice, file_ids=[mine, elsewhere])
     assert response.status_code == 422
-    (item,) = response.json()["detail"]
-    assert item["loc"] == ["body", "file_ids", 1]
-    assert elsewhere in item["msg"]
+    msg = f"file '{elsewhere}' is not a file of workspace 'default'"
+    assert response.json() == {
+        "detail": [{"loc": ["body", "file_ids", 1], "msg": msg, "type": "value_error"}],
+        "error": {
+            "message": f"file_ids.1: {msg}",
+            "type": "invalid_request_error",
+            "code": "value_error",
+        },
+    }
 
 
 def test_access(client_of: Callable[[str], httpx.Client]) -> None:

@@ -93,8 +93,16 @@ RULES = {
     # Operations raise the service's problems and return data, never a response; access
     # rules come from .access, not from the routes' dependencies (.http.deps).
     "operations": (f"{PREFIX}.routes", *NO_HTTP),
-    # Retrieval reads through the store and knows no engine (the tokenizer is a leaf).
-    "retrieval": (f"{PREFIX}.engines", f"{PREFIX}.operations", f"{PREFIX}.routes", *NO_HTTP),
+    # Retrieval reads through the store and knows no engine (the tokenizer is a leaf); it
+    # knows no request's shape either, so it names a bad filter part by value
+    # (problems.UnknownFile), never by a body path (problems.Invalid).
+    "retrieval": (
+        f"{PREFIX}.engines",
+        f"{PREFIX}.operations",
+        f"{PREFIX}.routes",
+        f"{PREFIX}.problems.Invalid",
+        *NO_HTTP,
+    ),
     # Engines turn a job into events: no storage, no operations.
     "engines": (f"{PREFIX}.store", f"{PREFIX}.operations", f"{PREFIX}.routes", *NO_HTTP),
 }
@@ -113,6 +121,22 @@ def test_the_wings_beside_the_service_talk_to_it_over_http_only(wing: str) -> No
     paths = sorted((PACKAGE / wing).rglob("*.py"))
     assert paths, wing
     assert _offending(paths, (PREFIX, "fastapi", "sqlalchemy")) == []
+
+
+HTTP_EDGE = ("app.py", "http", "routes")
+"""The service's only modules that may import FastAPI or Starlette."""
+
+
+def test_below_the_http_edge_nothing_imports_fastapi_or_starlette() -> None:
+    """Every service module outside the HTTP edge (idempotency, housekeeping, the saved
+    models, config, the CLI, ... and the layers above) is framework-free: JSON data comes
+    from pydantic, worker threads from anyio."""
+    paths = [
+        path
+        for path in sorted(SERVICE.rglob("*.py"))
+        if path.relative_to(SERVICE).parts[0] not in HTTP_EDGE
+    ]
+    assert _offending(paths, ("fastapi", "starlette")) == []
 
 
 @pytest.mark.parametrize("module", ["problems.py", "access.py"])

@@ -58,7 +58,7 @@ def relay(tmp_path_factory: pytest.TempPathFactory, fake: FakeUpstream) -> Itera
                 name: name
                 for name in (
                     *("echo", "broken", "garbage", "hang", "midstream", "meta"),
-                    *("tools", "logprobs", "erroring", "denied", "missing"),
+                    *("tools", "logprobs", "erroring", "denied", "missing", "framed"),
                 )
             }
             | {"renamed": "echo"},
@@ -212,6 +212,18 @@ def test_streamed_through_with_usage_and_citations(
         stored["choices"][0]["message"]["annotations"]
         == completion["choices"][0]["message"]["annotations"]
     )
+
+
+def test_a_stream_framed_as_other_servers_frame_it_is_read_whole(client: httpx.Client) -> None:
+    """CRLF line ends, comments, ``event``/``id``/``retry`` fields, events without data and
+    JSON over several ``data`` lines (the SSE standard's, as httpx-sse reads it) give the
+    same answer as ``echo``'s one-line events."""
+    body = {"model": "framed", "messages": [{"content": QUESTION}], "store": True}
+    completion = assemble(stream(client, body)[1])
+    assert completion["choices"][0]["message"]["content"] == REPLY
+    assert completion["choices"][0]["finish_reason"] == "stop"
+    stored = client.get(f"/chat/completions/{completion['id']}").json()
+    assert stored["usage"] == USAGE
 
 
 @pytest.mark.parametrize("streamed", [False, True])

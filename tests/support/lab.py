@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .processes import stop_process
+
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("CHATSPACE_SCREENSHOTS", REPO / "artifacts" / "screenshots"))
 TOKEN = "browser-test-token"
@@ -56,14 +58,8 @@ def watched_page(context: Any) -> Any:
 
 
 def stop_lab(proc: subprocess.Popen[bytes]) -> None:
-    """Stop a JupyterLab: SIGTERM, then SIGKILL after 30 s, waited for either way (an
-    unwaited process is a ResourceWarning, which fails a later test)."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    """Stop a JupyterLab (30 s to end of its own)."""
+    stop_process(proc, 30)
 
 
 def shot(page: object, name: str, element: object | None = None) -> Path:

@@ -23,6 +23,8 @@ from typing import IO
 import httpx
 import pytest
 
+from .processes import stop_process
+
 __all__ = ["MODEL_ALIAS", "LlamaServer", "llama_python"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,13 +172,7 @@ class LlamaServer:
         process, self.process = self.process, None
         if process is None:
             return
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_process(process, STOP_TIMEOUT)
         if self._reader is not None:
             self._reader.join(timeout=STOP_TIMEOUT)
         if process.stdout is not None:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from chatspace.local.auth import mint_token
 
+from .processes import stop_process
 from .s3_server import free_ports
 from .service import TEST_SECRET, Service, start_service
 
@@ -82,13 +83,7 @@ class Nginx:
         return (self.prefix / "logs" / "error.log").read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()  # nginx's fast shutdown
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, 10)  # SIGTERM: nginx's fast shutdown
 
 
 def _wait_until_listening(nginx: Nginx, port: int, timeout: float = 15.0) -> None:

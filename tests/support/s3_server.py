@@ -23,6 +23,8 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from .processes import stop_process
+
 ACCESS_KEY = "chatspace-test-access"
 SECRET_KEY = "chatspace-test-secret-7f3a9c1e5b"
 """SeaweedFS without an identity file accepts any key: these only prove they never leak."""
@@ -135,12 +137,7 @@ def running_seaweedfs(base: Path) -> Iterator[S3Server]:
         yield server
     finally:
         # weed lingers 20 s after SIGTERM (draining its components); its data is scratch.
-        process.terminate()
-        try:
-            process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process, 2)
         for port in ports:
             for leftover in Path("/tmp").glob(f"seaweedfs-*-{port}.sock"):
                 leftover.unlink(missing_ok=True)

@@ -9,7 +9,6 @@ own data dir. It prints its address once it listens, which is the event we wait 
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import threading
 import uuid
@@ -22,6 +21,7 @@ from chatspace.local.auth import mint_token
 from chatspace.local.serving import READY_LINE, start_serve
 
 from . import engines
+from .processes import stop_process
 
 TEST_SECRET = "test-secret-that-is-long-enough-for-hs256-0123456789"
 READY_PREFIX = READY_LINE + " "
@@ -68,13 +68,7 @@ class Service:
     def stop(self) -> None:
         if self in running:
             running.remove(self)
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, 20)
         if self.reader is not None:
             self.reader.join(timeout=20)  # the output ends with the process
         if self.process.stdout is not None:

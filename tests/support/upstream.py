@@ -14,6 +14,9 @@ forwards and make the upstream fail in each way the service must survive:
                one answers as ``echo`` (a request cut by its replica's death, retried)
 ``midstream``  streams two pieces of ``REPLY``, then an error event
 ``stall``      streams two pieces of ``REPLY``, then nothing until the server stops
+``framed``     streams as ``echo`` does, framed as other servers frame events: CRLF line
+               ends (cut between writes), comments, ``event``/``id``/``retry`` fields,
+               events without data, each chunk's JSON over several ``data`` lines
 ``meta``       a JSON object of metadata in a Markdown fence (``META``); a request
                whose text says "garble" gets prose instead
 ``tools``      calls ``get_weather`` (``CALL``; with ``functions``, the legacy
@@ -184,7 +187,8 @@ class FakeUpstream:
             content = "Sorry, no." if "garble" in text else f"```json\n{json.dumps(META)}\n```"
             return JSONResponse(self._completion(content))
         if body.get("stream"):
-            return StreamingResponse(self._stream(body), media_type="text/event-stream")
+            events = self._framed(body) if model == "framed" else self._stream(body)
+            return StreamingResponse(events, media_type="text/event-stream")
         if model == "logprobs":
             return JSONResponse(self._completion(REPLY, logprobs={"content": LOGPROBS}))
         return JSONResponse(self._completion("".join(self.pieces)))
@@ -231,6 +235,18 @@ class FakeUpstream:
             yield _event(_chunk({"role": "assistant", **delta} if i == 0 else delta))
         yield _event(_chunk({}, "function_call" if legacy else "tool_calls"))
         yield b"data: [DONE]\n\n"
+
+    async def _framed(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
+        """``echo``'s stream as servers other than OpenAI's may frame it (model ``framed``)."""
+        yield b": keep-alive\r\n\r\nretry: 3000\r\n\r\nevent: ping\r\n\r"
+        yield b"\n"  # the blank line's CRLF cut between two writes
+        async for event in self._stream(body):
+            data = event.decode().removeprefix("data: ").removesuffix("\n\n")
+            lines = (
+                json.dumps(json.loads(data), indent=1).splitlines() if data != "[DONE]" else [data]
+            )
+            framed = "event: message\r\nid: 7\r\n" + "".join(f"data: {x}\r\n" for x in lines)
+            yield f"{framed}\r\n".encode()
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
         yield _event(_chunk({"role": "assistant", "content": ""}))

@@ -13,13 +13,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from chatspace._version import __version__
 from chatspace.types.common import HTTPValidationError
 
 from . import discovery, housekeeping
 from .config import Settings
+from .http.asgi import HTTPMiddleware
 from .http.errors import error_body, on_problem
 from .http.limits import CallerSlots
 from .http.request_ids import RequestIdMiddleware
@@ -102,20 +103,14 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
-class UnexpectedErrors:
+class UnexpectedErrors(HTTPMiddleware):
     """A bug's answer: a 500 logged once, with its request id, on a connection kept open.
 
     Starlette's own handler of last resort answers and then raises the error again, so
     that uvicorn logs it a second time and closes the connection.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
 
         async def watched_send(message: Message) -> None:

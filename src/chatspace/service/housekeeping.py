@@ -27,7 +27,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
-from starlette.concurrency import run_in_threadpool
 
 from .ratelimit import WINDOW_SECONDS
 from .state import AppState
@@ -137,7 +136,7 @@ async def _tidy_forever(state: AppState, holder: str, held: bool) -> None:
     while True:
         await anyio.sleep(state.settings.housekeeping_interval)
         try:
-            held = await run_in_threadpool(_turn, state, holder, held)
+            held = await anyio.to_thread.run_sync(_turn, state, holder, held)
         except Exception:
             log.exception("housekeeping failed; trying again later")
 
@@ -149,14 +148,14 @@ async def running(state: AppState) -> AsyncIterator[None]:
     # A replica is its data dir: started again after a crash, it takes its lease back at
     # once instead of waiting for it to run out.
     holder = f"{socket.gethostname()}:{state.settings.data_dir.resolve()}"
-    held = await run_in_threadpool(_turn, state, holder, False)
-    if not held and (removed := await run_in_threadpool(sweep_own_uploads, state)):
+    held = await anyio.to_thread.run_sync(_turn, state, holder, False)
+    if not held and (removed := await anyio.to_thread.run_sync(sweep_own_uploads, state)):
         log.info("%d upload(s) in progress of dead processes removed", len(removed))
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(_tidy_forever, state, holder, held)
         yield
         tasks.cancel_scope.cancel()
     try:
-        await run_in_threadpool(_release, state, holder)
+        await anyio.to_thread.run_sync(_release, state, holder)
     except Exception:  # it runs out by itself
         log.warning("giving up the housekeeping lease failed; it expires by itself")

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi.encoders import jsonable_encoder
+from pydantic import TypeAdapter
 
 from .access import Caller
 from .problems import Conflict
@@ -50,14 +50,22 @@ from .store.transactions import write_transaction
 
 __all__ = ["Answer", "Once", "fingerprint", "lookup", "remember"]
 
+_ANY: TypeAdapter[Any] = TypeAdapter(Any)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON data: pydantic models dumped by their aliases, tuples as lists
+    (what FastAPI's ``jsonable_encoder`` gave, so fingerprints remembered before hold)."""
+    return _ANY.dump_python(value, mode="json", by_alias=True)
+
 
 def fingerprint(*parts: Any) -> str:
     """A digest of what identifies a request: its method and path, then its inputs.
 
-    ``parts`` must be JSON-encodable (pydantic models are encoded with ``jsonable_encoder``);
+    ``parts`` must be JSON-encodable (pydantic models are encoded as :func:`_plain` says);
     mappings are compared regardless of key order.
     """
-    canonical = json.dumps(jsonable_encoder(parts), sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(_plain(parts), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -74,7 +82,7 @@ class Answer:
 
     @classmethod
     def from_payload(cls, payload: Any, *, fingerprint: str, status_code: int = 200) -> Answer:
-        body = json.dumps(jsonable_encoder(payload), separators=(",", ":"), ensure_ascii=False)
+        body = json.dumps(_plain(payload), separators=(",", ":"), ensure_ascii=False)
         return cls(fingerprint, status_code, "application/json", body)
 
     @classmethod

@@ -2,8 +2,10 @@
 
 Operations, retrieval, engines and the store raise these and know nothing of HTTP: each
 error says what went wrong in one sentence (``detail``), and :class:`Invalid` also where
-in the request. Which status, headers and body each is answered with is the HTTP edge's
-(:mod:`.http.errors`, docs/interface.md#errors).
+in the request. Retrieval knows no request's shape: its :class:`UnknownFile` says which
+filter part by value, and the operation that read the parts from the request turns it
+into :class:`Invalid` (:meth:`UnknownFile.at`). Which status, headers and body each is
+answered with is the HTTP edge's (:mod:`.http.errors`, docs/interface.md#errors).
 """
 
 from __future__ import annotations
@@ -74,3 +76,22 @@ class Invalid(Problem):
     def __init__(self, loc: Sequence[str | int], msg: str, type: str = "value_error") -> None:
         super().__init__(msg)
         self.items = [{"loc": list(loc), "msg": msg, "type": type}]
+
+
+class UnknownFile(Problem):
+    """A filter part names a file the workspace does not hold: the ``position``-th id of the
+    ``part``-th part given to :func:`~chatspace.service.retrieval.scope.scope_of`.
+
+    It has no status of its own: the caller knows where that part stood in its request
+    and answers :meth:`at` that place instead.
+    """
+
+    def __init__(self, file_id: str, workspace_id: str, *, part: int, position: int) -> None:
+        super().__init__(f"file '{file_id[:80]}' is not a file of workspace '{workspace_id}'")
+        self.file_id = file_id
+        self.part = part
+        self.position = position
+
+    def at(self, loc: Sequence[str | int]) -> Invalid:
+        """The 422 of this fault, for a part found at ``loc`` of the request."""
+        return Invalid([*loc, "file_ids", self.position], self.detail)

@@ -14,9 +14,9 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio
 import sqlalchemy as sa
 from pydantic import SecretStr
-from starlette.concurrency import run_in_threadpool
 
 from .config import Upstream
 from .engines.registry import ModelRegistry
@@ -73,7 +73,7 @@ class SavedModels:
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         """Read them before the service answers, then every :data:`REFRESH` seconds."""
-        await run_in_threadpool(self.load)
+        await anyio.to_thread.run_sync(self.load)
         task = asyncio.create_task(self._keep_loading())
         try:
             yield
@@ -86,6 +86,6 @@ class SavedModels:
         while True:
             await asyncio.sleep(REFRESH)
             try:
-                await run_in_threadpool(self.load)
+                await anyio.to_thread.run_sync(self.load)
             except sa.exc.SQLAlchemyError as exc:  # the database away a moment: next round
                 log.warning("the saved model connections could not be read: %s", exc)

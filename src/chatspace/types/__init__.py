@@ -22,6 +22,7 @@ from .chat import (
     Role,
     StreamOptions,
     TextContentPart,
+    filter_parts,
     question_of,
 )
 from .common import (
@@ -115,5 +116,6 @@ __all__ = [
     "WorkspaceUser",
     "WorkspaceUserList",
     "WorkspaceUserRequest",
+    "filter_parts",
     "question_of",
 ]

@@ -60,6 +60,7 @@ __all__ = [
     "Role",
     "StreamOptions",
     "TextContentPart",
+    "filter_parts",
     "question_of",
 ]
 
@@ -545,6 +546,19 @@ class ChatCompletionMessageObject(WireModel):
             return self.content
         parts = self.content_parts or ()
         return "\n".join(str(p.get("text") or "") for p in parts if p.get("type") == "text")
+
+
+def filter_parts(messages: Sequence[ChatMessage]) -> list[tuple[int, int, FilterContentPart]]:
+    """Every filter part of ``messages``, in order, with the index of its message and its
+    index in that message's content: what a completion's search scope is made of, and
+    where a fault the service finds in one is answered (``messages.<i>.content.<j>``)."""
+    return [
+        (i, j, part)
+        for i, message in enumerate(messages)
+        if isinstance(message.content, list)  # not text, nor null (a tool-calling answer)
+        for j, part in enumerate(message.content)
+        if isinstance(part, FilterContentPart)
+    ]
 
 
 def question_of(messages: Sequence[ChatMessage | ChatCompletionMessageObject]) -> str | None:

@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import httpx
+from httpx_sse import EventSource
 
 from chatspace.service.config import Upstream
 from chatspace.service.problems import UpstreamFailed, UpstreamTimeout
@@ -359,14 +360,10 @@ class UpstreamEngine:
 
 
 async def _sse_data(response: httpx.Response) -> AsyncIterator[str]:
-    """The ``data`` of each server-sent event (multi-line data joined with newlines)."""
-    lines: list[str] = []
-    async for line in response.aiter_lines():
-        if not line:
-            if lines:
-                yield "\n".join(lines)
-                lines = []
-        elif line.startswith("data:"):
-            lines.append(line[5:].removeprefix(" "))
-    if lines:
-        yield "\n".join(lines)
+    """The ``data`` of each server-sent event, read by ``httpx-sse`` as the client reads its
+    streams (multi-line data joined with newlines; comments, ``event``, ``id`` and ``retry``
+    fields as the SSE standard says). An event without data (a named ``ping``, a
+    ``retry``) carries no chunk and is passed over."""
+    async for event in EventSource(response).aiter_sse():
+        if event.data:
+            yield event.data

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import secrets
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from .asgi import HTTPMiddleware
 
 HEADER = b"x-request-id"
 
@@ -17,14 +19,8 @@ def new_request_id() -> str:
     return "req_" + secrets.token_hex(12)
 
 
-class RequestIdMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class RequestIdMiddleware(HTTPMiddleware):
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         request_id = new_request_id()
         scope.setdefault("state", {})["request_id"] = request_id
 

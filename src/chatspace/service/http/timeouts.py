@@ -22,6 +22,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .asgi import HTTPMiddleware
+
 __all__ = ["BodyIdleTimeout", "BodyTimeout", "h11_protocol"]
 
 
@@ -36,15 +38,12 @@ class BodyTimeout(HTTPException):
         )
 
 
-class BodyIdleTimeout:
+class BodyIdleTimeout(HTTPMiddleware):
     def __init__(self, app: ASGIApp, seconds: float) -> None:
-        self.app = app
+        super().__init__(app)
         self.seconds = seconds
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         body_done = False
 
         async def timed_receive() -> Message:

@@ -38,7 +38,7 @@ from chatspace.service.engines.runner import (
 )
 from chatspace.service.idempotency import Answer, Once
 from chatspace.service.operations import reading, vectors_stored, writing
-from chatspace.service.problems import Conflict, Invalid
+from chatspace.service.problems import Conflict, Invalid, UnknownFile
 from chatspace.service.retrieval.provenance import sources_of
 from chatspace.service.retrieval.search import Retrieval, retrieve
 from chatspace.service.state import AppState
@@ -51,6 +51,7 @@ from chatspace.types import (
     ChatCompletionMessageList,
     ChatCompletionRequest,
     SourceList,
+    filter_parts,
 )
 
 __all__ = [
@@ -86,14 +87,18 @@ def _prepare(
         engine = state.models.get(body.model)
         if prior is not None:  # a replay: nothing to retrieve
             return engine, Job(body, Retrieval(question="")), prior
-        found = retrieve(
-            conn,
-            org_id=once.caller.org_id,
-            workspace_id=body.workspace,
-            messages=body.messages,
-            relevance=state.settings.relevance_threshold,
-            index=state.index,
-        )
+        try:
+            found = retrieve(
+                conn,
+                org_id=once.caller.org_id,
+                workspace_id=body.workspace,
+                messages=body.messages,
+                relevance=state.settings.relevance_threshold,
+                index=state.index,
+            )
+        except UnknownFile as exc:  # where that part stands in the request
+            i, j, _ = filter_parts(body.messages)[exc.part]
+            raise exc.at(["body", "messages", i, "content", j]) from None
     return engine, Job(body, found), None
 
 

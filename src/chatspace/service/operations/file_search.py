@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from chatspace.service.access import Caller
 from chatspace.service.engines.local import quote_of
 from chatspace.service.operations import reading, vectors_stored
+from chatspace.service.problems import UnknownFile
 from chatspace.service.retrieval.index import PassageIndex
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.scope import scope_of
@@ -90,9 +91,10 @@ def search_in(
     """:func:`search_files` once access is checked (``relevance``: the service's
     threshold); what ``benchmarks/bench_search.py`` times against a completion's
     retrieval step."""
-    scope = scope_of(
-        conn, org_id=org_id, workspace_id=body.workspace, parts=[(["body"], _part(body))]
-    )
+    try:
+        scope = scope_of(conn, org_id=org_id, workspace_id=body.workspace, parts=[_part(body)])
+    except UnknownFile as exc:  # the part's fields are the body's own
+        raise exc.at(["body"]) from None
     found = retrieve(
         conn,
         org_id=org_id,

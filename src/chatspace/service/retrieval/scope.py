@@ -6,7 +6,9 @@ by the part's type, :mod:`chatspace.types.filters`; evaluated by the database,
 :mod:`chatspace.service.store.filters`), ``top_k`` sets how many passages are given to
 the model (the smallest given wins, default :data:`DEFAULT_TOP_K`), and ``relevance``
 the share of the question a passage must match to be cited (the highest given wins;
-default: the service's). A bad part is a 422 whose ``loc`` names it.
+default: the service's). A part is checked by its type when the request is read; a
+file id the workspace does not hold is :class:`~chatspace.service.problems.UnknownFile`,
+naming the part by its index (the operation that read the request says where it stood).
 """
 
 from __future__ import annotations
@@ -16,19 +18,17 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from chatspace.service.problems import Invalid
+from chatspace.service.problems import UnknownFile
 from chatspace.service.store import files as file_store
-from chatspace.types import ChatMessage, FilterContentPart
+from chatspace.types import ChatMessage, FilterContentPart, filter_parts
 
-__all__ = ["DEFAULT_TOP_K", "Loc", "Scope", "resolve_scope", "scope_of"]
+__all__ = ["DEFAULT_TOP_K", "Scope", "resolve_scope", "scope_of"]
 
 DEFAULT_TOP_K = 5
 """Passages retrieved, given to a model and cited by default (contract: 5). On the dev
 split of PostgreSQL's manual (``benchmarks/bench_evidence.py``) 8 would hold the answer
 phrase for 0.80 of the questions against 0.71 for 5: a filter part's ``top_k`` asks for
 more."""
-Loc = list[str | int]
-"""Where a filter part stands in its request, for the ``loc`` of its 422s."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,22 +40,13 @@ class Scope:
     relevance: float | None = None
 
 
-def _parts(messages: Sequence[ChatMessage]) -> list[tuple[Loc, FilterContentPart]]:
-    found: list[tuple[Loc, FilterContentPart]] = []
-    for i, message in enumerate(messages):
-        if not isinstance(message.content, list):  # text, or null (a tool-calling answer)
-            continue
-        for j, part in enumerate(message.content):
-            if isinstance(part, FilterContentPart):
-                found.append((["body", "messages", i, "content", j], part))
-    return found
-
-
 def resolve_scope(
     conn: sa.Connection, *, org_id: str, workspace_id: str, messages: Sequence[ChatMessage]
 ) -> Scope:
-    """The search scope the request's filter parts ask for, checked against the workspace."""
-    return scope_of(conn, org_id=org_id, workspace_id=workspace_id, parts=_parts(messages))
+    """The search scope the filter parts of ``messages`` ask for (:func:`filter_parts`'s
+    order), checked against the workspace."""
+    parts = [part for _, _, part in filter_parts(messages)]
+    return scope_of(conn, org_id=org_id, workspace_id=workspace_id, parts=parts)
 
 
 def scope_of(
@@ -63,16 +54,17 @@ def scope_of(
     *,
     org_id: str,
     workspace_id: str,
-    parts: Sequence[tuple[Loc, FilterContentPart]],
+    parts: Sequence[FilterContentPart],
 ) -> Scope:
-    """The search scope of filter parts (each with its place in the request), checked
-    against the workspace: a completion's, or the one part of ``POST /files/search``."""
+    """The search scope of filter parts, checked against the workspace: a completion's, or
+    the one part of ``POST /files/search``. Raises :class:`UnknownFile` for the first id
+    of a part that is not a file of the workspace."""
     if not parts:
         return Scope(file_ids=None)
     allowed: set[str] | None = None
     top_k: int | None = None
     relevance: float | None = None
-    for loc, part in parts:
+    for index, part in enumerate(parts):
         if part.top_k is not None:
             top_k = part.top_k if top_k is None else min(top_k, part.top_k)
         if part.relevance is not None:
@@ -83,10 +75,7 @@ def scope_of(
             )
             for k, file_id in enumerate(part.file_ids):
                 if file_id not in known:
-                    raise Invalid(
-                        [*loc, "file_ids", k],
-                        f"file '{file_id[:80]}' is not a file of workspace '{workspace_id}'",
-                    )
+                    raise UnknownFile(file_id, workspace_id, part=index, position=k)
             allowed = known if allowed is None else allowed & known
         if (criteria := part.metadata_filter()) is not None:
             matching = file_store.file_ids_matching(

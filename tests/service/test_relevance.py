@@ -247,3 +247,24 @@ def test_rows_that_match_equally_are_quoted_by_the_first(client: httpx.Client) -
 )
 def test_names_are_capitalized_words_inside_a_sentence(question: str, names: set[str]) -> None:
     assert names_in(question) == names
+
+
+def test_the_file_whose_title_the_question_spells_out_is_cited_first(
+    service: Service, org: str
+) -> None:
+    """Two pages say the same thing; the question names one page's title ("VACUUM"), not
+    the other's ("Routine Vacuuming"): that page comes first, though its passage is longer
+    (bm25 alone prefers the other)."""
+    guide = (
+        "Routine Vacuuming\n\nVACUUM FULL requires an ACCESS EXCLUSIVE lock on the table "
+        "it is working on, and therefore cannot be done in parallel with other use of it.\n"
+    )
+    reference = (
+        "VACUUM\n\nVACUUM FULL requires an ACCESS EXCLUSIVE lock on the table it is "
+        "working on, and therefore cannot be done in parallel with other use of the table, "
+        "its indexes or the storage the table occupies.\n"
+    )
+    with client_for(service, org) as c:
+        upload(c, [("a-guide.txt", guide.encode()), ("b-reference.txt", reference.encode())])
+        answer = ask(c, "What lock does VACUUM FULL require?")
+    assert _cited(answer)[0] == "b-reference.txt"

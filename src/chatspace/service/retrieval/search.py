@@ -116,6 +116,13 @@ _INSTRUCTION = re.compile(
 _SENTENCE_ENDS = frozenset('.!?:"(')
 """A capitalized word after one of these (and blanks), or at the start, begins a sentence."""
 LEXICAL_SHARE = 0.8
+TITLE_WEIGHT = 0.03
+"""How much a file whose title the question spells out ranks above its peers: the share
+of the title's words found in the question, times this. It orders passages; the
+relevance cut ignores it."""
+TITLE_CHARS = 100
+"""A file's title is its first line when that line is at most this long (an HTML page's
+``<title>``, a document's heading); a longer first line is a sentence, not a title."""
 """Weight of lexical coverage in a passage's relevance; cosine similarity has the rest
 (chosen on the dev split of ``benchmarks/data/retrieval``)."""
 
@@ -370,6 +377,33 @@ def _files_named(
     return conn.execute(sa.select(sa.func.count()).select_from(found)).scalar_one()
 
 
+def _titled(
+    conn: sa.Connection, text: FullText, query: Query, file_ids: set[str]
+) -> dict[str, float]:
+    """Each file's share of its title's words that the question holds ("What lock does
+    VACUUM FULL take?" spells out all of ``VACUUM``'s title and one of "Routine
+    Vacuuming"'s), by the index's stems; files without a title are left out."""
+    passages = schema.passages
+    first = sa.select(passages.c.file_id, sa.func.substr(passages.c.text, 1, TITLE_CHARS + 1))
+    lines = conn.execute(first.where(passages.c.file_id.in_(file_ids), passages.c.ord == 0))
+    titles = {}
+    for file_id, head in lines:
+        line, _, rest = head.partition("\n")
+        words = [w for w in search_terms(line) if not w.isdigit()]
+        if words and (rest or len(head) <= TITLE_CHARS):
+            titles[file_id] = words
+    if not titles:
+        return {}
+    stems = text.stems(conn, [*query.terms, *(w for words in titles.values() for w in words)])
+    asked = {s for t in query.terms for s in stems[t]}
+    shares = {}
+    for file_id, words in titles.items():
+        known = [w for w in words if stems[w]]
+        if known:
+            shares[file_id] = sum(set(stems[w]) <= asked for w in known) / len(known)
+    return shares
+
+
 def relevance_of(coverage: float, cosine: float | None) -> float:
     """How relevant a passage is, from 0 to 1: its lexical coverage of the question, and
     (with dense vectors) its cosine similarity to it, in the proportion
@@ -434,16 +468,18 @@ def rank(
     unknown = (
         relevance > 0 and lexical.unknown_names and not _names_a_file(conn, where, rows, query)
     )
+    titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}
     ranked = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
         rel = relevance_of(coverage or 0.0, similarity)
-        ranked.append((-rel, p.score, pid, p, rel, coverage, similarity))
-    ranked.sort(key=lambda r: r[:3])
+        order = rel + TITLE_WEIGHT * titled.get(p.file_id, 0.0)
+        ranked.append((rel < relevance, -order, p.score, pid, p, rel, coverage, similarity))
+    ranked.sort(key=lambda r: r[:4])
     best = tuple(
         replace(p, score=bm25, relevance=rel, lexical=cov, dense=sim)
-        for _, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
+        for *_, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
     )
     cited = 0 if unknown else sum(1 for p in best if p.relevance >= relevance)
     return Ranking(best, cited)

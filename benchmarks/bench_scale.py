@@ -54,6 +54,9 @@ UPLOADERS = 4
 FILE_CHARS = 6_000
 """About ten passages of :data:`chatspace.service.retrieval.indexing.PASSAGE_CHARS`."""
 QUESTIONS = 50
+UPLOAD_TIMEOUT = 600.0
+"""Seconds a batch's request may take: on 2 busy cores a PostgreSQL + S3 upload of 50
+files took more than the client's default of 60 (three times in a row)."""
 LIST_ROUNDS = 5
 TEAMS = ("ml", "bi", "ops", "data")
 FILTER = {"type": "and", "filters": [
@@ -170,7 +173,10 @@ def _fill(
     """Upload files ``first .. last - 1``; files per second until the last answer."""
     from chatspace import Client
 
-    clients = [Client(base_url=service.url, token=token, max_retries=2) for _ in range(UPLOADERS)]
+    clients = [
+        Client(base_url=service.url, token=token, max_retries=2, timeout=UPLOAD_TIMEOUT)
+        for _ in range(UPLOADERS)
+    ]
 
     def send(batch_start: int) -> None:
         folder = scratch / f"batch-{batch_start}"

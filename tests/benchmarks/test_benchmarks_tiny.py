@@ -29,9 +29,10 @@ SECTIONS = {
 }
 
 
-def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> None:
+def _benchmarks(*args: str) -> None:
+    """``python -m benchmarks ARGS``, which must succeed."""
     run = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--size", "tiny", "--out", str(tmp_path)],
+        [sys.executable, "-m", "benchmarks", *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -39,6 +40,10 @@ def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> N
         check=False,
     )
     assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_a_tiny_run_of_every_benchmark_writes_a_full_report(tmp_path: Path) -> None:
+    _benchmarks("--size", "tiny", "--out", str(tmp_path))
     report = json.loads((tmp_path / "results-tiny.json").read_text())
     assert set(report["sections"]) == SECTIONS
     assert report["machine"]["versions"]["chatspace"]
@@ -78,16 +83,7 @@ def test_the_scale_benchmark_fills_a_workspace_and_measures_it_at_each_checkpoin
     tmp_path: Path,
 ) -> None:
     """``--only scale`` is opt-in (hours at its default 100,000 files): 450 files here."""
-    command = ["--only", "scale", "--engines", "sqlite", "--files", "450", "--out", str(tmp_path)]
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks", *command],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
+    _benchmarks("--only", "scale", "--engines", "sqlite", "--files", "450", "--out", str(tmp_path))
     report = json.loads((tmp_path / "results-scale-sqlite.json").read_text())
     assert list(report["sections"]) == ["scale-sqlite"]
     section = report["sections"]["scale-sqlite"]

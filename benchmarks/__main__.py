@@ -5,6 +5,9 @@ that the test suite keeps them working. Results go to ``benchmarks/results/`` as
 Markdown table and a JSON file. ``team`` (PostgreSQL, S3 and nginx in front of two
 replicas) runs only when named, ``--only team``, and writes a report of its own
 (``results-team-<size>``), so that it never replaces the sections of a full run.
+``scale`` (a workspace filled to ``--files`` files, 100,000 by default, on SQLite and on
+PostgreSQL + S3: hours on 2 cores) runs only when named too and writes ``results-scale``
+(``results-scale-<engine>`` when ``--engines`` names one).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from . import (
     bench_listing,
     bench_requests,
     bench_retrieval_quality,
+    bench_scale,
     bench_service,
     bench_streaming,
     bench_transfer,
@@ -37,7 +41,7 @@ SIZES = {
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
         "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
         "team_questions": 10, "evidence": "tiny", "search_completions": 150, "search_rounds": 2,
-        "filter_files": 200, "filter_rounds": 2,
+        "filter_files": 200, "filter_rounds": 2, "scale_files": 500,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
@@ -47,14 +51,15 @@ SIZES = {
         "team_rounds": 3, "team_completions": 400, "team_files": 1, "team_file_mb": 8,
         "team_questions": 200, "evidence": "full", "search_completions": 10_000,
         "search_rounds": 10, "filter_files": 10_000, "filter_rounds": 15,
+        "scale_files": 100_000,
     },
 }  # fmt: skip
 NAMES = [
     "requests", "streaming", "listing", "completion-search", "transfer", "imports", "service",
     "retrieval-quality", "filters",
 ]  # fmt: skip
-ON_REQUEST = ["team"]
-"""Run only when named: they need more than the service (PostgreSQL, S3, nginx)."""
+ON_REQUEST = ["team", "scale"]
+"""Run only when named: they need more than the service (PostgreSQL, S3, nginx), or hours."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,10 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", choices=sorted(SIZES), default="full")
     parser.add_argument("--only", nargs="+", choices=NAMES + ON_REQUEST, default=NAMES)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument("--files", type=int, help="scale: files to fill the workspace with")
+    parser.add_argument(
+        "--engines", nargs="+", choices=bench_scale.ENGINES, default=list(bench_scale.ENGINES)
+    )
     args = parser.parse_args(argv)
-    size = SIZES[args.size]
-    on_request = set(args.only) <= set(ON_REQUEST)
-    report = Report(args.size, name=f"team-{args.size}" if on_request else args.size)
+    size = SIZES[args.size] | ({"scale_files": args.files} if args.files else {})
+    report = Report(args.size, name=_report_name(args))
     with tempfile.TemporaryDirectory(prefix="chatspace-bench-") as tmp:
         scratch = Path(tmp)
         shared = start(scratch / "data", "--max-upload-mb", "4096") if set(args.only) & {
@@ -81,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_service.run(size, scratch)
                 elif name == "filters":
                     found = bench_filters.run(size, scratch)
+                elif name == "scale":
+                    found = bench_scale.run(size, scratch, tuple(args.engines))
                 elif name == "team":
                     from . import bench_team  # imports the servers' support code of tests/
 
@@ -107,6 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     print(md_path.read_text())
     print(f"written: {json_path} and {md_path}", file=sys.stderr)
     return 0
+
+
+def _report_name(args: argparse.Namespace) -> str:
+    """``team`` and ``scale`` write reports of their own, never the full run's."""
+    if args.only == ["scale"]:
+        engines = args.engines
+        return "scale" if len(engines) == len(bench_scale.ENGINES) else f"scale-{engines[0]}"
+    if set(args.only) <= set(ON_REQUEST):
+        return f"team-{args.size}"
+    return args.size
 
 
 if __name__ == "__main__":

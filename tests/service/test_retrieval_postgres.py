@@ -182,6 +182,38 @@ def test_accents_and_punctuation_fold_as_on_sqlite(db: sa.Engine) -> None:
     assert [found.text[a:b] for a, b in found.hits] == ["Café", "opens", "8", "Nîmes"]
 
 
+def test_candidates_cut_anywhere_are_the_head_of_every_match_ranked(db: sa.Engine) -> None:
+    """``ts_rank_cd`` is computed only for the passages whose cover reaches the
+    ``limit``-th best: whatever the limit (inside a cover of many ties, at its edge, past
+    every match), the candidates are the first ``limit`` of all the matches ranked, in
+    the same order and with the same scores."""
+    index = open_index(db, None)
+    cats = [f"The cats {'nap ' * (i % 4)}and the cats purr {i}." for i in range(12)]
+    both = [f"Invoice {i} for the cats' food{' and toys' * i}." for i in range(3)]
+    _add_file(db, index, org="o", file_id="mixed", passages=[*cats, *both, *FINANCE[:4]])
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[-5:])  # horses: no match
+
+    def candidates(limit: int) -> list[tuple[str, int, float]]:
+        with db.connect() as conn:
+            found = index.text.candidates(
+                conn,
+                where=("o", "default"),
+                terms=("invoice", "cats"),
+                weights=(2.0, 0.5),
+                scope=Scope(file_ids=None),
+                limit=limit,
+            )
+        return [(p.file_id, p.ord, p.score) for _, p in found]
+
+    every = candidates(100)
+    assert len(every) == 19  # 3 with both terms, then 4 invoices, then 12 of cats
+    assert [ord_ for _, ord_, _ in every[:3]] == [12, 13, 14]
+    assert every[3:7] == sorted(every[3:7], key=lambda c: (c[2], c[1]))
+    assert len({score for _, _, score in every[7:]}) > 1  # the cats' passages rank apart
+    for limit in range(1, 21):
+        assert candidates(limit) == every[:limit], limit
+
+
 def test_a_table_cell_holding_nul_is_indexed(db: sa.Engine, tmp_path: Path) -> None:
     """PostgreSQL's ``text`` cannot hold NUL: a cell's (Parquet, sheets) becomes a space,
     as in prose, instead of failing the upload."""

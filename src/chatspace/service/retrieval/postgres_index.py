@@ -11,7 +11,8 @@ the terms are ORed. One index serves every workspace, so the idf of each term co
 the passages of the workspace alone, whose counts the database keeps (tables ``fts_terms``
 and ``fts_workspaces``, :meth:`PostgresText.counts`), and candidates
 are ranked by the weight x idf of the terms they match (the coverage :mod:`.search`
-computes), then ``ts_rank_cd`` over the passage's length (:data:`_RANK`): the passages
+computes), then ``ts_rank_cd`` over the passage's length (:data:`_RANK`, computed only
+where it can change the outcome: :data:`_RANKED`): the passages
 matching the question's rare words come first, as with bm25. A passage's ``hits`` are
 its words (runs of letters and digits) whose stems, from ``to_tsvector`` and remembered,
 include a term's.
@@ -52,25 +53,39 @@ FROM passages AS p JOIN files AS f ON f.id = p.file_id
 WHERE {which}
   AND (f.expires_at IS NULL OR f.expires_at > :now)
 """
-_RANKED = """
-SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text, p.locations, best.rank_cd
-FROM (
-    SELECT p.id, {cover} AS cover, {rank} AS rank_cd
+_MATCHING = """
+    SELECT p.id, p.file_id, p.ord, p.search_vector, {cover} AS cover
     FROM passages AS p
     WHERE p.org_id = :o AND p.workspace_id = :w AND p.search_vector @@ {either}{only_files}
       AND NOT EXISTS (
         SELECT 1 FROM files AS f
         WHERE f.org_id = :o AND f.workspace_id = :w AND f.expires_at <= :now
           AND f.id = p.file_id)
-    ORDER BY cover DESC, rank_cd DESC, p.file_id, p.ord
+"""
+"""The passages of a workspace matching the terms ``either``, with their ``cover``: found
+on the passages' index alone (the few expired files of the workspace looked up by
+``files_expiring``, not every file joined)."""
+_RANKED = """
+WITH matching AS MATERIALIZED ({matching}), best AS (
+    SELECT p.id, p.cover, {rank} AS rank_cd
+    FROM matching AS p
+    WHERE p.cover >= coalesce(
+        (SELECT m.cover FROM matching AS m ORDER BY m.cover DESC OFFSET :skip LIMIT 1),
+        '-Infinity')
+    ORDER BY p.cover DESC, rank_cd DESC, p.file_id, p.ord
     LIMIT :limit
-) AS best
-JOIN passages AS p ON p.id = best.id JOIN files AS f ON f.id = p.file_id
+)
+SELECT p.id, p.file_id, f.filename, p.ord, p.start, p.text, p.locations, best.rank_cd
+FROM best JOIN passages AS p ON p.id = best.id JOIN files AS f ON f.id = p.file_id
 ORDER BY best.cover DESC, best.rank_cd DESC, p.file_id, p.ord
 """
-"""The best passages of a workspace for the terms ``either``: ranked on the passages'
-index alone (the few expired files of the workspace looked up by ``files_expiring``, not
-every file joined), the text and file name read for the ``limit`` kept only."""
+"""The best ``limit`` passages of :data:`_MATCHING` by ``cover``, then ``ts_rank_cd``,
+the text and file name read for those kept only. ``ts_rank_cd`` is most of the cost of
+ranking (cover density over every position of the terms), so it is computed only for the
+passages whose cover reaches the ``limit``-th best (``skip`` is ``limit - 1``): those of
+a higher cover are kept whatever their rank, those of a lower one are not, so the
+passages and their order are those of ranking every match (it halves the query over
+10,000 files: ``benchmarks/results``, 8e)."""
 _STEMS = sa.text("""
 SELECT u.word, coalesce((
     SELECT array_agg(v.lexeme ORDER BY v.positions[1], v.lexeme)
@@ -158,20 +173,21 @@ class PostgresText:
         if not terms:
             return []
         each, either, params = _term_queries(terms)
-        params.update(o=where[0], w=where[1], limit=limit)
+        params.update(o=where[0], w=where[1], limit=limit, skip=limit - 1)
         only_files = ""
         if scope.file_ids is not None:
             only_files = " AND p.file_id = ANY(CAST(:file_ids AS text[]))"
             params["file_ids"] = sorted(scope.file_ids)
-        cover = "0"
+        cover = "CAST(0 AS float8)"
         if weights is not None:
             cover = " + ".join(
                 f"CASE WHEN p.search_vector @@ {q} THEN CAST(:c{i} AS float8) ELSE 0 END"
                 for i, q in enumerate(each)
             )
             params.update({f"c{i}": float(c) for i, c in enumerate(weights)})
+        matching = _MATCHING.format(cover=cover, either=either, only_files=only_files)
         rank = _RANK.format(either=either)
-        statement = _RANKED.format(cover=cover, rank=rank, either=either, only_files=only_files)
+        statement = _RANKED.format(matching=matching, rank=rank)
         return self._passages(conn, statement, terms, params)
 
     def by_id(

@@ -85,7 +85,7 @@ ranking (cover density over every position of the terms), so it is computed only
 passages whose cover reaches the ``limit``-th best (``skip`` is ``limit - 1``): those of
 a higher cover are kept whatever their rank, those of a lower one are not, so the
 passages and their order are those of ranking every match (it halves the query over
-10,000 files: ``benchmarks/results``, 8e)."""
+10,000 files: ``benchmarks/results``, 8f)."""
 _STEMS = sa.text("""
 SELECT u.word, coalesce((
     SELECT array_agg(v.lexeme ORDER BY v.positions[1], v.lexeme)

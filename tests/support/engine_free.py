@@ -15,7 +15,9 @@ starts a service fails.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import sys
 import types
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -48,22 +50,52 @@ def reaches_engines(item: pytest.Item) -> bool:
 def reaches(*functions: object) -> bool:
     """Whether one of ``functions`` of ``tests`` names an entry point, or a function or class
     of ``tests`` that does (the others are not followed: they are the project's or libraries')."""
-    seen: set[int] = set()
-    return any(_reaches(f, seen) for f in functions if _in_tests(f))
+    return any(_reaches(f, set())[0] for f in functions if _in_tests(f))
 
 
-def _reaches(obj: Any, seen: set[int]) -> bool:
+_known: dict[int, tuple[object, bool]] = {}
+"""What :func:`_reaches` found for each function or class, by id (the object is kept, so
+that its id is never reused): the fixtures of ``tests/conftest.py`` are in most closures."""
+
+
+def _reaches(obj: Any, path: set[int]) -> tuple[bool, bool]:
     """Whether ``obj`` (a function or class of ``tests``) names an entry point, or a function
-    or class of ``tests`` that does."""
-    if id(obj) in seen:
-        return False
-    seen.add(id(obj))
+    or class of ``tests`` that does; and whether the search was cut short by a cycle through
+    ``path`` (the objects being searched), when a "no" holds for this search only."""
+    if id(obj) in _known:
+        return _known[id(obj)][1], False
+    if id(obj) in path:
+        return False, True
+    path.add(id(obj))
+    cut = False
+    for value in _named(obj):
+        if any(value is entry for entry in ENTRY_POINTS):
+            found = True
+            break
+        if _in_tests(value):
+            found, cut_here = _reaches(value, path)
+            cut = cut or cut_here
+            if found:
+                break
+    else:
+        found = False
+    path.discard(id(obj))
+    if found or not cut:
+        _known[id(obj)] = (obj, found)
+    return found, cut and not found
+
+
+def _named(obj: Any) -> Iterator[object]:
+    """The objects ``obj`` names: a class's functions, or the values of the global, attribute
+    and free names of a function's code in its module, its closure and the modules of
+    ``tests`` it imported."""
     if isinstance(obj, type):
-        return any(_reaches(m, seen) for m in vars(obj).values() if _in_tests(m))
+        yield from vars(obj).values()
+        return
     func = inspect.unwrap(getattr(obj, "__func__", obj))
     code = getattr(func, "__code__", None)
     if code is None:
-        return False
+        return
     names = set(_names(code))
     scopes = [getattr(func, "__globals__", {})]
     scopes += [vars(v) for v in scopes[0].values() if _support_module(v)]
@@ -74,12 +106,7 @@ def _reaches(obj: Any, seen: set[int]) -> bool:
             continue
     for scope in scopes:
         for name in names & scope.keys():
-            value = scope[name]
-            if any(value is entry for entry in ENTRY_POINTS):
-                return True
-            if _in_tests(value) and _reaches(value, seen):
-                return True
-    return False
+            yield scope[name]
 
 
 def _names(code: types.CodeType) -> Iterator[str]:
@@ -93,23 +120,22 @@ def _names(code: types.CodeType) -> Iterator[str]:
 
 def _in_tests(value: object) -> bool:
     """Whether ``value`` is a function or class defined in a file under ``tests``."""
-    if not isinstance(value, types.FunctionType | type | types.MethodType | staticmethod):
+    value = getattr(value, "__func__", value)
+    if isinstance(value, type):
+        return _under_tests(getattr(sys.modules.get(value.__module__), "__file__", None))
+    if not isinstance(value, types.FunctionType):
         return False
-    try:
-        source = inspect.getsourcefile(inspect.unwrap(getattr(value, "__func__", value)))
-    except TypeError:  # a builtin
-        return False
-    return source is not None and Path(source).resolve().is_relative_to(TESTS)
+    return _under_tests(inspect.unwrap(value).__code__.co_filename)
 
 
 def _support_module(value: object) -> bool:
     """Whether ``value`` is a module of ``tests`` (its attributes are reached as names)."""
-    source = getattr(value, "__file__", None)
-    return (
-        isinstance(value, types.ModuleType)
-        and source is not None
-        and (Path(source).resolve().is_relative_to(TESTS))
-    )
+    return isinstance(value, types.ModuleType) and _under_tests(getattr(value, "__file__", None))
+
+
+@functools.cache
+def _under_tests(filename: str | None) -> bool:
+    return filename is not None and Path(filename).resolve().is_relative_to(TESTS)
 
 
 def engine_free(items: Iterable[pytest.Item]) -> list[pytest.Item]:

@@ -71,10 +71,13 @@ lint: setup
 	$(BIN)/python scripts/unasync_client.py --check
 
 ## The whole suite: lint, types, unit and integration tests, browser tests, notebooks (nbval),
-## then the service tests again on PostgreSQL and S3 (servers from wheels, started by the tests).
+## then the service tests again on PostgreSQL and S3 (servers from wheels, started by the tests):
+## those that reach a service or a database (tests/support/engine_free.py says which). Each run
+## ends with its 25 slowest steps, so that every CI log says where the time goes.
 test: setup setup-litellm setup-llama browser-deps proxy-deps bench-deps lint
-	$(BIN)/python -m pytest
-	$(BIN)/python -m pytest tests/service --engine postgres -m "not replicas and not real_model"
+	$(BIN)/python -m pytest --durations=25
+	$(BIN)/python -m pytest tests/service --engine postgres -m "not replicas and not real_model" \
+	  --durations=25
 	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \
 	  --nbval-cell-timeout=120 notebooks
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from support import engines
+from support import engine_free, engines
 from support import service as services
 from support.service import Service, new_org, start_service
 
@@ -22,14 +23,55 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+ENGINE_FREE = pytest.StashKey[bool]()
+DESELECTED = pytest.StashKey[dict[str, list[pytest.Item]]]()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests of one engine itself (marked ``sqlite_only`` or ``postgres_only``) run
-    with that engine only; the others are deselected, and the summary says how many."""
-    other = "postgres_only" if config.getoption("--engine") == "sqlite" else "sqlite_only"
-    kept = [item for item in items if item.get_closest_marker(other) is None]
-    if len(kept) < len(items):
-        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
-        items[:] = kept
+    with that engine only; the tests that never reach the engines (support/engine_free.py)
+    run with SQLite only: PostgreSQL would repeat them unchanged. The others are
+    deselected, and the summary says how many and why."""
+    free = {id(item) for item in engine_free.engine_free(items)}
+    for item in items:
+        item.stash[ENGINE_FREE] = id(item) in free
+    if config.getoption("--engine") == "sqlite":
+        reasons = {"postgres_only": [i for i in items if i.get_closest_marker("postgres_only")]}
+    else:
+        reasons = {
+            "sqlite_only": [i for i in items if i.get_closest_marker("sqlite_only")],
+            "engine-free": [
+                i for i in items if id(i) in free and not i.get_closest_marker("sqlite_only")
+            ],
+        }
+    gone = {id(item) for group in reasons.values() for item in group}
+    config.stash[DESELECTED] = reasons
+    if gone:
+        config.hook.pytest_deselected(items=[i for i in items if id(i) in gone])
+        items[:] = [i for i in items if id(i) not in gone]
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Which tests this engine left out, and why (the counts pytest shows as "deselected")."""
+    reasons = config.stash.get(DESELECTED, {})
+    engine = config.getoption("--engine")
+    for reason, left in reasons.items():
+        if not left:
+            continue
+        modules = Counter(item.nodeid.split("::")[0] for item in left)
+        listed = ", ".join(f"{Path(m).name} {n}" for m, n in sorted(modules.items()))
+        terminalreporter.write_line(
+            f"--engine {engine} left out {len(left)} {reason} tests ({WHY[reason]}): {listed}"
+        )
+
+
+WHY = {
+    "sqlite_only": "about SQLite itself",
+    "postgres_only": "about PostgreSQL itself",
+    "engine-free": "no service and no database of the run's engines: the SQLite run covers them",
+}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -63,6 +105,15 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     services.started_in_test.clear()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """A test judged engine-free that started a service was judged wrong: it fails here, in
+    the SQLite run, rather than go untested on PostgreSQL."""
+    wrong = engine_free.started_a_service(item) if item.stash.get(ENGINE_FREE, False) else None
+    if wrong is not None:
+        raise AssertionError(wrong)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -5,12 +5,18 @@ the file list's ``metadata`` and a filter part's ``filter``, evaluated by the da
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
-from chatspace.types.filters import MAX_FILTER_COMPARISONS, MAX_FILTER_DEPTH
+from chatspace.service.store import files
+from chatspace.service.store.db import open_database
+from chatspace.types.filters import MAX_FILTER_COMPARISONS, MAX_FILTER_DEPTH, read_filter
 from support.chat import ask
 from support.platform import upload
 
@@ -248,3 +254,155 @@ def test_a_metadata_update_changes_what_a_filter_finds(alice: httpx.Client) -> N
     assert listed(alice, {"team": "bi"}) == set()
     assert listed(alice, cmp("ne", "team", "bi")) == {"doc.txt"}
     assert listed(alice, cmp("lt", "due", "2025-02-01T00:00:00Z")) == {"doc.txt"}
+
+
+MIXED: list[dict[str, Any]] = [
+    {"year": 2024, "team": "ml", "date": "2024-03-01", "ok": True},
+    {"year": 2023, "team": "bi", "date": "2023-12-31", "ok": False},
+    {"year": "2024", "team": "ml", "date": "2024-01-01"},
+    {"year": 2019.5, "team": "ops", "ok": True},
+    {"year": "2024a", "team": ["ml", "bi"], "date": "2024-13-01"},
+    {"team": "data", "date": "2025-06-30"},
+    {},
+    {"year": 2022, "team": "a\x00b"},  # NUL: no typed rows at all
+]
+"""Metadata dealt round a workspace's files (visible, expired, deleted), another
+workspace's and another organization's."""
+NOW = 1_000_000
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", value):
+        return float(value)
+    return None
+
+
+def _reads(value: Any, wanted: Any) -> tuple[Any, Any] | None:
+    """A stored value and a filter's value as Python compares them (the dates here all
+    read as ``YYYY-MM-DD``), or None when the stored value has no such reading."""
+    if isinstance(wanted, bool):
+        return (value, wanted) if isinstance(value, bool) else None
+    if isinstance(wanted, int | float):
+        number = _number(value)
+        return None if number is None else (number, float(wanted))
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", wanted):
+        try:
+            return date.fromisoformat(value), date.fromisoformat(wanted)
+        except (TypeError, ValueError):
+            return None
+    return (value, wanted) if isinstance(value, str) else None
+
+
+def _keeps(metadata: dict[str, Any], flt: dict[str, Any]) -> bool:
+    """The rule of docs/interface.md#metadata-filters, by brute force."""
+    if not flt:
+        return True
+    if flt["type"] in ("and", "or"):
+        kept = [_keeps(metadata, part) for part in flt["filters"]]
+        return all(kept) if flt["type"] == "and" else any(kept)
+    if any("\x00" in v for v in metadata.values() if isinstance(v, str)):
+        return flt["type"] in ("ne", "nin")
+    kind = {"ne": "eq", "nin": "in"}.get(flt["type"], flt["type"])
+    wanted = flt["value"] if isinstance(flt["value"], list) else [flt["value"]]
+    pairs = [_reads(metadata[flt["key"]], w) for w in wanted] if flt["key"] in metadata else []
+    compare = {
+        "eq": lambda a, b: a == b,
+        "in": lambda a, b: a == b,
+        "gt": lambda a, b: a > b,
+        "gte": lambda a, b: a >= b,
+        "lt": lambda a, b: a < b,
+        "lte": lambda a, b: a <= b,
+    }[kind]
+    held = any(pair is not None and compare(*pair) for pair in pairs)
+    return held != (kind != flt["type"])
+
+
+def _and(*parts: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "and", "filters": list(parts)}
+
+
+def _or(*parts: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "or", "filters": list(parts)}
+
+
+TOTALS = [
+    *(cmp(kind, "year", 2024) for kind in ("eq", "ne", "gt", "gte", "lt", "lte")),
+    *(cmp(kind, "date", "2024-01-01") for kind in ("eq", "ne", "gt", "gte", "lt", "lte")),
+    *(cmp(kind, "team", "ml") for kind in ("eq", "ne", "gt", "gte", "lt", "lte")),
+    *(cmp(kind, "ok", True) for kind in ("eq", "ne")),
+    *(cmp(kind, "team", ["ml", "ops"]) for kind in ("in", "nin")),
+    *(cmp(kind, "year", [2023, "2024a", True]) for kind in ("in", "nin")),
+    cmp("eq", "missing", 1),
+    cmp("ne", "missing", 1),
+    _and(cmp("gte", "date", "2024-01-01"), cmp("lt", "date", "2025-01-01")),
+    _and(cmp("eq", "team", "ml"), cmp("gte", "year", 2024)),
+    _or(cmp("in", "team", ["bi", "ops"]), cmp("lt", "year", 2024)),
+    _or(cmp("ne", "team", "ml"), cmp("eq", "ok", True)),
+    _and(cmp("ne", "team", "ml"), cmp("nin", "year", [2023])),
+    _and(_or(cmp("eq", "ok", True), cmp("eq", "team", "bi")), cmp("gt", "year", 2000)),
+    _and(_or(cmp("eq", "ok", True), cmp("eq", "team", "bi")), _or(cmp("lt", "year", 2024))),
+    _or(_and(cmp("eq", "team", "ml"), cmp("ne", "ok", True)), cmp("gte", "date", "2025-01-01")),
+    _or(_or(cmp("eq", "team", "ops"), cmp("eq", "year", 2023)), cmp("eq", "ok", False)),
+    {},  # the shorthand keeping every file: an and of nothing
+]
+
+
+@pytest.fixture
+def mixed(database_url: str) -> Iterator[tuple[sa.Engine, dict[str, dict[str, Any]]]]:
+    """A database whose workspace ``o/default`` holds files of every kind of
+    :data:`MIXED` (and the listed ones' metadata, by id), with their like expired
+    (one at this instant, which has expired), deleted, or in another workspace or
+    organization."""
+    engine = open_database(database_url)
+    visible: dict[str, dict[str, Any]] = {}
+    with engine.begin() as conn:
+        for i, metadata in enumerate(MIXED * 7):
+            org, workspace, expires_at = "o", "default", None
+            match i // len(MIXED):
+                case 1 | 2:
+                    expires_at = NOW + 1 - i % 2  # not yet, or at this instant
+                case 3:
+                    expires_at = NOW - 100
+                case 5:
+                    workspace = "other"
+                case 6:
+                    org = "p"
+            file_id = files.new_file_id()
+            files.create_file(
+                conn, file_id=file_id, org_id=org, workspace_id=workspace, user_id="u",
+                filename=f"{i}.txt", size=1, sha256="0" * 64, content_type="text/plain",
+                purpose="user_data", metadata=metadata, status_details="", created_at=i,
+                expires_at=expires_at, blob=f"b-{i}",
+            )  # fmt: skip
+            if i // len(MIXED) == 4:
+                files.delete_file(
+                    conn, org_id=org, workspace_id=workspace, file_id=file_id, now=NOW
+                )
+            elif (org, workspace) == ("o", "default") and (expires_at or NOW + 1) > NOW:
+                visible[file_id] = metadata
+    yield engine, visible
+    engine.dispose()
+
+
+@pytest.mark.parametrize("flt", TOTALS, ids=json.dumps)
+def test_a_filtered_total_counts_the_files_the_filter_keeps(
+    mixed: tuple[sa.Engine, dict[str, dict[str, Any]]], flt: dict[str, Any]
+) -> None:
+    """The total of a filtered list (counted from the typed index, less the expired
+    files) is the number of visible files of the workspace the filter keeps, counted
+    one by one; so is it with another condition (``purpose``), counted otherwise."""
+    engine, visible = mixed
+    kept = {file_id for file_id, metadata in visible.items() if _keeps(metadata, flt)}
+    with engine.connect() as conn:
+        for purpose in (None, "user_data"):
+            found = files.list_files(
+                conn, org_id="o", workspace_id="default", now=NOW, purpose=purpose,
+                metadata=read_filter(flt), limit=1,
+            )  # fmt: skip
+            whole = files.list_files(
+                conn, org_id="o", workspace_id="default", now=NOW, purpose=purpose,
+                metadata=read_filter(flt),
+            )  # fmt: skip
+            assert (found.total, {f.id for f in whole.data}) == (len(kept), kept)

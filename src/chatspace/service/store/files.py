@@ -20,7 +20,7 @@ from chatspace.types.filters import MetadataFilter
 
 from .completions import forget_files
 from .dialects import in_json_array
-from .filters import metadata_where
+from .filters import metadata_count, metadata_where
 from .metadata_values import index_metadata
 from .passages import delete_file_passages
 from .schema import files as table
@@ -151,6 +151,35 @@ def get_file(
     return _file(row._mapping)
 
 
+def _matching(
+    conn: sa.Connection,
+    metadata: MetadataFilter,
+    where: list[sa.ColumnElement[bool]],
+    *,
+    workspace: tuple[str, str],
+    now: int,
+    visible_only: bool,
+) -> int:
+    """How many files ``where`` and ``metadata`` keep.
+
+    When ``where`` keeps the visible files of ``workspace`` and nothing else, these are
+    the files the metadata's index counts less the expired ones among them, which an
+    index of their own finds: no set of the matching files' ids is built, SQLite's
+    costliest step for a filter that keeps thousands of files."""
+    org_id, workspace_id = workspace
+    if not visible_only:
+        kept = metadata_where(conn, metadata, org_id=org_id, workspace_id=workspace_id)
+        return int(conn.execute(sa.select(sa.func.count()).where(*where, kept)).scalar_one())
+    matched = metadata_count(conn, metadata, org_id=org_id, workspace_id=workspace_id)
+    expired = sa.select(sa.func.count()).where(
+        table.c.org_id == org_id,
+        table.c.workspace_id == workspace_id,
+        _expired(now),
+        metadata_where(conn, metadata, org_id=org_id, workspace_id=workspace_id, few=True),
+    )
+    return int(conn.execute(sa.select(matched - expired.scalar_subquery())).scalar_one())
+
+
 def list_files(
     conn: sa.Connection,
     *,
@@ -186,13 +215,17 @@ def list_files(
     columns: list[sa.ColumnElement[Any]] = [table.c.created_at, table.c.id]
     sort = [c.desc() for c in columns] if order == "desc" else columns
 
-    counted, paged = list(where), list(where)
-    if metadata is not None:
-        for conditions, few in ((counted, False), (paged, True)):
-            conditions.append(
-                metadata_where(conn, metadata, org_id=org_id, workspace_id=workspace_id, few=few)
-            )
-    total = conn.execute(sa.select(sa.func.count()).where(*counted)).scalar_one()
+    if metadata is None:
+        total = conn.execute(sa.select(sa.func.count()).where(*where)).scalar_one()
+    else:
+        total = _matching(
+            conn, metadata, where, workspace=(org_id, workspace_id), now=now,
+            visible_only=purpose is None,
+        )  # fmt: skip
+        where.append(
+            metadata_where(conn, metadata, org_id=org_id, workspace_id=workspace_id, few=True)
+        )
+    paged = list(where)
     if cursor is not None:
         paged.append(key > cursor if order == "asc" else key < cursor)
     rows = conn.execute(sa.select(table).where(*paged).order_by(*sort).limit(limit + 1)).all()

@@ -18,7 +18,9 @@ the same way on every engine, in two steps:
    relevance is :data:`LEXICAL_SHARE` of its coverage plus the rest of its cosine
    similarity to the question (a convex combination, which beat reciprocal rank fusion
    on the dev split of ``benchmarks/data/retrieval``). Candidates are ranked by relevance
-   (ties by bm25), and cited when it reaches the threshold (``relevance`` of a
+   (within either side of the cut, a file whose title the question spells out a little
+   higher: :func:`_titled`; ties by bm25), and cited when it reaches the threshold
+   (``relevance`` of a
    filter part, else the service's ``relevance_threshold``, default
    :data:`DEFAULT_RELEVANCE`). A question that names (capitalizes) something no passage
    and no file name of the workspace contains has no relevant passage at all: the files
@@ -116,6 +118,8 @@ _INSTRUCTION = re.compile(
 _SENTENCE_ENDS = frozenset('.!?:"(')
 """A capitalized word after one of these (and blanks), or at the start, begins a sentence."""
 LEXICAL_SHARE = 0.8
+"""Weight of lexical coverage in a passage's relevance; cosine similarity has the rest
+(chosen on the dev split of ``benchmarks/data/retrieval``)."""
 TITLE_WEIGHT = 0.03
 """How much a file whose title the question spells out ranks above its peers: the share
 of the title's words found in the question, times this. It orders passages; the
@@ -123,8 +127,6 @@ relevance cut ignores it."""
 TITLE_CHARS = 100
 """A file's title is its first line when that line is at most this long (an HTML page's
 ``<title>``, a document's heading); a longer first line is a sentence, not a title."""
-"""Weight of lexical coverage in a passage's relevance; cosine similarity has the rest
-(chosen on the dev split of ``benchmarks/data/retrieval``)."""
 
 
 @dataclass(frozen=True, slots=True)

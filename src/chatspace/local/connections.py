@@ -149,7 +149,7 @@ def _write(data_dir: Path, connections: list[Connection]) -> None:
 
 
 def _locked(data_dir: Path) -> AbstractContextManager[None]:
-    """One writer at a time (a CLI and a notebook adding at once)."""
+    """One writer at a time (two `chatspace models` commands at once)."""
     return locked(data_dir / f".{FILE_NAME}.lock")
 
 

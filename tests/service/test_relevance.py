@@ -268,3 +268,38 @@ def test_the_file_whose_title_the_question_spells_out_is_cited_first(
         upload(c, [("a-guide.txt", guide.encode()), ("b-reference.txt", reference.encode())])
         answer = ask(c, "What lock does VACUUM FULL require?")
     assert _cited(answer)[0] == "b-reference.txt"
+
+
+def test_a_files_entry_whose_heading_names_the_subject_comes_before_its_mentions(
+    tmp_path: Path, org: str
+) -> None:
+    """A manual's page mentions a setting in prose and has its entry ("checkpoint_timeout
+    (integer)", then what it is). Both passages hold every word of the question (full text
+    alone: they are equally relevant), and bm25 prefers the prose that repeats them; the
+    entry is what answers, so it comes first and is quoted first."""
+    prose = " ".join(
+        f"{step} the default checkpoint_timeout suits most servers, and lowering "
+        "checkpoint_timeout makes checkpoints more frequent than the default."
+        for step in ("First,", "Then", "Also", "Again", "Besides,", "Still,", "Last,")
+    )
+    entry = (
+        "checkpoint_timeout (integer)\n"
+        "Maximum time between automatic WAL checkpoints. The default is five minutes "
+        "(5min). Increasing this parameter can increase the time needed for crash recovery."
+    )
+    page = f"Write Ahead Log\n\n{prose}\n\n{'Other settings follow. ' * 20}\n\n{entry}\n"
+    question = "What is the default checkpoint_timeout?"
+    plain = start_service(tmp_path / "plain", "--embeddings", "off")
+    try:
+        with client_for(plain, org) as c:
+            upload(c, [("runtime-config-wal.txt", page.encode())])
+            hits = c.post("/files/search", json={"query": question}).json()["data"]
+            answer = ask(c, question)
+    finally:
+        plain.stop()
+    assert [h["cited"] for h in hits] == [True, True]
+    assert [h["scores"]["lexical"] for h in hits] == [1.0, 1.0]
+    assert "checkpoint_timeout (integer)" in hits[0]["text"]
+    assert "First, the default" in hits[1]["text"]
+    quote = answer["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert "The default is five minutes (5min)." in quote

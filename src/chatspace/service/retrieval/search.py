@@ -19,7 +19,9 @@ the same way on every engine, in two steps:
    similarity to the question (a convex combination, which beat reciprocal rank fusion
    on the dev split of ``benchmarks/data/retrieval``). Candidates are ranked by relevance
    (within either side of the cut, a file whose title the question spells out a little
-   higher: :func:`_titled`; ties by bm25), and cited when it reaches the threshold
+   higher: :func:`_titled`; ties by bm25; within the places a file holds, its passage
+   whose headings name the question first: :func:`_headed_first`), and cited when it
+   reaches the threshold
    (``relevance`` of a
    filter part, else the service's ``relevance_threshold``, default
    :data:`DEFAULT_RELEVANCE`). A question that names (capitalizes) something no passage
@@ -46,7 +48,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import sqlalchemy as sa
 
@@ -55,6 +57,7 @@ from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
+from .quotes import is_label, units_of
 from .scope import Scope, resolve_scope
 from .terms import MAX_TERMS, WORD, holds_identifier, is_identifier, search_terms
 
@@ -127,6 +130,12 @@ relevance cut ignores it."""
 TITLE_CHARS = 100
 """A file's title is its first line when that line is at most this long (an HTML page's
 ``<title>``, a document's heading); a longer first line is a sentence, not a title."""
+HEADED_WEIGHT = 0.03
+"""How much a passage whose headings or labels hold the question's terms ("checkpoint_timeout
+(integer)", "-R", "PERMISSIVE") ranks above the other passages of its file: the share of
+the question's weight they hold, times this. It only reorders a file's passages among the
+places the file holds (:func:`_headed_first`): the files' order is relevance's and the
+title's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +309,8 @@ def _weights(conn: sa.Connection, text: FullText, where: Workspace, query: Query
 @dataclass(frozen=True, slots=True)
 class _Lexical:
     coverage: dict[int, float]
+    headed: dict[int, float]
+    """The share of the question's weight in the headings and labels of each candidate."""
     unknown_names: bool
     """Whether the question names something no passage of the workspace contains."""
 
@@ -317,10 +328,13 @@ def _lexical(
     file ("stock in Genoa" and ``stock-genoa.csv``). A term the index drops altogether
     (one of PostgreSQL's English stop words that is not one of ours) weighs nothing."""
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
+    in_labels = {pid: _label_tokens(p) for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
     named = {pid: frozenset(WORD.findall(p.filename.lower())) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
+    headed: dict[int, float] = dict.fromkeys(tokens, 0.0)
+    labelled = {pid: {s for t in found for s in stems[t]} for pid, found in in_labels.items()}
     total = 0.0
     unknown = False
     for term, share, df in zip(query.terms, weights.shares, weights.counts, strict=True):
@@ -338,8 +352,20 @@ def _lexical(
             found = term_stems <= matched[pid] or term in named[pid]
             if found and (whole[pid] or term in named[pid]):
                 covered[pid] += share
-    coverage = {pid: c / total if total else 0.0 for pid, c in covered.items()}
-    return _Lexical(coverage, unknown)
+                if term_stems <= labelled[pid]:
+                    headed[pid] += share
+
+    def of_total(weights: dict[int, float]) -> dict[int, float]:
+        return {pid: c / total if total else 0.0 for pid, c in weights.items()}
+
+    return _Lexical(of_total(covered), of_total(headed), unknown)
+
+
+def _label_tokens(p: Passage) -> list[str]:
+    """The matched tokens of ``p`` that stand in one of its headings or labels
+    (:func:`~.quotes.is_label`): what the sentences under them are about."""
+    spans = [(u.start, u.end) for u in units_of(p.text) if is_label(p.text[u.start : u.end])]
+    return [p.text[a:b] for a, b in p.hits if any(s <= a and b <= e for s, e in spans)]
 
 
 def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
@@ -406,6 +432,40 @@ def _titled(
     return shares
 
 
+class _Ranked(NamedTuple):
+    """A candidate in the order of :func:`rank`: its first four fields are the sort key."""
+
+    below: bool
+    """Under the relevance cut: those above it come first, whatever the rest says."""
+    order: float
+    """Minus relevance plus the title's share (:func:`_titled`)."""
+    bm25: float
+    pid: int
+    passage: Passage
+    relevance: float
+    coverage: float | None
+    similarity: float | None
+
+
+def _headed_first(ranked: list[_Ranked], headed: dict[int, float]) -> list[_Ranked]:
+    """``ranked`` with each file's passages reordered within the places the file holds, a
+    passage whose headings hold the question's terms higher by :data:`HEADED_WEIGHT` (on
+    its side of the cut): a manual's entry for ``checkpoint_timeout`` before the passage of
+    the same page that only mentions it, in what a model is given and quoted."""
+    places: dict[str, list[int]] = {}
+    for i, r in enumerate(ranked):
+        places.setdefault(r.passage.file_id, []).append(i)
+    out = list(ranked)
+    for held in places.values():
+        mine = sorted(
+            (ranked[i] for i in held),
+            key=lambda r: (r.below, r.order - HEADED_WEIGHT * headed.get(r.pid, 0.0), *r[2:4]),
+        )
+        for i, r in zip(held, mine, strict=True):
+            out[i] = r
+    return out
+
+
 def relevance_of(coverage: float, cosine: float | None) -> float:
     """How relevant a passage is, from 0 to 1: its lexical coverage of the question, and
     (with dense vectors) its cosine similarity to it, in the proportion
@@ -465,23 +525,28 @@ def rank(
         rows += text.by_id(conn, where=where, terms=terms, ids=extra)
     if not rows:
         return Ranking()
-    lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
+    lexical = (
+        _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, {}, False)
+    )
     # a question about something the files do not know: nothing is relevant
     unknown = (
         relevance > 0 and lexical.unknown_names and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}
-    ranked = []
+    ranked: list[_Ranked] = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
         rel = relevance_of(coverage or 0.0, similarity)
         order = rel + TITLE_WEIGHT * titled.get(p.file_id, 0.0)
-        ranked.append((rel < relevance, -order, p.score, pid, p, rel, coverage, similarity))
+        ranked.append(_Ranked(rel < relevance, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
+    ranked = _headed_first(ranked, lexical.headed)
     best = tuple(
-        replace(p, score=bm25, relevance=rel, lexical=cov, dense=sim)
-        for *_, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
+        replace(
+            r.passage, score=r.bm25, relevance=r.relevance, lexical=r.coverage, dense=r.similarity
+        )
+        for r in ranked[: scope.top_k]
     )
     cited = 0 if unknown else sum(1 for p in best if p.relevance >= relevance)
     return Ranking(best, cited)

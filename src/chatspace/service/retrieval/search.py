@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -309,10 +309,19 @@ def _weights(conn: sa.Connection, text: FullText, where: Workspace, query: Query
 @dataclass(frozen=True, slots=True)
 class _Lexical:
     coverage: dict[int, float]
-    headed: dict[int, float]
-    """The share of the question's weight in the headings and labels of each candidate."""
     unknown_names: bool
     """Whether the question names something no passage of the workspace contains."""
+    covers: dict[int, list[tuple[frozenset[str], float]]] = field(default_factory=dict)
+    """For each candidate, the stems and the share of the question of each term it covers."""
+    stems: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """The stems of the candidates' matched tokens."""
+
+    def headed(self, pid: int, p: Passage) -> float:
+        """The share of the question's weight that candidate ``pid`` holds in its headings
+        and labels (computed for the few candidates whose order it may change: it reads
+        the passage's sentences)."""
+        labelled = {s for t in _label_tokens(p) for s in self.stems[t]}
+        return sum(share for stems, share in self.covers.get(pid, ()) if stems <= labelled)
 
 
 def _lexical(
@@ -328,13 +337,11 @@ def _lexical(
     file ("stock in Genoa" and ``stock-genoa.csv``). A term the index drops altogether
     (one of PostgreSQL's English stop words that is not one of ours) weighs nothing."""
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
-    in_labels = {pid: _label_tokens(p) for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
     named = {pid: frozenset(WORD.findall(p.filename.lower())) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
-    headed: dict[int, float] = dict.fromkeys(tokens, 0.0)
-    labelled = {pid: {s for t in found for s in stems[t]} for pid, found in in_labels.items()}
+    covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = 0.0
     unknown = False
     for term, share, df in zip(query.terms, weights.shares, weights.counts, strict=True):
@@ -352,13 +359,12 @@ def _lexical(
             found = term_stems <= matched[pid] or term in named[pid]
             if found and (whole[pid] or term in named[pid]):
                 covered[pid] += share
-                if term_stems <= labelled[pid]:
-                    headed[pid] += share
-
-    def of_total(weights: dict[int, float]) -> dict[int, float]:
-        return {pid: c / total if total else 0.0 for pid, c in weights.items()}
-
-    return _Lexical(of_total(covered), of_total(headed), unknown)
+                covers[pid].append((frozenset(term_stems), share))
+    if not total:
+        return _Lexical(dict.fromkeys(covered, 0.0), unknown)
+    coverage = {pid: c / total for pid, c in covered.items()}
+    shares = {pid: [(s, share / total) for s, share in found] for pid, found in covers.items()}
+    return _Lexical(coverage, unknown, shares, stems)
 
 
 def _label_tokens(p: Passage) -> list[str]:
@@ -447,19 +453,27 @@ class _Ranked(NamedTuple):
     similarity: float | None
 
 
-def _headed_first(ranked: list[_Ranked], headed: dict[int, float]) -> list[_Ranked]:
-    """``ranked`` with each file's passages reordered within the places the file holds, a
-    passage whose headings hold the question's terms higher by :data:`HEADED_WEIGHT` (on
-    its side of the cut): a manual's entry for ``checkpoint_timeout`` before the passage of
-    the same page that only mentions it, in what a model is given and quoted."""
+def _headed_first(ranked: list[_Ranked], top_k: int, lexical: _Lexical) -> list[_Ranked]:
+    """``ranked`` with the passages of each file among the first ``top_k`` reordered within
+    the places the file holds, a passage whose headings hold the question's terms higher
+    by :data:`HEADED_WEIGHT` (on its side of the cut): a manual's entry for
+    ``checkpoint_timeout`` before the passage of the same page that only mentions it, in
+    what a model is given and quoted."""
     places: dict[str, list[int]] = {}
     for i, r in enumerate(ranked):
         places.setdefault(r.passage.file_id, []).append(i)
     out = list(ranked)
-    for held in places.values():
+    for file_id in {r.passage.file_id for r in ranked[:top_k]}:
+        held = places[file_id]
+        if len(held) < 2:
+            continue
+        bonus = {
+            r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage)
+            for r in map(ranked.__getitem__, held)
+        }
         mine = sorted(
             (ranked[i] for i in held),
-            key=lambda r: (r.below, r.order - HEADED_WEIGHT * headed.get(r.pid, 0.0), *r[2:4]),
+            key=lambda r: (r.below, r.order - bonus[r.pid], *r[2:4]),
         )
         for i, r in zip(held, mine, strict=True):
             out[i] = r
@@ -525,9 +539,7 @@ def rank(
         rows += text.by_id(conn, where=where, terms=terms, ids=extra)
     if not rows:
         return Ranking()
-    lexical = (
-        _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, {}, False)
-    )
+    lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
     # a question about something the files do not know: nothing is relevant
     unknown = (
         relevance > 0 and lexical.unknown_names and not _names_a_file(conn, where, rows, query)
@@ -541,7 +553,7 @@ def rank(
         order = rel + TITLE_WEIGHT * titled.get(p.file_id, 0.0)
         ranked.append(_Ranked(rel < relevance, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
-    ranked = _headed_first(ranked, lexical.headed)
+    ranked = _headed_first(ranked, scope.top_k, lexical)
     best = tuple(
         replace(
             r.passage, score=r.bm25, relevance=r.relevance, lexical=r.coverage, dense=r.similarity

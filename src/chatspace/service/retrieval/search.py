@@ -30,8 +30,9 @@ the same way on every engine, in two steps:
    role, not a subject) or another name of the question, not such an acronym, is in a
    candidate's file name ("the *Acme* contract"). A word joined by underscores
    (``max_query_memory``) counts as a name, capitalized or not: it names a setting, a
-   function or a column that the files must know. When none is left, the answer says
-   that nothing in the files answers the question.
+   function or a column that the files must know; so does a long option
+   (``--data-checksums``), which a candidate must spell whole. When none is left, the
+   answer says that nothing in the files answers the question.
 
 The question is the user's own words: sentences a tool wraps around it to shape the
 answer ("Produce output in markdown format only.") are not searched
@@ -59,7 +60,15 @@ from chatspace.types import ChatMessage, question_of
 from .locations import Mark
 from .quotes import is_label, units_of
 from .scope import Scope, resolve_scope
-from .terms import MAX_TERMS, WORD, holds_identifier, is_identifier, search_terms
+from .terms import (
+    MAX_TERMS,
+    WORD,
+    holds_identifier,
+    holds_option,
+    is_identifier,
+    options_in,
+    search_terms,
+)
 
 if TYPE_CHECKING:
     from .index import FullText, Hit, PassageIndex, Workspace
@@ -176,6 +185,8 @@ class Query:
     roles: frozenset[str] = frozenset()
     """Names written as short acronyms ("CFO", "CEO", "SLA"): roles and kinds of things
     that a file need not spell out, not a subject the files must know."""
+    options: frozenset[str] = frozenset()
+    """The long options the question spells (``--single-transaction``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +290,8 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
                 terms.setdefault(term, CONTEXT_WEIGHT)
     names = names_in(question)
     roles = frozenset(m.lower() for m in _ACRONYM.findall(question)) & names
-    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names, roles)
+    options = options_in(question)
+    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names, roles, options)
 
 
 def _idf(n: int, df: int) -> float:
@@ -372,6 +384,14 @@ def _label_tokens(p: Passage) -> list[str]:
     (:func:`~.quotes.is_label`): what the sentences under them are about."""
     spans = [(u.start, u.end) for u in units_of(p.text) if is_label(p.text[u.start : u.end])]
     return [p.text[a:b] for a, b in p.hits if any(s <= a and b <= e for s, e in spans)]
+
+
+def _unknown_option(query: Query, rows: Sequence[Hit]) -> bool:
+    """Whether the question spells a long option that no candidate spells whole
+    ("pg_dump's ``--parallel-restore-threads``": the index found "parallel", "restore"
+    and "threads", each elsewhere). The candidates hold the passages with its rare words,
+    so a file that documents it is among them."""
+    return any(not any(holds_option(p.text, o) for _, p in rows) for o in query.options)
 
 
 def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
@@ -542,7 +562,9 @@ def rank(
     lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
     # a question about something the files do not know: nothing is relevant
     unknown = (
-        relevance > 0 and lexical.unknown_names and not _names_a_file(conn, where, rows, query)
+        relevance > 0
+        and (lexical.unknown_names or _unknown_option(query, rows))
+        and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}
     ranked: list[_Ranked] = []

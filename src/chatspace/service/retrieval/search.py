@@ -310,12 +310,14 @@ class _Weights:
 
     shares: list[float]
     counts: list[int]
+    passages: int | None = None
+    """How many passages the workspace has (None: not counted, as without terms)."""
 
 
 def _weights(conn: sa.Connection, text: FullText, where: Workspace, query: Query) -> _Weights:
     n, counts = text.counts(conn, where=where, terms=query.terms)
     shares = [w * _idf(n, df) for w, df in zip(query.weights, counts, strict=True)]
-    return _Weights(shares, counts)
+    return _Weights(shares, counts, n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,6 +547,8 @@ def rank(
     pool = max(POOL, 4 * scope.top_k)
     if weights is None:
         weights = _weights(conn, text, where, query) if terms else _Weights([], [])
+    if weights.passages == 0:  # a workspace without passages: no candidate query to run
+        return Ranking()
     rows = text.candidates(
         conn, where=where, terms=terms, weights=weights.shares, scope=scope, limit=pool
     )

@@ -151,6 +151,64 @@ def _ids(engine: sa.Engine, file_id: str) -> list[tuple[int]]:
         return [(int(pid),) for pid in conn.scalars(query)]
 
 
+def test_a_hybrid_search_asks_the_database_four_times(db: sa.Engine) -> None:
+    """The term counts, the candidates, the nearest passages (the HNSW settings, the
+    similarity of the candidates and the text of the nearest that are not candidates in
+    the same statement), the files' titles: four round trips, each waiting for a core on
+    a loaded machine (there were seven: benchmarks/results, 8g)."""
+    index = open_index(db, EMBEDDER)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    question = "Which invoice do the cats pay after lunch?"
+    _search(db, index, "o", question, file_ids=None, top_k=5)  # the words' stems, once
+    sa.event.listen(db, "before_cursor_execute", count)
+    found = _search(db, index, "o", question, file_ids=None, top_k=5)
+    sa.event.remove(db, "before_cursor_execute", count)
+    assert [p.file_id for p in found][:1] == ["finance"]
+    assert len(statements) == 4, statements
+
+
+def test_the_nearest_passages_are_read_as_by_id_reads_them(db: sa.Engine) -> None:
+    """The nearest passages read with their similarity are those ``by_id`` reads (text,
+    file name, place, hits of the terms), in the order of ``best``, less those asked
+    about already."""
+    index = open_index(db, EMBEDDER)
+    assert isinstance(index.dense, PgVectors)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    terms = ("cats", "invoice")
+    where = ("o", "default")
+    with db.connect() as conn:
+        near = index.dense.nearest(
+            conn,
+            where=where,
+            question="Which invoice do the cats pay?",
+            scope=Scope(file_ids=None),
+            limit=20,
+            also=[],
+            terms=terms,
+        )
+        assert near.passages == index.text.by_id(conn, where=where, terms=terms, ids=near.best)
+        assert any(p.hits for _, p in near.passages)
+        also = near.best[::2]
+        fewer = index.dense.nearest(
+            conn,
+            where=where,
+            question="Which invoice do the cats pay?",
+            scope=Scope(file_ids=None),
+            limit=20,
+            also=also,
+            terms=terms,
+        )
+    assert fewer.best == near.best
+    assert fewer.passages == [hit for hit in near.passages if hit[0] not in also]
+
+
 def test_idf_is_counted_in_the_workspace_alone(db: sa.Engine) -> None:
     """Another org's uploads change neither the term counts nor the relevance of this
     workspace's passages: one GIN index, but the statistics of each workspace."""

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 import sqlalchemy as sa
 
-from chatspace.service.retrieval.dense import DenseIndex
+from chatspace.service.retrieval.dense import DenseIndex, Nearest
 from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
 from chatspace.service.retrieval.extract import Extracted, extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
@@ -173,6 +173,32 @@ def test_a_hybrid_search_asks_the_database_four_times(db: sa.Engine) -> None:
     assert len(statements) == 4, statements
 
 
+def test_a_search_run_again_is_planned_for_its_terms(db: sa.Engine) -> None:
+    """psycopg prepares a statement it has run five times; PostgreSQL may then plan it
+    for any parameters (a generic plan), which computes the terms' tsquery on every row
+    and took 2.5x as long over 10,000 files: the service's connections plan each search
+    for its own terms."""
+    index = open_index(db, EMBEDDER)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    with db.connect() as conn:
+        for _ in range(12):
+            search(
+                conn,
+                org_id="o",
+                workspace_id="default",
+                query=query_of([ChatMessage(role="user", content="Where do cats nap?")]),
+                scope=Scope(file_ids=None),
+                index=index,
+                relevance=0.1,
+            )
+        plans = conn.exec_driver_sql(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE strpos(statement, 'matching AS MATERIALIZED') > 0"
+        ).all()
+    assert plans, "the candidates statement is prepared"
+    assert all(generic == 0 and custom > 0 for generic, custom in plans), plans
+
+
 def test_the_nearest_passages_are_read_as_by_id_reads_them(db: sa.Engine) -> None:
     """The nearest passages read with their similarity are those ``by_id`` reads (text,
     file name, place, hits of the terms), in the order of ``best``, less those asked
@@ -183,28 +209,22 @@ def test_the_nearest_passages_are_read_as_by_id_reads_them(db: sa.Engine) -> Non
     _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
     terms = ("cats", "invoice")
     where = ("o", "default")
+    dense = index.dense
     with db.connect() as conn:
-        near = index.dense.nearest(
-            conn,
-            where=where,
-            question="Which invoice do the cats pay?",
-            scope=Scope(file_ids=None),
-            limit=20,
-            also=[],
-            terms=terms,
-        )
+
+        def nearest(also: list[int]) -> Nearest:
+            question = "Which invoice do the cats pay?"
+            scope = Scope(file_ids=None)
+            return dense.nearest(
+                conn, where=where, question=question, scope=scope, limit=20, also=also, terms=terms
+            )
+
+        near = nearest([])
+        assert near.passages is not None
         assert near.passages == index.text.by_id(conn, where=where, terms=terms, ids=near.best)
         assert any(p.hits for _, p in near.passages)
         also = near.best[::2]
-        fewer = index.dense.nearest(
-            conn,
-            where=where,
-            question="Which invoice do the cats pay?",
-            scope=Scope(file_ids=None),
-            limit=20,
-            also=also,
-            terms=terms,
-        )
+        fewer = nearest(also)
     assert fewer.best == near.best
     assert fewer.passages == [hit for hit in near.passages if hit[0] not in also]
 

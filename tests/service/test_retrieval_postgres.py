@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 import sqlalchemy as sa
 
-from chatspace.service.retrieval.dense import DenseIndex
+from chatspace.service.retrieval.dense import DenseIndex, Nearest
 from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
 from chatspace.service.retrieval.extract import Extracted, extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
@@ -149,6 +149,84 @@ def _ids(engine: sa.Engine, file_id: str) -> list[tuple[int]]:
     with engine.connect() as conn:
         query = sa.select(schema.passages.c.id).where(schema.passages.c.file_id == file_id)
         return [(int(pid),) for pid in conn.scalars(query)]
+
+
+def test_a_hybrid_search_asks_the_database_four_times(db: sa.Engine) -> None:
+    """The term counts, the candidates, the nearest passages (the HNSW settings, the
+    similarity of the candidates and the text of the nearest that are not candidates in
+    the same statement), the files' titles: four round trips, each waiting for a core on
+    a loaded machine (there were seven: benchmarks/results, 8g)."""
+    index = open_index(db, EMBEDDER)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    question = "Which invoice do the cats pay after lunch?"
+    _search(db, index, "o", question, file_ids=None, top_k=5)  # the words' stems, once
+    sa.event.listen(db, "before_cursor_execute", count)
+    found = _search(db, index, "o", question, file_ids=None, top_k=5)
+    sa.event.remove(db, "before_cursor_execute", count)
+    assert [p.file_id for p in found][:1] == ["finance"]
+    assert len(statements) == 4, statements
+
+
+def test_a_search_run_again_is_planned_for_its_terms(db: sa.Engine) -> None:
+    """psycopg prepares a statement it has run five times; PostgreSQL may then plan it
+    for any parameters (a generic plan), which computes the terms' tsquery on every row
+    and took 2.5x as long over 10,000 files: the service's connections plan each search
+    for its own terms."""
+    index = open_index(db, EMBEDDER)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    with db.connect() as conn:
+        for _ in range(12):
+            search(
+                conn,
+                org_id="o",
+                workspace_id="default",
+                query=query_of([ChatMessage(role="user", content="Where do cats nap?")]),
+                scope=Scope(file_ids=None),
+                index=index,
+                relevance=0.1,
+            )
+        plans = conn.exec_driver_sql(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE strpos(statement, 'matching AS MATERIALIZED') > 0"
+        ).all()
+    assert plans, "the candidates statement is prepared"
+    assert all(generic == 0 and custom > 0 for generic, custom in plans), plans
+
+
+def test_the_nearest_passages_are_read_as_by_id_reads_them(db: sa.Engine) -> None:
+    """The nearest passages read with their similarity are those ``by_id`` reads (text,
+    file name, place, hits of the terms), in the order of ``best``, less those asked
+    about already."""
+    index = open_index(db, EMBEDDER)
+    assert isinstance(index.dense, PgVectors)
+    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    terms = ("cats", "invoice")
+    where = ("o", "default")
+    dense = index.dense
+    with db.connect() as conn:
+
+        def nearest(also: list[int]) -> Nearest:
+            question = "Which invoice do the cats pay?"
+            scope = Scope(file_ids=None)
+            return dense.nearest(
+                conn, where=where, question=question, scope=scope, limit=20, also=also, terms=terms
+            )
+
+        near = nearest([])
+        assert near.passages is not None
+        assert near.passages == index.text.by_id(conn, where=where, terms=terms, ids=near.best)
+        assert any(p.hits for _, p in near.passages)
+        also = near.best[::2]
+        fewer = nearest(also)
+    assert fewer.best == near.best
+    assert fewer.passages == [hit for hit in near.passages if hit[0] not in also]
 
 
 def test_idf_is_counted_in_the_workspace_alone(db: sa.Engine) -> None:

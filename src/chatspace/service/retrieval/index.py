@@ -95,9 +95,12 @@ class Dense(Protocol):
         scope: Scope,
         limit: int,
         also: Sequence[int],
+        terms: Sequence[str] = (),
     ) -> Nearest:
         """The ``limit`` passages of ``scope`` most similar to ``question``, and the
-        similarity of those and of the passages ``also``."""
+        similarity of those and of the passages ``also``; an engine that reads the
+        passages with them gives those not ``also`` too, their ``hits`` of ``terms``
+        marked (:attr:`Nearest.passages`)."""
         ...
 
     def columns(self, blobs: Sequence[bytes]) -> list[str] | None:
@@ -128,4 +131,5 @@ def open_index(engine: sa.Engine, embedder: Embedder | None) -> PassageIndex:
             "superuser): passage vectors are compared in memory, workspace by workspace"
         )
         return PassageIndex(PostgresText(), DenseIndex(embedder))
-    return PassageIndex(PostgresText(), PgVectors(embedder))
+    text = PostgresText()
+    return PassageIndex(text, PgVectors(embedder, text))

@@ -22,7 +22,9 @@ also have ``embedding halfvec(256)`` (the stored float16 vectors, at the same pr
 with an HNSW index for cosine distance. The nearest passages come from one query whose
 filter (workspace, model, files not expired, the filter parts' files) is part of it; with
 ``hnsw.iterative_scan = relaxed_order`` the index keeps scanning until the filter has
-left ``limit`` rows, so a filter part that leaves few files still gets its ``top_k``.
+left ``limit`` rows, so a filter part that leaves few files still gets its ``top_k``. The
+same statement sets that scan, reads the nearest passages whole and gives the similarity
+of the text candidates (:data:`_NEAREST`): one round trip where there were four.
 """
 
 from __future__ import annotations
@@ -93,6 +95,9 @@ SELECT u.word, coalesce((
 ), '{}')
 FROM unnest(CAST(:words AS text[])) AS u(word)
 """)
+Row = tuple[Any, ...]
+"""A passage as the statements here select it: id, file id, file name, ord, start, text,
+locations (JSON), and for a candidate its ``ts_rank_cd``."""
 _IN_WORKSPACE = "p.org_id = :o AND p.workspace_id = :w"
 _PASSAGE_COUNT = """coalesce((SELECT s.passages FROM fts_workspaces AS s
     WHERE s.org_id = :o AND s.workspace_id = :w), 0)"""
@@ -132,7 +137,10 @@ class PostgresText:
         """The passages ``statement`` selects (with, as a last column, their
         ``ts_rank_cd``: their score is its opposite), their ``hits`` marked."""
         found = conn.execute(sa.text(statement), {**params, "now": int(time.time())})
-        rows = [tuple(row) for row in found]
+        return self.read(conn, terms, [tuple(row) for row in found])
+
+    def read(self, conn: sa.Connection, terms: Sequence[str], rows: Sequence[Row]) -> list[Hit]:
+        """The passages of ``rows`` (:data:`Row`), where they match ``terms`` marked."""
         rows_hits = zip(rows, self._hits(conn, terms, [row[5] for row in rows]), strict=True)
         passages: list[Hit] = []
         for (pid, file_id, filename, ord_, start, text, marks, *rank_cd), hits in rows_hits:
@@ -226,23 +234,32 @@ def _lookup_stems(conn: sa.Connection, words: list[str]) -> Stems:
 
 
 _NEAREST = """
-SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) AS cosine
-FROM passages AS p JOIN files AS f ON f.id = p.file_id
-WHERE p.org_id = :o AND p.workspace_id = :w AND p.vector_model = :m
-  AND p.embedding IS NOT NULL
-  AND (f.expires_at IS NULL OR f.expires_at > :now){only_files}
-ORDER BY p.embedding <=> CAST(:q AS halfvec)
-LIMIT :limit
+WITH scan AS MATERIALIZED (
+    SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true) AS mode,
+           set_config('hnsw.ef_search', :ef, true) AS ef
+)
+SELECT n.* FROM scan CROSS JOIN LATERAL (
+    SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) AS cosine, true AS nearest,
+           p.file_id, f.filename, p.ord, p.start, p.text, p.locations
+    FROM passages AS p JOIN files AS f ON f.id = p.file_id
+    WHERE scan.ef = :ef
+      AND p.org_id = :o AND p.workspace_id = :w AND p.vector_model = :m
+      AND p.embedding IS NOT NULL
+      AND (f.expires_at IS NULL OR f.expires_at > :now){only_files}
+    ORDER BY p.embedding <=> CAST(:q AS halfvec)
+    LIMIT :limit
+) AS n
+UNION ALL
+SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)), false,
+       NULL, NULL, NULL, NULL, NULL, NULL
+FROM passages AS p
+WHERE p.id = ANY(CAST(:also AS bigint[])) AND p.vector_model = :m AND p.embedding IS NOT NULL
 """
-_COSINE = sa.text(
-    "SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) FROM passages AS p "
-    "WHERE p.id = ANY(CAST(:ids AS bigint[])) AND p.vector_model = :m "
-    "AND p.embedding IS NOT NULL"
-)
-_SCAN = sa.text(
-    "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-    "set_config('hnsw.ef_search', :ef, true)"
-)
+"""The ``limit`` passages nearest the vector ``q`` (read whole: those of them that are not
+``also`` join the candidates) and the similarity of the passages ``also``, in one round
+trip. The settings come first (the lateral scan reads ``scan``, so the executor fetches
+its row before it starts the index scan): for this transaction, pgvector's HNSW scan
+goes on until the filter has left ``limit`` rows."""
 
 
 def _literal(vector: np.ndarray[Any, Any]) -> str:
@@ -254,8 +271,9 @@ class PgVectors:
 
     vector_column = True
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, text: PostgresText) -> None:
         self.embedder = embedder
+        self.text = text
 
     def nearest(
         self,
@@ -266,7 +284,10 @@ class PgVectors:
         scope: Scope,
         limit: int,
         also: Sequence[int],
+        terms: Sequence[str] = (),
     ) -> Nearest:
+        """The nearest passages, the similarities, and the nearest passages not ``also``
+        with their ``hits`` of ``terms`` (no second query for them)."""
         q = _literal(self.embedder.embed([question])[0])
         params: dict[str, Any] = {"o": where[0], "w": where[1], "m": self.embedder.name}
         params.update(q=q, limit=limit, now=int(time.time()))
@@ -274,16 +295,18 @@ class PgVectors:
         if scope.file_ids is not None:
             only_files = "\n  AND p.file_id = ANY(CAST(:file_ids AS text[]))"
             params["file_ids"] = sorted(scope.file_ids)
-        # for this transaction: scan on until the filter has left `limit` rows
-        conn.execute(_SCAN, {"ef": str(max(limit, 40))})
+        params.update(ef=str(max(limit, 40)), also=list(also))
         found = conn.execute(sa.text(_NEAREST.format(only_files=only_files)), params)
-        cosine = {int(pid): float(c) for pid, c in found}
-        best = sorted(cosine, key=lambda pid: (-cosine[pid], pid))
-        missing = [pid for pid in also if pid not in cosine]
-        if missing:
-            more = conn.execute(_COSINE, {"q": q, "ids": missing, "m": self.embedder.name})
-            cosine.update((int(pid), float(c)) for pid, c in more)
-        return Nearest(best, cosine)
+        cosine: dict[int, float] = {}
+        rows: dict[int, Row] = {}
+        for pid, similarity, is_nearest, *passage in found:
+            cosine[int(pid)] = float(similarity)
+            if is_nearest:
+                rows[int(pid)] = (int(pid), *passage)
+        best = sorted(rows, key=lambda pid: (-cosine[pid], pid))
+        seen = set(also)
+        extra = [rows[pid] for pid in best if pid not in seen]
+        return Nearest(best, cosine, self.text.read(conn, terms, extra))
 
     def columns(self, blobs: Sequence[bytes]) -> list[str]:
         """The vectors as ``halfvec`` literals (from the float16 bytes: the same numbers)."""

@@ -45,6 +45,7 @@ the sentences an answer quotes.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -54,6 +55,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import sqlalchemy as sa
 
 from chatspace.service.store import schema
+from chatspace.service.store.dialects import in_json_array
 from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
@@ -441,7 +443,10 @@ def _titled(
     Vacuuming"'s), by the index's stems; files without a title are left out."""
     passages = schema.passages
     first = sa.select(passages.c.file_id, sa.func.substr(passages.c.text, 1, TITLE_CHARS + 1))
-    lines = conn.execute(first.where(passages.c.file_id.in_(file_ids), passages.c.ord == 0))
+    # one parameter for the files, not one each (a hundred cost PostgreSQL ~3 ms more)
+    of_files = sa.text(f"file_id {in_json_array(conn, 'files')}")
+    of_files = of_files.bindparams(files=json.dumps(sorted(file_ids)))
+    lines = conn.execute(first.where(of_files, passages.c.ord == 0))
     titles = {}
     for file_id, head in lines:
         line, _, rest = head.partition("\n")
@@ -556,11 +561,14 @@ def rank(
     if dense is not None and query.text.strip():
         seen = [pid for pid, _ in rows]
         near = dense.nearest(
-            conn, where=where, question=query.text, scope=scope, limit=pool, also=seen
+            conn, where=where, question=query.text, scope=scope, limit=pool, also=seen, terms=terms
         )
         cosine = near.cosine
-        extra = [pid for pid in near.best if pid not in set(seen)]
-        rows += text.by_id(conn, where=where, terms=terms, ids=extra)
+        if near.passages is None:
+            extra = [pid for pid in near.best if pid not in set(seen)]
+            rows += text.by_id(conn, where=where, terms=terms, ids=extra)
+        else:
+            rows += near.passages
     if not rows:
         return Ranking()
     lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)

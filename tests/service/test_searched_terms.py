@@ -96,7 +96,7 @@ def _ranked(engine: sa.Engine, question: str) -> tuple[Passage, ...]:
 def test_a_passage_holding_only_some_common_terms_is_not_a_candidate(
     database: sa.Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """"invoice" is in 3 passages, "garden" in 50 and "cats" in 51 of 493: past a bound of
+    """ "invoice" is in 3 passages, "garden" in 50 and "cats" in 51 of 493: past a bound of
     10 matches, "garden" and "cats" are searched together (about 5 passages would hold
     both), so the 80 passages holding one of them alone are no longer scored. Those found
     are still ranked and marked by every term: the invoice about the cats covers two."""

@@ -20,9 +20,8 @@ import sqlalchemy as sa
 
 from chatspace.service.retrieval.dense import DenseIndex, Nearest
 from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
-from chatspace.service.retrieval.extract import Extracted, extract
+from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
-from chatspace.service.retrieval.indexing import index_file
 from chatspace.service.retrieval.postgres_index import PgVectors
 from chatspace.service.retrieval.scope import Scope
 from chatspace.service.retrieval.search import Passage, query_of, search
@@ -30,12 +29,11 @@ from chatspace.service.store import files as file_store
 from chatspace.service.store import schema
 from chatspace.service.store.db import open_database
 from chatspace.service.store.transactions import write_transaction
-from chatspace.service.vectors import embed_batch
 from chatspace.types import ChatMessage
 from support import engines
 from support.chat import ask, client_for, upload
 from support.pg_server import PgServer, running_postgres
-from support.rows import add_file_row
+from support.rows import add_indexed_file
 from support.service import start_service
 
 EMBEDDER = WordLlamaEmbedder()
@@ -69,33 +67,6 @@ def db(pg: PgServer) -> Iterator[sa.Engine]:
     engine.dispose()
 
 
-def _lines(passages: list[str]) -> Extracted:
-    """A file of ``passages``, one a line."""
-    starts = itertools.accumulate((len(p) + 1 for p in passages[:-1]), initial=0)
-    return Extracted("\n".join(passages), tuple(zip(starts, passages, strict=True)))
-
-
-def _add_file(
-    engine: sa.Engine,
-    index: PassageIndex,
-    *,
-    org: str,
-    file_id: str,
-    passages: list[str] | None = None,
-    extracted: Extracted | None = None,
-    workspace: str = "default",
-) -> None:
-    """A file of ``passages`` (one a line), or as ``extracted``, written as an upload
-    writes it, and given its vectors as a replica's background embedder does."""
-    extracted = extracted or _lines(passages or [])
-    text = extracted.text
-    with write_transaction(engine) as conn:
-        add_file_row(conn, file_id=file_id, org_id=org, workspace_id=workspace, size=len(text))
-        index_file(conn, file_id=file_id, org_id=org, workspace_id=workspace, extracted=extracted)
-    while index.dense is not None and embed_batch(engine, index.dense):
-        pass
-
-
 def _search(
     engine: sa.Engine, index: PassageIndex, org: str, question: str, **scope: object
 ) -> tuple[Passage, ...]:
@@ -117,8 +88,8 @@ def test_a_selective_filter_still_gets_top_k_through_hnsw(db: sa.Engine) -> None
     filter has left ``top_k``."""
     index = open_index(db, EMBEDDER)
     assert isinstance(index.dense, PgVectors)
-    _add_file(db, index, org="o", file_id="pets", passages=PETS)
-    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS)
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
     question = "Where do the cats sleep in the afternoon?"
     q = "[" + ",".join(map(str, EMBEDDER.embed([question])[0])) + "]"
     with db.begin() as conn:
@@ -157,8 +128,8 @@ def test_a_hybrid_search_asks_the_database_four_times(db: sa.Engine) -> None:
     the same statement), the files' titles: four round trips, each waiting for a core on
     a loaded machine (there were seven: benchmarks/results, 8g)."""
     index = open_index(db, EMBEDDER)
-    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
-    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
     statements: list[str] = []
 
     def count(*args: object) -> None:
@@ -179,7 +150,7 @@ def test_a_search_run_again_is_planned_for_its_terms(db: sa.Engine) -> None:
     and took 2.5x as long over 10,000 files: the service's connections plan each search
     for its own terms."""
     index = open_index(db, EMBEDDER)
-    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:400])
     with db.connect() as conn:
         for _ in range(12):
             search(
@@ -205,8 +176,8 @@ def test_the_nearest_passages_are_read_as_by_id_reads_them(db: sa.Engine) -> Non
     about already."""
     index = open_index(db, EMBEDDER)
     assert isinstance(index.dense, PgVectors)
-    _add_file(db, index, org="o", file_id="pets", passages=PETS[:400])
-    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
     terms = ("cats", "invoice")
     where = ("o", "default")
     dense = index.dense
@@ -233,14 +204,14 @@ def test_idf_is_counted_in_the_workspace_alone(db: sa.Engine) -> None:
     """Another org's uploads change neither the term counts nor the relevance of this
     workspace's passages: one GIN index, but the statistics of each workspace."""
     index = open_index(db, EMBEDDER)
-    _add_file(db, index, org="a", file_id="a1", passages=[*FINANCE[:4], "The cats nap."])
+    add_indexed_file(db, index, org="a", file_id="a1", passages=[*FINANCE[:4], "The cats nap."])
     question = "Which invoice do the cats have?"
     before = _search(db, index, "a", question, file_ids=None, top_k=5)
     with db.connect() as conn:
         counts = index.text.counts(conn, where=("a", "default"), terms=("cats", "invoice"))
     assert counts == (5, [1, 4])
     # with counts over the whole table, "cats" would now be the common word
-    _add_file(db, index, org="b", file_id="b1", passages=PETS[:300])
+    add_indexed_file(db, index, org="b", file_id="b1", passages=PETS[:300])
     with db.connect() as conn:
         assert index.text.counts(conn, where=("a", "default"), terms=("cats", "invoice")) == counts
         assert index.text.counts(conn, where=("b", "default"), terms=("cats",)) == (300, [300])
@@ -255,7 +226,9 @@ def test_accents_and_punctuation_fold_as_on_sqlite(db: sa.Engine) -> None:
     """No ``unaccent`` here: ``chatspace_fold`` maps "é" to "e" and "8:30" to two words,
     and the spans it marks are the passage's own characters."""
     index = open_index(db, None)
-    _add_file(db, index, org="o", file_id="cafe", passages=["The Café opens at 8:30 in Nîmes."])
+    add_indexed_file(
+        db, index, org="o", file_id="cafe", passages=["The Café opens at 8:30 in Nîmes."]
+    )
     (found,) = _search(db, index, "o", "When does the cafe in nimes open? 8", file_ids=None)
     assert [found.text[a:b] for a, b in found.hits] == ["Café", "opens", "8", "Nîmes"]
 
@@ -268,8 +241,8 @@ def test_candidates_cut_anywhere_are_the_head_of_every_match_ranked(db: sa.Engin
     index = open_index(db, None)
     cats = [f"The cats {'nap ' * (i % 4)}and the cats purr {i}." for i in range(12)]
     both = [f"Invoice {i} for the cats' food{' and toys' * i}." for i in range(3)]
-    _add_file(db, index, org="o", file_id="mixed", passages=[*cats, *both, *FINANCE[:4]])
-    _add_file(db, index, org="o", file_id="pets", passages=PETS[-5:])  # horses: no match
+    add_indexed_file(db, index, org="o", file_id="mixed", passages=[*cats, *both, *FINANCE[:4]])
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[-5:])  # horses: no match
 
     def candidates(limit: int) -> list[tuple[str, int, float]]:
         with db.connect() as conn:
@@ -300,15 +273,15 @@ def test_a_table_cell_holding_nul_is_indexed(db: sa.Engine, tmp_path: Path) -> N
     extracted = extract(path, filename=path.name, content_type="application/octet-stream")
     assert extracted is not None
     index = open_index(db, None)
-    _add_file(db, index, org="o", file_id="cities", extracted=extracted)
+    add_indexed_file(db, index, org="o", file_id="cities", extracted=extracted)
     (found,) = _search(db, index, "o", "lyon", file_ids=None)
     assert found.text == "city,n\nLyon x,1\nNice,2"
 
 
 def test_a_deleted_file_is_gone_from_both_indexes(db: sa.Engine) -> None:
     index = open_index(db, EMBEDDER)
-    _add_file(db, index, org="o", file_id="pets", passages=PETS[:40])
-    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:40])
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
     found = _search(db, index, "o", "bank invoice", file_ids=None, top_k=5)
     assert [p.file_id for p in found] == ["finance"] * 5
     with write_transaction(db) as conn:

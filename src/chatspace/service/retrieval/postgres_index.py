@@ -9,7 +9,8 @@ decomposed text and makes ASCII punctuation a space, so that, as with SQLite's
 and "30". Each term is a ``phraseto_tsquery`` (a phrase, as FTS5's quoted strings) and
 the terms are ORed. One index serves every workspace, so the idf of each term comes from
 the passages of the workspace alone, whose counts the database keeps (tables ``fts_terms``
-and ``fts_workspaces``, :meth:`PostgresText.counts`), and candidates
+and ``fts_workspaces``, :meth:`PostgresText.counts`; the terms too common to search alone
+are searched only all together, :func:`~.search.searched_terms`), and candidates
 are ranked by the weight x idf of the terms they match (the coverage :mod:`.search`
 computes), then ``ts_rank_cd`` over the passage's length (:data:`_RANK`, computed only
 where it can change the outcome: :data:`_RANKED`): the passages
@@ -40,7 +41,7 @@ import sqlalchemy as sa
 from .dense import Nearest
 from .embeddings import Embedder, from_blobs
 from .locations import marks_from_json
-from .search import Passage
+from .search import Passage, Searched
 from .stems import StemCache, Stems
 
 if TYPE_CHECKING:
@@ -125,6 +126,17 @@ def _term_queries(terms: Sequence[str]) -> tuple[list[str], str, dict[str, Any]]
     return each, either, {f"t{i}": term for i, term in enumerate(terms)}
 
 
+def _matched(terms: Sequence[str], each: Sequence[str], searched: Searched | None) -> str:
+    """The tsquery a candidate matches: any term, or as ``searched`` says."""
+    if searched is None:
+        return "(" + " || ".join(each) + ")"
+    query = dict(zip(terms, each, strict=True))
+    anyone = [query[t] for t in searched.alone]
+    if searched.together:
+        anyone.append("(" + " && ".join(query[t] for t in searched.together) + ")")
+    return "(" + " || ".join(anyone) + ")"
+
+
 class PostgresText:
     """The full-text side on PostgreSQL (see the module's docstring)."""
 
@@ -175,9 +187,11 @@ class PostgresText:
         weights: Sequence[float] | None,
         scope: Scope,
         limit: int,
+        searched: Searched | None = None,
     ) -> list[Hit]:
         """The ``limit`` passages matching the most of ``weights`` (each term's weight x
-        idf in the workspace), ties (and without weights, all) by ``ts_rank_cd``."""
+        idf in the workspace), ties (and without weights, all) by ``ts_rank_cd``, of
+        those matching any term, or as ``searched`` says (:func:`_matched`)."""
         if not terms:
             return []
         each, either, params = _term_queries(terms)
@@ -193,7 +207,8 @@ class PostgresText:
                 for i, q in enumerate(each)
             )
             params.update({f"c{i}": float(c) for i, c in enumerate(weights)})
-        matching = _MATCHING.format(cover=cover, either=either, only_files=only_files)
+        matched = _matched(terms, each, searched)
+        matching = _MATCHING.format(cover=cover, either=matched, only_files=only_files)
         rank = _RANK.format(either=either)
         statement = _RANKED.format(matching=matching, rank=rank)
         return self._passages(conn, statement, terms, params)

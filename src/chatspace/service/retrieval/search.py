@@ -9,7 +9,10 @@ the same way on every engine, in two steps:
 
 1. **Candidates**: the :data:`POOL` best passages matching any of the terms (without
    context and relevance, this alone is the ranking of the benchmark's "today" column),
-   and, with vectors, the :data:`POOL` passages most similar to the question.
+   and, with vectors, the :data:`POOL` passages most similar to the question. In a large
+   workspace, the terms whose matches together exceed :data:`SEARCHED_POSTINGS`, the
+   commonest first, are searched only together (:func:`searched_terms`): the query's
+   cost is bounded by the rare terms' matches, not by the commonest word's.
 2. **Relevance** (:func:`_lexical`, :func:`relevance_of`): which query terms each
    candidate matches (the tokens the index marked in it, stemmed as the index stems
    them), and each term's inverse document frequency in the workspace. A passage's *coverage*
@@ -79,10 +82,12 @@ __all__ = [
     "CONTEXT_WEIGHT",
     "DEFAULT_RELEVANCE",
     "LEXICAL_SHARE",
+    "SEARCHED_POSTINGS",
     "Passage",
     "Query",
     "Ranking",
     "Retrieval",
+    "Searched",
     "is_follow_up",
     "names_in",
     "query_of",
@@ -90,6 +95,7 @@ __all__ = [
     "relevance_of",
     "retrieve",
     "search",
+    "searched_terms",
     "without_instructions",
 ]
 
@@ -320,6 +326,53 @@ def _weights(conn: sa.Connection, text: FullText, where: Workspace, query: Query
     n, counts = text.counts(conn, where=where, terms=query.terms)
     shares = [w * _idf(n, df) for w, df in zip(query.weights, counts, strict=True)]
     return _Weights(shares, counts, n)
+
+
+SEARCHED_POSTINGS = 20_000
+"""How many matches (passages x terms) the candidates query may score: a workspace
+whose terms together match no more is searched with every term, any of them; past it,
+the commonest terms are searched only together (:func:`searched_terms`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """Which terms find the candidates: a passage holding any of ``alone``, or all of
+    ``together`` (all the terms rank and mark the candidates found)."""
+
+    alone: tuple[str, ...]
+    together: tuple[str, ...] = ()
+
+
+def searched_terms(terms: Sequence[str], counts: Sequence[int], passages: int) -> Searched | None:
+    """The terms the candidates query searches, when not all of them (None: any term).
+
+    Taken rarest first (ties in the question's order), the terms are searched alone
+    while their matches add up to at most :data:`SEARCHED_POSTINGS`; the commoner ones
+    ("say", "table" in a large manual) are searched only all together, and only when so
+    few passages would hold them all (counted as if the words fell independently) that
+    scoring those stays within the bound too. A question whose every term is that common
+    is searched for the passages holding all of them. Nothing is left out while all the
+    matches fit, so a workspace of fewer passages than that, or a question of rare
+    words, is searched as before."""
+    if sum(counts) <= SEARCHED_POSTINGS:
+        return None
+    total = 0
+    common = set()
+    for i in sorted(range(len(terms)), key=lambda i: counts[i]):
+        total += counts[i]
+        if total > SEARCHED_POSTINGS:
+            common.add(terms[i])
+    alone = tuple(t for t in terms if t not in common)
+    together = tuple(t for t in terms if t in common)
+    if not alone:
+        return Searched((), together)
+    n = max(passages, 1)
+    holding_all = n * math.prod(
+        min(df, n) / n for t, df in zip(terms, counts, strict=True) if t in common
+    )
+    if len(together) < 2 or holding_all > SEARCHED_POSTINGS:
+        return Searched(alone)
+    return Searched(alone, together)
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,7 +608,13 @@ def rank(
     if weights.passages == 0:  # a workspace without passages: no candidate query to run
         return Ranking()
     rows = text.candidates(
-        conn, where=where, terms=terms, weights=weights.shares, scope=scope, limit=pool
+        conn,
+        where=where,
+        terms=terms,
+        weights=weights.shares,
+        scope=scope,
+        limit=pool,
+        searched=searched_terms(terms, weights.counts, weights.passages or 0),
     )
     cosine = None
     if dense is not None and query.text.strip():

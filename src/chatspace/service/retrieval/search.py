@@ -389,7 +389,7 @@ class _Lexical:
         """The share of the question's weight that candidate ``pid`` holds in its headings
         and labels (computed for the few candidates whose order it may change: it reads
         the passage's sentences)."""
-        labelled = {s for t in _label_tokens(p) for s in self.stems[t]}
+        labelled = {s for t in _label_tokens(p) for s in self.stems.get(t, ())}
         return sum(share for stems, share in self.covers.get(pid, ()) if stems <= labelled)
 
 

@@ -547,14 +547,9 @@ def _headed_first(ranked: list[_Ranked], top_k: int, lexical: _Lexical) -> list[
         held = places[file_id]
         if len(held) < 2:
             continue
-        bonus = {
-            r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage)
-            for r in map(ranked.__getitem__, held)
-        }
-        mine = sorted(
-            (ranked[i] for i in held),
-            key=lambda r: (r.below, r.order - bonus[r.pid], *r[2:4]),
-        )
+        mine = [ranked[i] for i in held]
+        bonus = {r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage) for r in mine}
+        mine.sort(key=lambda r: (r.below, r.order - bonus[r.pid], r.bm25, r.pid))
         for i, r in zip(held, mine, strict=True):
             out[i] = r
     return out

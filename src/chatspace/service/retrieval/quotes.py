@@ -42,6 +42,7 @@ without their thousands separators.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -60,6 +61,8 @@ __all__ = [
     "best_quote",
     "best_span",
     "claim_words",
+    "is_label",
+    "labelled_units",
     "numbers_in",
     "quote_span",
     "quote_spans",
@@ -161,6 +164,14 @@ def units_of(text: str) -> list[Unit]:
         else:
             found.append(Unit(start, end))
     return found
+
+
+@functools.lru_cache(maxsize=1024)
+def labelled_units(text: str) -> tuple[tuple[Unit, bool], ...]:
+    """The sentences of ``text`` (:func:`units_of`), each with whether it is a heading or
+    a label (:func:`is_label`). Ranking (a file's headings), quoting and attribution each
+    read a passage's sentences: the passages of one question are split once."""
+    return tuple((u, is_label(text[u.start : u.end])) for u in units_of(text))
 
 
 def _wrapped(text: str, before: Unit, start: int) -> bool:
@@ -314,7 +325,8 @@ def quote_spans(
     """The spans of ``passage.text`` its citations quote, best first: :func:`best_span`,
     then (``most`` 2) the best run of sentences apart from it when it weighs at least
     :data:`SECOND_QUOTE_SHARE` of the first."""
-    text, units = passage.text, units_of(passage.text)
+    text, split = passage.text, labelled_units(passage.text)
+    units = [u for u, _ in split]
     if not units:
         lead = len(text) - len(text.lstrip())
         return [quote_span(passage, lead, min(len(text), lead + MAX_QUOTE_CHARS))]
@@ -330,7 +342,7 @@ def quote_spans(
         for u in units
     ]
     lines = [text[u.start : u.end] for u in units]
-    labels = [is_label(line) for line in lines]
+    labels = [label for _, label in split]
     shape = _shape(question)
     named = _named(passage, terms)
     sections = _sections(labels, terms)

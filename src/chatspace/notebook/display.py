@@ -275,6 +275,14 @@ class ChatResult:
         """Whether a sentence of the answer as shown carries :data:`UNSUPPORTED`."""
         return UNSUPPORTED in (self.shown or "")
 
+    def _source_items(self, item: Callable[[Citation, str | None], str], note: str) -> list[str]:
+        """An item per source, with its quote unless the answer shows it already, then
+        ``note`` (what :data:`UNSUPPORTED` means) where a sentence carries the mark."""
+        items = [
+            item(c, None if c.quoted_in(self.text) else _quote(c.quote)) for c in self.citations
+        ]
+        return [*items, note] if self.marked else items
+
     def plain(self) -> str:
         """The answer, its sources and its footer as plain text."""
         shown = self.text if self.shown is None else self.shown
@@ -283,13 +291,12 @@ class ChatResult:
     def plain_tail(self) -> str:
         """The sources and the footer as plain text (what follows an answer printed live)."""
         parts = []
-        lines = [
-            f"  {c.marker} {one_line(c.source, 120)}"
-            + ("" if c.quoted_in(self.text) else f": {_quote(c.quote)}")
-            for c in self.citations
-        ]
-        if self.marked:
-            lines.append(f"  {UNSUPPORTED_NOTE}")
+        lines = self._source_items(
+            lambda c, quote: (
+                f"  {c.marker} {one_line(c.source, 120)}" + (f": {quote}" if quote else "")
+            ),
+            f"  {UNSUPPORTED_NOTE}",
+        )
         if lines:
             parts.append("Sources:\n" + "\n".join(lines))
         parts.append("— " + " · ".join(self.footer_items()))
@@ -298,13 +305,13 @@ class ChatResult:
     def markdown(self) -> str:
         """The answer as safe Markdown, with its sources and footer."""
         parts = [self._markdown_body()]
-        items = [
-            f"- {markdown_literal(c.marker)} **{markdown_literal(c.source)}**"
-            + ("" if c.quoted_in(self.text) else f": {markdown_literal(_quote(c.quote))}")
-            for c in self.citations
-        ]
-        if self.marked:
-            items.append(f"- {markdown_literal(UNSUPPORTED_NOTE)}")
+        items = self._source_items(
+            lambda c, quote: (
+                f"- {markdown_literal(c.marker)} **{markdown_literal(c.source)}**"
+                + (f": {markdown_literal(quote)}" if quote else "")
+            ),
+            f"- {markdown_literal(UNSUPPORTED_NOTE)}",
+        )
         if items:
             parts.append("**Sources**\n\n" + "\n".join(items))
         parts.append("*" + " · ".join(markdown_literal(i) for i in self.footer_items()) + "*")

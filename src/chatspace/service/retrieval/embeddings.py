@@ -14,8 +14,8 @@ vocabulary holds a ``▁`` (a space) after another character, so the text can be
 each such space and each piece tokenized alone with the same result (the merges of BPE
 never cross a cut where no token does): :class:`_Tokens` does that, keeps the pieces it
 has seen (prose repeats its words), and the passages are pooled one by one, unpadded.
-The ids and so the vectors are WordLlama's own
-(``tests/service/test_embeddings.py``), about five times faster.
+The ids and so the vectors are WordLlama's own (``tests/service/test_embeddings.py``),
+for a half to a third of the CPU (``benchmarks/results/results-scale.md``).
 
 A stored vector names the model that made it (:attr:`Embedder.name`); vectors of another
 model are recomputed, never compared (:mod:`chatspace.service.housekeeping`).

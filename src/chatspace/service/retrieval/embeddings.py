@@ -15,7 +15,7 @@ each such space and each piece tokenized alone with the same result (the merges 
 never cross a cut where no token does): :class:`_Tokens` does that, keeps the pieces it
 has seen (prose repeats its words), and the passages are pooled one by one, unpadded.
 The ids and so the vectors are WordLlama's own (``tests/service/test_embeddings.py``),
-for a half to a third of the CPU (``benchmarks/results/results-scale.md``).
+for a third to a fifth of the CPU (``benchmarks/results/results-scale.md``).
 
 A stored vector names the model that made it (:attr:`Embedder.name`); vectors of another
 model are recomputed, never compared (:mod:`chatspace.service.housekeeping`).
@@ -27,6 +27,7 @@ import logging
 import re
 import threading
 from collections.abc import Sequence
+from itertools import chain
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
@@ -48,7 +49,8 @@ _SPACE = "\u2581"
 _PIECE = re.compile(f"{_SPACE}*[^{_SPACE}]+|{_SPACE}+")
 """A run of spaces and the characters up to the next space: no token spans two."""
 PIECES_KEPT = 65_536
-"""Pieces whose token ids :class:`_Tokens` keeps (a few MB; cleared when full)."""
+"""Pieces whose token ids :class:`_Tokens` keeps, by the text after their first ``▁`` (a
+few MB; cleared when full)."""
 
 
 class _Tokens:
@@ -63,18 +65,28 @@ class _Tokens:
 
     def ids(self, text: str) -> list[int]:
         """The normalizer's work (a space before the text, each space as ``▁``), then each
-        piece's ids."""
+        piece's ids. Where no space follows a space or starts the text, the pieces are the
+        words between single spaces (``str.split``: the common case, in one pass)."""
         if not text:
             return []
-        found: list[int] = []
-        for piece in _PIECE.findall(_SPACE + text.replace(" ", _SPACE)):
-            ids = self._known.get(piece)
-            if ids is None:
-                if len(self._known) >= PIECES_KEPT:
-                    self._known.clear()
-                ids = self._known[piece] = [token.id for token in self._bpe.tokenize(piece)]
-            found += ids
-        return found
+        if "  " in text or text[0] == " " or _SPACE in text:
+            normalized = _SPACE + text.replace(" ", _SPACE)
+            words = [piece[1:] for piece in _PIECE.findall(normalized)]
+        else:
+            words = text.split(" ")
+        found = list(map(self._known.get, words))
+        if None in found:
+            for at, word in enumerate(words):
+                if found[at] is None:
+                    found[at] = self._tokenized(word)
+        return list(chain.from_iterable(found))  # type: ignore[arg-type]
+
+    def _tokenized(self, word: str) -> list[int]:
+        """The ids of the piece ``▁`` + ``word``, kept."""
+        if len(self._known) >= PIECES_KEPT:
+            self._known.clear()
+        ids = self._known[word] = [token.id for token in self._bpe.tokenize(_SPACE + word)]
+        return ids
 
 
 class Embedder(Protocol):
@@ -122,7 +134,7 @@ class WordLlamaEmbedder:
         raw = np.zeros((len(texts), self.dim), np.float32)
         for row, text in enumerate(texts):
             if ids := tokens.ids(text):
-                raw[row] = table[ids].mean(axis=0)
+                raw[row] = np.add.reduce(table[np.array(ids)], axis=0) / len(ids)
         norms = np.linalg.norm(raw, axis=1, keepdims=True)
         unit = np.zeros_like(raw)
         np.divide(raw, norms, out=unit, where=norms > 0)

@@ -1,13 +1,21 @@
-"""Dense similarity: a workspace's passage vectors held in memory, compared in one product.
+"""Dense similarity: a workspace's passage vectors held in memory, compared in blocks.
 
 Searching by similarity compares the question's vector with every passage vector of the
-workspace; at 256 float32 numbers a passage, 100,000 passages are 100 MB read and one
-matrix product of a few milliseconds. Reading them from the database for each question
-would cost more than the product, so each process keeps the matrices of the workspaces
-it searched last (:data:`MAX_WORKSPACES`), checks with one indexed ``count``/``max`` query
+workspace. Reading them from the database for each question would cost more than the
+comparison, so each process keeps the matrices of the workspaces it searched last
+(:data:`MAX_WORKSPACES`), and checks with one indexed ``count``/``max`` query
 (:func:`~chatspace.service.store.passages.vector_stamp`) that nothing was added or removed
-since, and reloads otherwise. Several processes on one database each keep their own copy;
-none can serve a stale one.
+since. Several processes on one database each keep their own copy; none serves a stale one.
+
+A matrix holds what is stored: float16, 512 bytes a passage (with its id, its file as a
+number, its place in id order: 528), in blocks of :data:`BLOCK_ROWS` rows. numpy has no
+fast float16 arithmetic, so ``numkong``'s SIMD kernels compare the question (as float16)
+with each block; the passages those approximate similarities put first (:data:`MARGIN`
+times as many as asked), and those asked about, are then scored exactly in float32 as
+before: the same ranking. When the stamp changes, only what changed is read: the vectors
+after the largest id held, and where that does not account for the change (passages
+removed, a vector stored below that id), the ids alone, then the vectors missing; a block
+that loses rows is rewritten, the others are kept.
 
 This is the dense side of SQLite's index, and of PostgreSQL's where the database has no
 pgvector (:mod:`.index`).
@@ -21,22 +29,36 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numkong
 import numpy as np
 import numpy.typing as npt
 import sqlalchemy as sa
 
-from chatspace.service.store.passages import vector_stamp, workspace_vectors
+from chatspace.service.store.passages import (
+    VectorRow,
+    vector_ids,
+    vector_stamp,
+    vectors_of,
+    workspace_vectors,
+)
 
-from .embeddings import Embedder, Vectors, from_blobs
+from .embeddings import Embedder, Vectors
 
 if TYPE_CHECKING:
     from .index import Hit, Workspace
     from .scope import Scope
 
-__all__ = ["MAX_WORKSPACES", "DenseIndex", "Nearest", "Similarities"]
+__all__ = ["BLOCK_ROWS", "MARGIN", "MAX_WORKSPACES", "DenseIndex", "Nearest", "Similarities"]
 
 MAX_WORKSPACES = 32
 """Workspaces whose vectors a process keeps in memory (least recently searched go first)."""
+BLOCK_ROWS = 32_768
+"""Rows of a block of a matrix (16 MB): what a refresh rewrites at most besides the rows
+it adds, and what one load reads at a time."""
+MARGIN = 4
+"""The passages compared exactly: this many times those asked for, by the approximate
+similarity (float16 question: off by 1e-4 at most, far less than the gaps it skips)."""
+_HALF = np.dtype("<f2")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,39 +74,125 @@ class Nearest:
 
 
 @dataclass(frozen=True, slots=True)
-class Similarities:
-    """Every passage of a workspace with vectors, and its cosine similarity to a question
-    (``ids`` ascending, so :meth:`of` finds a passage by binary search)."""
+class _Matrix:
+    """A workspace's vectors: row ``i`` is passage ``ids[i]`` of file ``files[codes[i]]``,
+    its vector row ``i - starts[k]`` of ``blocks[k]``."""
 
     ids: npt.NDArray[np.int64]
-    file_ids: npt.NDArray[np.str_]
-    cosine: npt.NDArray[np.float32]
+    codes: npt.NDArray[np.int32]
+    blocks: tuple[npt.NDArray[np.float16], ...]
+    files: dict[str, int]
+    """Each file's code; only grows (a file removed keeps its code, unused)."""
+    by_id: npt.NDArray[np.int32]
+    """The rows in id order (for :meth:`row`)."""
 
-    def of(self, pid: int) -> float | None:
-        """The similarity of passage ``pid``; None when it has no vector."""
-        at = int(np.searchsorted(self.ids, pid))
-        if at < len(self.ids) and self.ids[at] == pid:
-            return float(self.cosine[at])
+    @property
+    def stamp(self) -> tuple[int, int]:
+        """What :func:`vector_stamp` says of the database this matrix holds."""
+        return len(self.ids), int(self.ids.max()) if len(self.ids) else 0
+
+    def row(self, pid: int) -> int | None:
+        at = int(np.searchsorted(self.ids, pid, sorter=self.by_id))
+        if at < len(self.ids) and self.ids[self.by_id[at]] == pid:
+            return int(self.by_id[at])
         return None
 
-    def best(self, limit: int, *, file_ids: frozenset[str] | None) -> list[int]:
-        """The ids of the ``limit`` most similar passages (of ``file_ids`` when given)."""
-        candidates = np.arange(len(self.ids))
-        if file_ids is not None:
-            candidates = candidates[np.isin(self.file_ids, list(file_ids))]
-        if len(candidates) > limit:
-            part = np.argpartition(-self.cosine[candidates], limit - 1)[:limit]
-            candidates = candidates[part]
-        order = candidates[np.lexsort((self.ids[candidates], -self.cosine[candidates]))]
-        return [int(i) for i in self.ids[order]]
+    def vectors(self, rows: npt.NDArray[np.intp]) -> Vectors:
+        """These rows' vectors, as float32."""
+        starts = np.cumsum([0, *(len(b) for b in self.blocks)])
+        block = np.searchsorted(starts, rows, side="right") - 1
+        found = np.empty((len(rows), self.blocks[0].shape[1]), np.float32)
+        for k in np.unique(block):
+            here = block == k
+            found[here] = self.blocks[k][rows[here] - starts[k]]
+        return found
+
+    def approximate(self, query: Vectors) -> npt.NDArray[np.float64]:
+        """Every row's similarity to ``query``, block by block in float16."""
+        half = query.astype(_HALF)[None, :]
+        parts = [np.asarray(numkong.cdist(half, b, metric="dot")).ravel() for b in self.blocks]
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def appended(self, rows: Sequence[VectorRow], dim: int) -> _Matrix:
+        """With these rows (of passages not held) after the others."""
+        if not rows:
+            return self
+        for _, file_id, _ in rows:
+            self.files.setdefault(file_id, len(self.files))
+        added = np.frombuffer(b"".join(v for _, _, v in rows), _HALF).reshape(len(rows), dim)
+        blocks = list(self.blocks)
+        if blocks and len(blocks[-1]) < BLOCK_ROWS:  # fill the last block first
+            added = np.concatenate([blocks.pop(), added])
+        blocks += [added[at : at + BLOCK_ROWS].copy() for at in range(0, len(added), BLOCK_ROWS)]
+        ids = np.concatenate([self.ids, np.fromiter((r[0] for r in rows), np.int64, len(rows))])
+        codes = np.fromiter((self.files[r[1]] for r in rows), np.int32, len(rows))
+        return _Matrix(
+            ids,
+            np.concatenate([self.codes, codes]),
+            tuple(blocks),
+            self.files,
+            np.argsort(ids, kind="stable").astype(np.int32),
+        )
+
+    def without(self, gone: npt.NDArray[np.bool_]) -> _Matrix:
+        """Without the rows ``gone``; only the blocks that held one are rewritten."""
+        if not gone.any():
+            return self
+        blocks, at = [], 0
+        for block in self.blocks:
+            lost = gone[at : at + len(block)]
+            kept = block if not lost.any() else block[~lost]
+            if len(kept):
+                blocks.append(kept)
+            at += len(block)
+        ids = self.ids[~gone]
+        return _Matrix(
+            ids,
+            self.codes[~gone],
+            tuple(blocks),
+            self.files,
+            np.argsort(ids, kind="stable").astype(np.int32),
+        )
+
+
+_EMPTY_IDS = np.zeros(0, np.int64)
 
 
 @dataclass(frozen=True, slots=True)
-class _Matrix:
-    stamp: tuple[int, int]
-    ids: npt.NDArray[np.int64]
-    file_ids: npt.NDArray[np.str_]
-    vectors: Vectors
+class Similarities:
+    """Every passage of a workspace with vectors, and its similarity to a question:
+    approximate for all (to choose), exact for those :meth:`best` returns and :meth:`of`
+    is asked about."""
+
+    matrix: _Matrix
+    query: Vectors
+    approximate: npt.NDArray[np.float64]
+
+    def _exact(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+        if not len(rows):  # nothing held, or nothing of the files asked for
+            return np.zeros(0, np.float32)
+        return self.matrix.vectors(rows) @ self.query
+
+    def of(self, pid: int) -> float | None:
+        """The similarity of passage ``pid``; None when it has no vector."""
+        row = self.matrix.row(pid)
+        if row is None:
+            return None
+        return float(self._exact(np.array([row]))[0])
+
+    def best(self, limit: int, *, file_ids: frozenset[str] | None) -> list[int]:
+        """The ids of the ``limit`` most similar passages (of ``file_ids`` when given)."""
+        matrix = self.matrix
+        candidates = np.arange(len(matrix.ids))
+        if file_ids is not None:
+            codes = [c for f in file_ids if (c := matrix.files.get(f)) is not None]
+            candidates = candidates[np.isin(matrix.codes, codes)]
+        if len(candidates) > limit * MARGIN:
+            part = np.argpartition(-self.approximate[candidates], limit * MARGIN - 1)
+            candidates = candidates[part[: limit * MARGIN]]
+        cosine = self._exact(candidates)
+        order = np.lexsort((matrix.ids[candidates], -cosine))[:limit]
+        return [int(i) for i in matrix.ids[candidates[order]]]
 
 
 class DenseIndex:
@@ -97,6 +205,7 @@ class DenseIndex:
         self.embedder = embedder
         self._matrices: OrderedDict[tuple[str, str], _Matrix] = OrderedDict()
         self._lock = threading.Lock()
+        self._refreshing = threading.Lock()
 
     def nearest(
         self,
@@ -114,7 +223,9 @@ class DenseIndex:
         unused)."""
         sims = self.similarities(conn, org_id=where[0], workspace_id=where[1], question=question)
         best = sims.best(limit, file_ids=scope.file_ids)
-        cosine = {pid: c for pid in (*best, *also) if (c := sims.of(pid)) is not None}
+        cosine = {
+            pid: c for pid in dict.fromkeys((*best, *also)) if (c := sims.of(pid)) is not None
+        }
         return Nearest(best, cosine)
 
     def columns(self, blobs: Sequence[bytes]) -> list[str] | None:
@@ -127,7 +238,7 @@ class DenseIndex:
         """The similarity of ``question`` to each passage of the workspace."""
         matrix = self._matrix(conn, org_id, workspace_id)
         query = self.embedder.embed([question])[0]
-        return Similarities(matrix.ids, matrix.file_ids, matrix.vectors @ query)
+        return Similarities(matrix, query, matrix.approximate(query))
 
     def _matrix(self, conn: sa.Connection, org_id: str, workspace_id: str) -> _Matrix:
         model, key = self.embedder.name, (org_id, workspace_id)
@@ -137,16 +248,37 @@ class DenseIndex:
             if held is not None and held.stamp == stamp:
                 self._matrices.move_to_end(key)
                 return held
-        rows = workspace_vectors(conn, org_id=org_id, workspace_id=workspace_id, model=model)
-        matrix = _Matrix(
-            stamp,
-            np.array([pid for pid, _, _ in rows], np.int64),
-            np.array([file_id for _, file_id, _ in rows], np.str_),
-            from_blobs([vector for _, _, vector in rows], self.embedder.dim),
-        )
-        with self._lock:
-            self._matrices[key] = matrix
-            self._matrices.move_to_end(key)
-            while len(self._matrices) > MAX_WORKSPACES:
-                self._matrices.popitem(last=False)
+        with self._refreshing:  # one refresh at a time: the files' codes are shared
+            with self._lock:
+                held = self._matrices.get(key, held)
+            matrix = self._refreshed(conn, held, org_id, workspace_id, stamp)
+            with self._lock:
+                self._matrices[key] = matrix
+                self._matrices.move_to_end(key)
+                while len(self._matrices) > MAX_WORKSPACES:
+                    self._matrices.popitem(last=False)
+        return matrix
+
+    def _refreshed(
+        self,
+        conn: sa.Connection,
+        held: _Matrix | None,
+        org_id: str,
+        workspace_id: str,
+        stamp: tuple[int, int],
+    ) -> _Matrix:
+        """``held`` (None: an empty one) brought up to the database: the vectors after its
+        largest id; then, if the stamp says more changed, by the ids."""
+        where = {"org_id": org_id, "workspace_id": workspace_id, "model": self.embedder.name}
+        dim = self.embedder.dim
+        matrix = held or _Matrix(_EMPTY_IDS, np.zeros(0, np.int32), (), {}, np.zeros(0, np.int32))
+        if matrix.stamp == stamp:
+            return matrix
+        while rows := workspace_vectors(conn, **where, after=matrix.stamp[1], limit=BLOCK_ROWS):
+            matrix = matrix.appended(rows, dim)
+        if matrix.stamp != stamp:  # passages removed, or vectors stored below the largest id
+            now = np.array(vector_ids(conn, **where), np.int64)
+            matrix = matrix.without(~np.isin(matrix.ids, now))
+            missing = np.setdiff1d(now, matrix.ids)
+            matrix = matrix.appended(vectors_of(conn, missing.tolist(), model=where["model"]), dim)
         return matrix

@@ -41,7 +41,9 @@ __all__ = [
     "index_exists",
     "index_table",
     "set_vectors",
+    "vector_ids",
     "vector_stamp",
+    "vectors_of",
     "workspace_vectors",
 ]
 
@@ -187,16 +189,44 @@ def vector_stamp(
 
 
 def workspace_vectors(
-    conn: sa.Connection, *, org_id: str, workspace_id: str, model: str
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    model: str,
+    after: int = 0,
+    limit: int | None = None,
 ) -> list[VectorRow]:
-    """Every passage vector of ``model`` in a workspace, by passage id."""
+    """The passage vectors of ``model`` in a workspace, by passage id: the first ``limit``
+    (None: all) of the passages after ``after``."""
     p = schema.passages
     rows = conn.execute(
         sa.select(p.c.id, p.c.file_id, p.c.vector)
-        .where(_of_workspace(org_id, workspace_id, model))
+        .where(_of_workspace(org_id, workspace_id, model), p.c.id > after)
         .order_by(p.c.id)
+        .limit(limit)
     )
     return [(int(pid), file_id, bytes(vector)) for pid, file_id, vector in rows]
+
+
+def vector_ids(conn: sa.Connection, *, org_id: str, workspace_id: str, model: str) -> list[int]:
+    """The ids of a workspace's passages with vectors of ``model`` (no vectors read)."""
+    p = schema.passages
+    return list(conn.scalars(sa.select(p.c.id).where(_of_workspace(org_id, workspace_id, model))))
+
+
+def vectors_of(conn: sa.Connection, ids: Sequence[int], *, model: str) -> list[VectorRow]:
+    """The vectors of ``model`` of these passages (those that have one), by passage id."""
+    p = schema.passages
+    found: list[VectorRow] = []
+    for at in range(0, len(ids), 500):  # bound the parameters of one statement
+        rows = conn.execute(
+            sa.select(p.c.id, p.c.file_id, p.c.vector)
+            .where(p.c.id.in_(ids[at : at + 500]), p.c.vector_model == model)
+            .order_by(p.c.id)
+        )
+        found += [(int(pid), file_id, bytes(vector)) for pid, file_id, vector in rows]
+    return found
 
 
 PendingRow = tuple[int, str, str]

@@ -1,0 +1,113 @@
+"""SQLite's dense index (and PostgreSQL's without pgvector), ``retrieval/dense.py``: what a
+process holds per passage is what is stored (float16) and its id and file, and a refresh
+after vectors were added or removed reads and rewrites only what changed, ranking exactly
+as a process that loads the workspace afresh."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+import sqlalchemy as sa
+
+from chatspace.service.retrieval import dense as dense_module
+from chatspace.service.retrieval.dense import DenseIndex
+from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
+from chatspace.service.retrieval.index import PassageIndex, open_index
+from chatspace.service.store import passages as passage_store
+from chatspace.service.store.db import open_database
+from chatspace.service.store.transactions import write_transaction
+from support.rows import add_indexed_file
+
+QUESTION = "Which river crosses the northern valley?"
+WHERE = {"org_id": "o", "workspace_id": "default"}
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[sa.Engine]:
+    made = open_database(database_url)
+    yield made
+    made.dispose()
+
+
+@pytest.fixture
+def index(engine: sa.Engine) -> PassageIndex:
+    return open_index(engine, WordLlamaEmbedder())
+
+
+def _file(engine: sa.Engine, index: PassageIndex, file_id: str, count: int = 6) -> None:
+    passages = [f"{file_id} passage {i}: river {i} crosses valley {file_id}." for i in range(count)]
+    add_indexed_file(engine, index, org="o", file_id=file_id, passages=passages)
+
+
+def _fresh() -> DenseIndex:
+    """A process's dense index with nothing held yet (PostgreSQL's without pgvector)."""
+    return DenseIndex(WordLlamaEmbedder())
+
+
+def _ranking(engine: sa.Engine, dense: DenseIndex) -> tuple[list[int], dict[int, float | None]]:
+    with engine.connect() as conn:
+        sims = dense.similarities(conn, **WHERE, question=QUESTION)
+        ids = conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all()
+    return sims.best(10, file_ids=None), {pid: sims.of(pid) for pid in ids}
+
+
+def test_a_refresh_reads_what_changed_and_ranks_as_a_fresh_load(
+    engine: sa.Engine, index: PassageIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dense_module, "BLOCK_ROWS", 4)
+    dense = _fresh()
+    for file_id in ("alpha", "beta", "gamma"):
+        _file(engine, index, file_id)
+    _ranking(engine, dense)
+    held = dense._matrices[("o", "default")]
+    assert [len(b) for b in held.blocks] == [4, 4, 4, 4, 2]
+
+    _file(engine, index, "delta")  # added after the largest id held
+    after_add = _ranking(engine, dense)
+    grown = dense._matrices[("o", "default")]
+    assert grown.blocks[:4] == held.blocks[:4]  # the same arrays: kept, not read again
+    assert all(a is b for a, b in zip(grown.blocks[:4], held.blocks[:4], strict=True))
+    assert [len(b) for b in grown.blocks] == [4, 4, 4, 4, 4, 4]
+    assert after_add == _ranking(engine, _fresh())
+
+    with write_transaction(engine) as conn:  # a file removed, a vector made pending again
+        passage_store.delete_file_passages(conn, ["beta"])
+        conn.execute(
+            sa.text(
+                "UPDATE passages SET vector_model = NULL, embed_claimed_until = NULL WHERE ord = 2"
+            )
+        )
+    after_remove = _ranking(engine, dense)
+    shrunk = dense._matrices[("o", "default")]
+    assert len(shrunk.ids) == 24 - 6 - 3
+    assert after_remove[1][min(after_remove[1])] is not None
+    assert sum(v is None for v in after_remove[1].values()) == 3  # no vector: no similarity
+    assert after_remove == _ranking(engine, _fresh())
+
+    while _embed(engine, index):
+        pass  # the pending vectors stored again, below the largest id held
+    after_restore = _ranking(engine, dense)
+    assert len(dense._matrices[("o", "default")].ids) == 18
+    assert after_restore == _ranking(engine, _fresh())
+    assert after_restore[0][0] in after_add[0]
+
+
+def _embed(engine: sa.Engine, index: PassageIndex) -> int:
+    from chatspace.service.vectors import embed_batch
+
+    assert index.dense is not None
+    return embed_batch(engine, index.dense)
+
+
+def test_a_passage_held_costs_what_is_stored(engine: sa.Engine, index: PassageIndex) -> None:
+    for file_id in ("alpha", "beta"):
+        _file(engine, index, file_id, count=40)
+    dense = _fresh()
+    _ranking(engine, dense)
+    held = dense._matrices[("o", "default")]
+    arrays = [held.ids, held.codes, held.by_id, *held.blocks]
+    per_passage = sum(a.nbytes for a in arrays) / len(held.ids)
+    assert per_passage == 512 + 8 + 4 + 4  # float16 vector, id, file code, id order
+    assert all(b.dtype == np.float16 for b in held.blocks)

@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from chatspace.service.retrieval.dense import DenseIndex
-from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
+from chatspace.service.retrieval.embeddings import Embedder, MiniLMEmbedder, WordLlamaEmbedder
 from chatspace.service.retrieval.extract import Extracted, extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
 from chatspace.service.retrieval.indexing import index_file
@@ -111,30 +111,40 @@ def _search(
         )
 
 
-def test_a_selective_filter_still_gets_top_k_through_hnsw(db: sa.Engine) -> None:
+@pytest.mark.parametrize(
+    ("model", "index_name"),
+    [
+        (WordLlamaEmbedder, "passages_embedding_wordllama"),
+        pytest.param(MiniLMEmbedder, "passages_embedding_minilm", marks=pytest.mark.slow),
+    ],
+)
+def test_a_selective_filter_still_gets_top_k_through_hnsw(
+    db: sa.Engine, model: type[Embedder], index_name: str
+) -> None:
     """The HNSW index alone gives the ~40 nearest passages of the whole table, which a
     filter part leaving one small file empties; iterative scan keeps going until the
-    filter has left ``top_k``."""
-    index = open_index(db, EMBEDDER)
+    filter has left ``top_k``. Each model's vectors (256 and 384 numbers in one column)
+    have an index of their own, which its queries use."""
+    embedder = EMBEDDER if model is WordLlamaEmbedder else model()
+    index = open_index(db, embedder)
     assert isinstance(index.dense, PgVectors)
     _add_file(db, index, org="o", file_id="pets", passages=PETS)
     _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
     question = "Where do the cats sleep in the afternoon?"
-    q = "[" + ",".join(map(str, EMBEDDER.embed([question])[0])) + "]"
+    q = "[" + ",".join(map(str, embedder.embed([question])[0])) + "]"
+    dim, name = embedder.dim, embedder.name
+    nearest = (
+        f"SELECT id FROM passages WHERE file_id = 'finance' AND vector_model = '{name}' "
+        f"ORDER BY embedding::halfvec({dim}) <=> '{q}'::halfvec({dim}) LIMIT 5"
+    )
     with db.begin() as conn:
         conn.exec_driver_sql("ANALYZE passages")
         for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
             conn.exec_driver_sql(f"SET LOCAL {setting} = off")  # the plan a big table gets
         scope = Scope(file_ids=frozenset({"finance"}), top_k=5)
-        plan = conn.exec_driver_sql(
-            "EXPLAIN SELECT id FROM passages WHERE file_id = 'finance' "
-            f"ORDER BY embedding <=> '{q}'::halfvec LIMIT 5"
-        )
-        assert "passages_embedding" in "\n".join(r[0] for r in plan)
-        without = conn.exec_driver_sql(
-            "SELECT id FROM passages WHERE file_id = 'finance' "
-            f"ORDER BY embedding <=> '{q}'::halfvec LIMIT 5"
-        ).all()
+        plan = conn.exec_driver_sql(f"EXPLAIN {nearest}")
+        assert f"Index Scan using {index_name}" in "\n".join(r[0] for r in plan)
+        without = conn.exec_driver_sql(nearest).all()
         assert len(without) < 5, "without iterative scan, the filter empties the HNSW result"
         near = index.dense.nearest(
             conn, where=("o", "default"), question=question, scope=scope, limit=5, also=[]

@@ -18,11 +18,14 @@ its words (runs of letters and digits) whose stems, from ``to_tsvector`` and rem
 include a term's.
 
 **Dense** (:class:`PgVectors`). Where ``CREATE EXTENSION vector`` succeeded, passages
-also have ``embedding halfvec(256)`` (the stored float16 vectors, at the same precision)
-with an HNSW index for cosine distance. The nearest passages come from one query whose
-filter (workspace, model, files not expired, the filter parts' files) is part of it; with
-``hnsw.iterative_scan = relaxed_order`` the index keeps scanning until the filter has
-left ``limit`` rows, so a filter part that leaves few files still gets its ``top_k``.
+also have ``embedding halfvec`` (the stored float16 vectors, at the same precision, of
+any size) with an HNSW index for cosine distance per dense model (migration
+``m015_vector_dimensions``: the column cast to the model's size, for the passages of
+that model; the queries spell it alike, so that the planner takes it). The nearest
+passages come from one query whose filter (workspace, model, files not expired, the
+filter parts' files) is part of it; with ``hnsw.iterative_scan = relaxed_order`` the
+index keeps scanning until the filter has left ``limit`` rows, so a filter part that
+leaves few files still gets its ``top_k``.
 """
 
 from __future__ import annotations
@@ -225,20 +228,21 @@ def _lookup_stems(conn: sa.Connection, words: list[str]) -> Stems:
     return {word: tuple(lexemes) for word, lexemes in found}
 
 
+# {distance}, {model}: of the model (PgVectors._sql), spelled as its partial index is
 _NEAREST = """
-SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) AS cosine
+SELECT p.id, 1 - {distance} AS cosine
 FROM passages AS p JOIN files AS f ON f.id = p.file_id
-WHERE p.org_id = :o AND p.workspace_id = :w AND p.vector_model = :m
+WHERE p.org_id = :o AND p.workspace_id = :w AND p.vector_model = {model}
   AND p.embedding IS NOT NULL
   AND (f.expires_at IS NULL OR f.expires_at > :now){only_files}
-ORDER BY p.embedding <=> CAST(:q AS halfvec)
+ORDER BY {distance}
 LIMIT :limit
 """
-_COSINE = sa.text(
-    "SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) FROM passages AS p "
-    "WHERE p.id = ANY(CAST(:ids AS bigint[])) AND p.vector_model = :m "
-    "AND p.embedding IS NOT NULL"
-)
+_COSINE = """
+SELECT p.id, 1 - {distance} FROM passages AS p
+WHERE p.id = ANY(CAST(:ids AS bigint[])) AND p.vector_model = {model}
+  AND p.embedding IS NOT NULL
+"""
 _SCAN = sa.text(
     "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
     "set_config('hnsw.ef_search', :ef, true)"
@@ -256,6 +260,16 @@ class PgVectors:
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
+        self._nearest = self._sql(_NEAREST)
+        self._cosine = sa.text(self._sql(_COSINE))
+
+    def _sql(self, template: str) -> str:
+        """``template`` for this model: its name a literal and the distance on the column
+        cast to its size, as its partial HNSW index has them (a bound name would not
+        tell the planner that the index covers the rows asked for)."""
+        dim, model = self.embedder.dim, self.embedder.name.replace("'", "''")
+        distance = f"(p.embedding::halfvec({dim}) <=> CAST(:q AS halfvec({dim})))"
+        return template.replace("{distance}", distance).replace("{model}", f"'{model}'")
 
     def nearest(
         self,
@@ -268,7 +282,7 @@ class PgVectors:
         also: Sequence[int],
     ) -> Nearest:
         q = _literal(self.embedder.embed([question])[0])
-        params: dict[str, Any] = {"o": where[0], "w": where[1], "m": self.embedder.name}
+        params: dict[str, Any] = {"o": where[0], "w": where[1]}
         params.update(q=q, limit=limit, now=int(time.time()))
         only_files = ""
         if scope.file_ids is not None:
@@ -276,12 +290,12 @@ class PgVectors:
             params["file_ids"] = sorted(scope.file_ids)
         # for this transaction: scan on until the filter has left `limit` rows
         conn.execute(_SCAN, {"ef": str(max(limit, 40))})
-        found = conn.execute(sa.text(_NEAREST.format(only_files=only_files)), params)
+        found = conn.execute(sa.text(self._nearest.format(only_files=only_files)), params)
         cosine = {int(pid): float(c) for pid, c in found}
         best = sorted(cosine, key=lambda pid: (-cosine[pid], pid))
         missing = [pid for pid in also if pid not in cosine]
         if missing:
-            more = conn.execute(_COSINE, {"q": q, "ids": missing, "m": self.embedder.name})
+            more = conn.execute(self._cosine, {"q": q, "ids": missing})
             cosine.update((int(pid), float(c)) for pid, c in more)
         return Nearest(best, cosine)
 

@@ -29,6 +29,8 @@ from chatspace.service.retrieval.search import Passage, query_of, search
 from chatspace.service.store import files as file_store
 from chatspace.service.store import schema
 from chatspace.service.store.db import open_database
+from chatspace.service.store.migrations import MIGRATIONS, m015_vector_dimensions, migrate
+from chatspace.service.store.passages import forget_other_vectors
 from chatspace.service.store.transactions import write_transaction
 from chatspace.service.vectors import embed_batch
 from chatspace.types import ChatMessage
@@ -153,6 +155,45 @@ def test_a_selective_filter_still_gets_top_k_through_hnsw(
     assert len(near.best) == 5
     assert set(near.best) <= finance
     assert near.best == sorted(near.best, key=lambda pid: -near.cosine[pid])
+
+
+@pytest.mark.slow
+def test_vectors_stored_before_m015_stay_and_minilm_vectors_join_them(pg: PgServer) -> None:
+    """A database whose ``embedding`` column was ``halfvec(256)`` (migrations up to m014)
+    keeps its WordLlama vectors through ``m015_vector_dimensions``, found through the
+    WordLlama index; a service on MiniLM then re-embeds them at 384 numbers in the same
+    column, found through its own index."""
+    url = pg.new_database()
+    before = MIGRATIONS[: MIGRATIONS.index(m015_vector_dimensions)]
+    older = sa.create_engine(url)
+    try:
+        assert migrate(older, before) == [m.__name__ for m in before]
+        _add_file(older, open_index(older, EMBEDDER), org="o", file_id="pets", passages=PETS[:40])
+        _add_file(older, open_index(older, EMBEDDER), org="o", file_id="bills", passages=FINANCE)
+    finally:
+        older.dispose()
+    engine = open_database(url)  # m015
+    try:
+        question = "When are the invoices of the finance team paid?"
+        for embedder in (EMBEDDER, MiniLMEmbedder()):
+            index = open_index(engine, embedder)
+            assert isinstance(index.dense, PgVectors)
+            with engine.begin() as conn:
+                forget_other_vectors(conn, model=embedder.name, embedding=True)
+            while embed_batch(engine, index.dense):
+                pass
+            with engine.connect() as conn:
+                stored = conn.exec_driver_sql(
+                    "SELECT DISTINCT vector_model, vector_dims(embedding) FROM passages"
+                ).all()
+                near = index.dense.nearest(
+                    conn, where=("o", "default"), question=question, scope=Scope(None),
+                    limit=5, also=[],
+                )  # fmt: skip
+            assert stored == [(embedder.name, embedder.dim)]
+            assert {pid for (pid,) in _ids(engine, "bills")} >= set(near.best[:3])
+    finally:
+        engine.dispose()
 
 
 def _ids(engine: sa.Engine, file_id: str) -> list[tuple[int]]:

@@ -99,6 +99,10 @@ def test_an_option_wins_over_its_variable_and_the_variable_over_the_default(
     [
         (["--max-upload-mb", "0"], "--max-upload-mb: Input should be greater than or equal to 1"),
         (["--body-timeout", "-1"], "--body-timeout: Input should be greater than 0"),
+        (
+            ["--keep-alive-timeout", "0"],
+            "--keep-alive-timeout: Input should be greater than or equal to 1",
+        ),
         (["--relevance-threshold", "1.5"], "--relevance-threshold: Input should be less than"),
     ],
 )
@@ -110,6 +114,11 @@ def test_a_value_out_of_bounds_names_its_option(args: list[str], said: str) -> N
 def test_a_number_that_is_not_finite_is_refused() -> None:
     with pytest.raises(SystemExit):
         _settings("--header-timeout", "inf")
+
+
+def test_a_whole_number_option_refuses_a_fraction() -> None:
+    with pytest.raises(SystemExit):
+        _settings("--keep-alive-timeout", "2.5")
 
 
 def test_the_settings_table_of_deploy_md_is_made_from_the_fields() -> None:

@@ -106,6 +106,47 @@ def test_trickling_clients_are_cut_at_the_configured_timeouts(strict: Service) -
         assert alice.get("/files").status_code == 200
 
 
+def _answer(sock: socket.socket) -> bytes:
+    """The status line of the next answer on ``sock`` (a small one, read whole)."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = sock.recv(65536)
+        assert chunk, "the service closed the connection"
+        got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    length = int(
+        next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")).split(b":")[
+            1
+        ]
+    )
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head.split(b"\r\n", 1)[0]
+
+
+def test_an_idle_kept_alive_connection_outlives_the_head_timeout(strict: Service) -> None:
+    """A client keeps an idle connection for its next request (httpx: 5 s). The service
+    keeps it longer than the head's time limit, which starts with the next request's
+    first byte: a slow head is still cut, an idle connection is not."""
+    org = new_org()
+    url = httpx.URL(strict.url)
+    head = _head(strict, "GET", "/models", "alice", org)
+    with socket.create_connection((url.host, url.port)) as sock:
+        sock.sendall(head)
+        assert _answer(sock) == b"HTTP/1.1 200 OK"
+        sock.settimeout(3 * TIMEOUT)
+        with pytest.raises(TimeoutError):  # idle past the head timeout: still open
+            sock.recv(1)
+        sock.settimeout(None)
+        sock.sendall(head)
+        assert _answer(sock) == b"HTTP/1.1 200 OK"
+        sock.sendall(head[:10])  # then a head that never ends
+        start = time.monotonic()
+        sock.settimeout(TIMEOUT + SLACK)
+        assert sock.recv(1) == b""
+        assert TIMEOUT * 0.9 <= time.monotonic() - start <= TIMEOUT + SLACK
+
+
 @pytest.fixture(scope="module")
 def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     with running_service(tmp_path_factory.mktemp("capped"), "--max-uploads-per-caller", "2") as svc:

@@ -30,12 +30,26 @@ def fake() -> Iterator[FakeUpstream]:
     server.stop()
 
 
-@pytest.fixture
-def own(tmp_path: Path) -> Iterator[Service]:
-    """A service of this test alone (the models it serves are the whole service's)."""
-    svc = start_service(tmp_path / "data", "--no-autodetect")
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """One service for the tests of this module (the models it serves are the whole
+    service's: :func:`own` hands it to one test at a time, without models added over HTTP)."""
+    svc = start_service(tmp_path_factory.mktemp("connections"), "--no-autodetect")
     yield svc
     svc.stop()
+
+
+@pytest.fixture
+def own(shared: Service) -> Iterator[Service]:
+    """The module's service, serving no model added over HTTP before the test nor after it:
+    what a test connects is removed over HTTP (``DELETE /models/{id}``) when it ends."""
+    assert _saved_rows(shared) == [], "a test before this one left a connection behind"
+    yield shared
+    with _admin(shared) as admin:
+        for name, _ in _saved_rows(shared):
+            assert admin.delete(f"/models/{name}").status_code == 200
+    assert _saved_rows(shared) == []
+    assert "POST /models" not in _served(shared).values()
 
 
 def _admin(svc: Service) -> httpx.Client:

@@ -12,6 +12,7 @@ import pytest
 from chatspace.service.config import Settings
 from chatspace.service.engines.local import NO_MATCH
 from chatspace.service.retrieval.search import DEFAULT_RELEVANCE, is_follow_up, names_in, query_of
+from chatspace.service.retrieval.terms import options_in
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
 from support.service import Service, start_service
@@ -249,6 +250,19 @@ def test_names_are_capitalized_words_inside_a_sentence(question: str, names: set
     assert names_in(question) == names
 
 
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("What does initdb --data-checksums do?", {"--data-checksums"}),
+        ("Is --Link the same as --link-dest?", {"--link", "--link-dest"}),
+        ("pg_basebackup -R, and a -- b, and x--y, and --_x or --9x", {"--9x"}),
+        ("Ends with a dash --option- here", {"--option"}),
+    ],
+)
+def test_long_options_are_double_dashed_words(question: str, options: set[str]) -> None:
+    assert options_in(question) == options
+
+
 def test_the_file_whose_title_the_question_spells_out_is_cited_first(
     service: Service, org: str
 ) -> None:
@@ -268,3 +282,64 @@ def test_the_file_whose_title_the_question_spells_out_is_cited_first(
         upload(c, [("a-guide.txt", guide.encode()), ("b-reference.txt", reference.encode())])
         answer = ask(c, "What lock does VACUUM FULL require?")
     assert _cited(answer)[0] == "b-reference.txt"
+
+
+def test_a_files_entry_whose_heading_names_the_subject_comes_before_its_mentions(
+    tmp_path: Path, org: str
+) -> None:
+    """A manual's page mentions a setting in prose and has its entry ("checkpoint_timeout
+    (integer)", then what it is). Both passages hold every word of the question (full text
+    alone: they are equally relevant), and bm25 prefers the prose that repeats them; the
+    entry is what answers, so it comes first and is quoted first."""
+    prose = " ".join(
+        f"{step} the default checkpoint_timeout suits most servers, and lowering "
+        "checkpoint_timeout makes checkpoints more frequent than the default."
+        for step in ("First,", "Then", "Also", "Again", "Besides,", "Still,", "Last,")
+    )
+    entry = (
+        "checkpoint_timeout (integer)\n"
+        "Maximum time between automatic WAL checkpoints. The default is five minutes "
+        "(5min). Increasing this parameter can increase the time needed for crash recovery."
+    )
+    page = f"Write Ahead Log\n\n{prose}\n\n{'Other settings follow. ' * 20}\n\n{entry}\n"
+    question = "What is the default checkpoint_timeout?"
+    plain = start_service(tmp_path / "plain", "--embeddings", "off")
+    try:
+        with client_for(plain, org) as c:
+            upload(c, [("runtime-config-wal.txt", page.encode())])
+            hits = c.post("/files/search", json={"query": question}).json()["data"]
+            answer = ask(c, question)
+    finally:
+        plain.stop()
+    assert [h["cited"] for h in hits] == [True, True]
+    assert [h["scores"]["lexical"] for h in hits] == [1.0, 1.0]
+    assert "checkpoint_timeout (integer)" in hits[0]["text"]
+    assert "First, the default" in hits[1]["text"]
+    quote = answer["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert "The default is five minutes (5min)." in quote
+
+
+def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:
+    """The index reads ``--parallel-restore-threads`` as three words, each in the manual
+    page; the option itself is nowhere, so nothing answers. An option the page spells is
+    answered, and one word of a longer option (``--link`` in ``--link-dest``) is not it."""
+    page = (
+        "pg_restore\n\n"
+        "--single-transaction\nExecute the restore as a single transaction.\n\n"
+        "-j number-of-jobs\nRun the most time-consuming steps of pg_restore in parallel, "
+        "with several threads or processes. Each job is one process or one thread.\n\n"
+        "--link-dest\nHard-link unchanged files to the given directory.\n"
+    )
+    with client_for(service, org) as c:
+        upload(c, [("app-pgrestore.txt", page.encode())])
+        known = ask(c, "What does pg_restore --single-transaction do?")
+        unknown = ask(c, "What does pg_restore's --parallel-restore-threads option do?")
+        prefix = ask(c, "What does pg_restore --link do?")
+    assert _cited(known) == ["app-pgrestore.txt"]
+    assert (
+        "single transaction"
+        in known["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    )
+    assert _cited(unknown) == []
+    assert _content(unknown) == NO_MATCH.format(workspace="default")
+    assert _cited(prefix) == []

@@ -18,11 +18,10 @@ import pyarrow.parquet as pq
 import pytest
 import sqlalchemy as sa
 
-from chatspace.service.retrieval.dense import DenseIndex
+from chatspace.service.retrieval.dense import DenseIndex, Nearest
 from chatspace.service.retrieval.embeddings import Embedder, MiniLMEmbedder, WordLlamaEmbedder
-from chatspace.service.retrieval.extract import Extracted, extract
+from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
-from chatspace.service.retrieval.indexing import index_file
 from chatspace.service.retrieval.postgres_index import PgVectors
 from chatspace.service.retrieval.scope import Scope
 from chatspace.service.retrieval.search import Passage, query_of, search
@@ -37,7 +36,7 @@ from chatspace.types import ChatMessage
 from support import engines
 from support.chat import ask, client_for, upload
 from support.pg_server import PgServer, running_postgres
-from support.rows import add_file_row
+from support.rows import add_indexed_file
 from support.service import start_service
 
 EMBEDDER = WordLlamaEmbedder()
@@ -69,33 +68,6 @@ def db(pg: PgServer) -> Iterator[sa.Engine]:
     engine = open_database(pg.new_database())
     yield engine
     engine.dispose()
-
-
-def _lines(passages: list[str]) -> Extracted:
-    """A file of ``passages``, one a line."""
-    starts = itertools.accumulate((len(p) + 1 for p in passages[:-1]), initial=0)
-    return Extracted("\n".join(passages), tuple(zip(starts, passages, strict=True)))
-
-
-def _add_file(
-    engine: sa.Engine,
-    index: PassageIndex,
-    *,
-    org: str,
-    file_id: str,
-    passages: list[str] | None = None,
-    extracted: Extracted | None = None,
-    workspace: str = "default",
-) -> None:
-    """A file of ``passages`` (one a line), or as ``extracted``, written as an upload
-    writes it, and given its vectors as a replica's background embedder does."""
-    extracted = extracted or _lines(passages or [])
-    text = extracted.text
-    with write_transaction(engine) as conn:
-        add_file_row(conn, file_id=file_id, org_id=org, workspace_id=workspace, size=len(text))
-        index_file(conn, file_id=file_id, org_id=org, workspace_id=workspace, extracted=extracted)
-    while index.dense is not None and embed_batch(engine, index.dense):
-        pass
 
 
 def _search(
@@ -130,8 +102,8 @@ def test_a_selective_filter_still_gets_top_k_through_hnsw(
     embedder = EMBEDDER if model is WordLlamaEmbedder else model()
     index = open_index(db, embedder)
     assert isinstance(index.dense, PgVectors)
-    _add_file(db, index, org="o", file_id="pets", passages=PETS)
-    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS)
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
     question = "Where do the cats sleep in the afternoon?"
     q = "[" + ",".join(map(str, embedder.embed([question])[0])) + "]"
     dim, name = embedder.dim, embedder.name
@@ -168,8 +140,9 @@ def test_vectors_stored_before_m015_stay_and_minilm_vectors_join_them(pg: PgServ
     older = sa.create_engine(url)
     try:
         assert migrate(older, before) == [m.__name__ for m in before]
-        _add_file(older, open_index(older, EMBEDDER), org="o", file_id="pets", passages=PETS[:40])
-        _add_file(older, open_index(older, EMBEDDER), org="o", file_id="bills", passages=FINANCE)
+        index = open_index(older, EMBEDDER)
+        add_indexed_file(older, index, org="o", file_id="pets", passages=PETS[:40])
+        add_indexed_file(older, index, org="o", file_id="bills", passages=FINANCE)
     finally:
         older.dispose()
     engine = open_database(url)  # m015
@@ -202,18 +175,96 @@ def _ids(engine: sa.Engine, file_id: str) -> list[tuple[int]]:
         return [(int(pid),) for pid in conn.scalars(query)]
 
 
+def test_a_hybrid_search_asks_the_database_four_times(db: sa.Engine) -> None:
+    """The term counts, the candidates, the nearest passages (the HNSW settings, the
+    similarity of the candidates and the text of the nearest that are not candidates in
+    the same statement), the files' titles: four round trips, each waiting for a core on
+    a loaded machine (there were seven: benchmarks/results, 8g)."""
+    index = open_index(db, EMBEDDER)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    question = "Which invoice do the cats pay after lunch?"
+    _search(db, index, "o", question, file_ids=None, top_k=5)  # the words' stems, once
+    sa.event.listen(db, "before_cursor_execute", count)
+    found = _search(db, index, "o", question, file_ids=None, top_k=5)
+    sa.event.remove(db, "before_cursor_execute", count)
+    assert [p.file_id for p in found][:1] == ["finance"]
+    assert len(statements) == 4, statements
+
+
+def test_a_search_run_again_is_planned_for_its_terms(db: sa.Engine) -> None:
+    """psycopg prepares a statement it has run five times; PostgreSQL may then plan it
+    for any parameters (a generic plan), which computes the terms' tsquery on every row
+    and took 2.5x as long over 10,000 files: the service's connections plan each search
+    for its own terms."""
+    index = open_index(db, EMBEDDER)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    with db.connect() as conn:
+        for _ in range(12):
+            search(
+                conn,
+                org_id="o",
+                workspace_id="default",
+                query=query_of([ChatMessage(role="user", content="Where do cats nap?")]),
+                scope=Scope(file_ids=None),
+                index=index,
+                relevance=0.1,
+            )
+        plans = conn.exec_driver_sql(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE strpos(statement, 'matching AS MATERIALIZED') > 0"
+        ).all()
+    assert plans, "the candidates statement is prepared"
+    assert all(generic == 0 and custom > 0 for generic, custom in plans), plans
+
+
+def test_the_nearest_passages_are_read_as_by_id_reads_them(db: sa.Engine) -> None:
+    """The nearest passages read with their similarity are those ``by_id`` reads (text,
+    file name, place, hits of the terms), in the order of ``best``, less those asked
+    about already."""
+    index = open_index(db, EMBEDDER)
+    assert isinstance(index.dense, PgVectors)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:400])
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    terms = ("cats", "invoice")
+    where = ("o", "default")
+    dense = index.dense
+    with db.connect() as conn:
+
+        def nearest(also: list[int]) -> Nearest:
+            question = "Which invoice do the cats pay?"
+            scope = Scope(file_ids=None)
+            return dense.nearest(
+                conn, where=where, question=question, scope=scope, limit=20, also=also, terms=terms
+            )
+
+        near = nearest([])
+        assert near.passages is not None
+        assert near.passages == index.text.by_id(conn, where=where, terms=terms, ids=near.best)
+        assert any(p.hits for _, p in near.passages)
+        also = near.best[::2]
+        fewer = nearest(also)
+    assert fewer.best == near.best
+    assert fewer.passages == [hit for hit in near.passages if hit[0] not in also]
+
+
 def test_idf_is_counted_in_the_workspace_alone(db: sa.Engine) -> None:
     """Another org's uploads change neither the term counts nor the relevance of this
     workspace's passages: one GIN index, but the statistics of each workspace."""
     index = open_index(db, EMBEDDER)
-    _add_file(db, index, org="a", file_id="a1", passages=[*FINANCE[:4], "The cats nap."])
+    add_indexed_file(db, index, org="a", file_id="a1", passages=[*FINANCE[:4], "The cats nap."])
     question = "Which invoice do the cats have?"
     before = _search(db, index, "a", question, file_ids=None, top_k=5)
     with db.connect() as conn:
         counts = index.text.counts(conn, where=("a", "default"), terms=("cats", "invoice"))
     assert counts == (5, [1, 4])
     # with counts over the whole table, "cats" would now be the common word
-    _add_file(db, index, org="b", file_id="b1", passages=PETS[:300])
+    add_indexed_file(db, index, org="b", file_id="b1", passages=PETS[:300])
     with db.connect() as conn:
         assert index.text.counts(conn, where=("a", "default"), terms=("cats", "invoice")) == counts
         assert index.text.counts(conn, where=("b", "default"), terms=("cats",)) == (300, [300])
@@ -228,7 +279,9 @@ def test_accents_and_punctuation_fold_as_on_sqlite(db: sa.Engine) -> None:
     """No ``unaccent`` here: ``chatspace_fold`` maps "é" to "e" and "8:30" to two words,
     and the spans it marks are the passage's own characters."""
     index = open_index(db, None)
-    _add_file(db, index, org="o", file_id="cafe", passages=["The Café opens at 8:30 in Nîmes."])
+    add_indexed_file(
+        db, index, org="o", file_id="cafe", passages=["The Café opens at 8:30 in Nîmes."]
+    )
     (found,) = _search(db, index, "o", "When does the cafe in nimes open? 8", file_ids=None)
     assert [found.text[a:b] for a, b in found.hits] == ["Café", "opens", "8", "Nîmes"]
 
@@ -241,8 +294,8 @@ def test_candidates_cut_anywhere_are_the_head_of_every_match_ranked(db: sa.Engin
     index = open_index(db, None)
     cats = [f"The cats {'nap ' * (i % 4)}and the cats purr {i}." for i in range(12)]
     both = [f"Invoice {i} for the cats' food{' and toys' * i}." for i in range(3)]
-    _add_file(db, index, org="o", file_id="mixed", passages=[*cats, *both, *FINANCE[:4]])
-    _add_file(db, index, org="o", file_id="pets", passages=PETS[-5:])  # horses: no match
+    add_indexed_file(db, index, org="o", file_id="mixed", passages=[*cats, *both, *FINANCE[:4]])
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[-5:])  # horses: no match
 
     def candidates(limit: int) -> list[tuple[str, int, float]]:
         with db.connect() as conn:
@@ -273,15 +326,15 @@ def test_a_table_cell_holding_nul_is_indexed(db: sa.Engine, tmp_path: Path) -> N
     extracted = extract(path, filename=path.name, content_type="application/octet-stream")
     assert extracted is not None
     index = open_index(db, None)
-    _add_file(db, index, org="o", file_id="cities", extracted=extracted)
+    add_indexed_file(db, index, org="o", file_id="cities", extracted=extracted)
     (found,) = _search(db, index, "o", "lyon", file_ids=None)
     assert found.text == "city,n\nLyon x,1\nNice,2"
 
 
 def test_a_deleted_file_is_gone_from_both_indexes(db: sa.Engine) -> None:
     index = open_index(db, EMBEDDER)
-    _add_file(db, index, org="o", file_id="pets", passages=PETS[:40])
-    _add_file(db, index, org="o", file_id="finance", passages=FINANCE)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:40])
+    add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
     found = _search(db, index, "o", "bank invoice", file_ids=None, top_k=5)
     assert [p.file_id for p in found] == ["finance"] * 5
     with write_transaction(db) as conn:

@@ -1,6 +1,7 @@
 """Who waits for whom among write transactions (store/transactions.py), on the run's
 engine: on PostgreSQL writers in different workspaces run side by side and writers in
-one workspace queue; SQLite has one writer at a time."""
+one workspace queue, except those that only add rows (shared); SQLite has one writer at a
+time."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
@@ -26,13 +28,13 @@ def db(database_url: str) -> Iterator[sa.Engine]:
     engine.dispose()
 
 
-@pytest.fixture
-def holding(db: sa.Engine) -> Iterator[threading.Event]:
+@contextmanager
+def _held(db: sa.Engine, *, shared: bool) -> Iterator[threading.Event]:
     """A write transaction in workspace ``o/a`` held open in a thread until the event is set."""
     entered, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with write_transaction(db, workspace=("o", "a")) as conn:
+        with write_transaction(db, workspace=("o", "a"), shared=shared) as conn:
             conn.execute(sa.text("SELECT 1"))
             entered.set()
             release.wait(DEADLINE)
@@ -45,8 +47,20 @@ def holding(db: sa.Engine) -> Iterator[threading.Event]:
         held.result(DEADLINE)
 
 
-def _write(db: sa.Engine, org: str, workspace: str) -> str:
-    with write_transaction(db, workspace=(org, workspace)) as conn:
+@pytest.fixture
+def holding(db: sa.Engine) -> Iterator[threading.Event]:
+    with _held(db, shared=False) as release:
+        yield release
+
+
+@pytest.fixture
+def holding_shared(db: sa.Engine) -> Iterator[threading.Event]:
+    with _held(db, shared=True) as release:
+        yield release
+
+
+def _write(db: sa.Engine, org: str, workspace: str, *, shared: bool = False) -> str:
+    with write_transaction(db, workspace=(org, workspace), shared=shared) as conn:
         return str(conn.execute(sa.text("SELECT 'written'")).scalar())
 
 
@@ -82,6 +96,28 @@ def test_a_writer_in_the_same_workspace_waits_for_the_first(
         assert _waits_for_a_lock(db, same)
         holding.set()
         assert same.result(DEADLINE) == "written"
+
+
+@pytest.mark.postgres_only
+@pytest.mark.usefixtures("holding_shared")
+def test_writers_that_only_add_rows_run_side_by_side_in_one_workspace(db: sa.Engine) -> None:
+    """Stored completions: each adds rows of its own, so they share the workspace's lock."""
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(_write, db, "o", "a", shared=True).result(DEADLINE) == "written"
+
+
+@pytest.mark.postgres_only
+def test_a_writer_waits_for_those_that_only_add_rows_and_they_for_it(db: sa.Engine) -> None:
+    with _held(db, shared=True) as release, ThreadPoolExecutor(1) as pool:
+        exclusive = pool.submit(_write, db, "o", "a")
+        assert _waits_for_a_lock(db, exclusive)
+        release.set()
+        assert exclusive.result(DEADLINE) == "written"
+    with _held(db, shared=False) as release, ThreadPoolExecutor(1) as pool:
+        adding = pool.submit(_write, db, "o", "a", shared=True)
+        assert _waits_for_a_lock(db, adding)
+        release.set()
+        assert adding.result(DEADLINE) == "written"
 
 
 @pytest.mark.sqlite_only

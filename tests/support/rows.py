@@ -3,13 +3,19 @@ indexes that need a file to exist without uploading one."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import sqlalchemy as sa
 
+from chatspace.service.retrieval.extract import Extracted
+from chatspace.service.retrieval.index import PassageIndex
+from chatspace.service.retrieval.indexing import index_file
 from chatspace.service.store import schema
+from chatspace.service.store.transactions import write_transaction
+from chatspace.service.vectors import embed_batch
 
-__all__ = ["add_file_row"]
+__all__ = ["add_file_row", "add_indexed_file"]
 
 
 def add_file_row(
@@ -42,3 +48,30 @@ def add_file_row(
             blob=file_id,
         )
     )
+
+
+def _lines(passages: list[str]) -> Extracted:
+    """A file of ``passages``, one a line."""
+    starts = itertools.accumulate((len(p) + 1 for p in passages[:-1]), initial=0)
+    return Extracted("\n".join(passages), tuple(zip(starts, passages, strict=True)))
+
+
+def add_indexed_file(
+    engine: sa.Engine,
+    index: PassageIndex,
+    *,
+    org: str,
+    file_id: str,
+    passages: list[str] | None = None,
+    extracted: Extracted | None = None,
+    workspace: str = "default",
+) -> None:
+    """A file of ``passages`` (one a line), or as ``extracted``, written as an upload
+    writes it, and given its vectors as a replica's background embedder does."""
+    extracted = extracted or _lines(passages or [])
+    text = extracted.text
+    with write_transaction(engine) as conn:
+        add_file_row(conn, file_id=file_id, org_id=org, workspace_id=workspace, size=len(text))
+        index_file(conn, file_id=file_id, org_id=org, workspace_id=workspace, extracted=extracted)
+    while index.dense is not None and embed_batch(engine, index.dense):
+        pass

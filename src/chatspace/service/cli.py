@@ -309,6 +309,7 @@ def _serve(args: argparse.Namespace) -> int:
         log_config=_log_config(args.log_level),
         log_level=args.log_level,
         timeout_graceful_shutdown=10,
+        timeout_keep_alive=settings.keep_alive_timeout,
         http=h11_protocol(settings.header_timeout),
     )
     server = _Server(config, on_ready=ready, on_stop=lambda: remove_runtime(where, runtime.pid))

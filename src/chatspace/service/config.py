@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     """Largest body of a JSON request (uploads have ``max_upload_mb`` per file); over it, 413."""
     header_timeout: float = Field(default=10.0, gt=0)
     """Seconds a client has to send a request's headers; then the connection is closed."""
+    keep_alive_timeout: int = Field(default=20, ge=1)
+    """Seconds an idle connection stays open for the client's next request: longer than
+    clients keep one (httpx 5 s), so that none sends a request on a closing connection."""
     body_timeout: float = Field(default=30.0, gt=0)
     """Seconds a request body may go without new bytes; then 408 and the connection is closed."""
     max_uploads_per_caller: int = Field(default=16, ge=1)

@@ -174,6 +174,7 @@ class Once:
         workspace: str,
         authorize: Callable[[sa.Connection], object] | None = None,
         looked_up: bool = False,
+        shared: bool = False,
     ) -> Answer:
         """In one write transaction in ``workspace`` (of the caller's organization):
         ``authorize``, then the remembered answer if there is one, else ``write``'s answer,
@@ -182,9 +183,11 @@ class Once:
         ``looked_up``: the caller already asked :meth:`prior` before its slow work (an
         upload, a model call), so the key is not looked up again; a request under it that
         finished meanwhile shows as the conflict of :func:`remember`, which rolls
-        ``write`` back and answers what that request remembered."""
+        ``write`` back and answers what that request remembered. ``shared``: ``write``
+        only adds rows of its own (:func:`~.store.transactions.write_transaction`)."""
         try:
-            with write_transaction(db, workspace=(self.caller.org_id, workspace)) as conn:
+            where = (self.caller.org_id, workspace)
+            with write_transaction(db, workspace=where, shared=shared) as conn:
                 if authorize is not None:
                     authorize(conn)
                 if not looked_up and (prior := self.prior(conn)) is not None:

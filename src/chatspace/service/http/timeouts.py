@@ -5,8 +5,12 @@ how long a client may take to send a request: its headers, or its body. Two piec
 them, each where it can be seen:
 
 - :func:`h11_protocol`: uvicorn's h11 protocol, closing a connection whose request head
-  has not arrived whole within ``header_timeout`` seconds of the connection (or of the
-  previous answer). No request exists yet, so there is nobody to answer.
+  has not arrived whole within ``header_timeout`` seconds of the connection (or, on a
+  kept-alive connection, of the head's first byte). No request exists yet, so there is
+  nobody to answer. An idle kept-alive connection is closed by uvicorn after
+  ``keep_alive_timeout``, longer than clients keep one (httpx: 5 s): a service that
+  closed it first would race the client's next request on it, which then fails with a
+  reset connection.
 - :class:`BodyIdleTimeout`: ASGI middleware; while a request's body is incomplete, a
   ``receive()`` that brings nothing new within ``body_timeout`` seconds raises
   :class:`BodyTimeout`, answered with 408 and ``Connection: close``. An upload cut so
@@ -66,6 +70,8 @@ def h11_protocol(header_timeout: float) -> type[H11Protocol]:
 
     class HeaderTimedH11(H11Protocol):
         _head_timer: asyncio.TimerHandle | None = None
+        _idle = False
+        """Between an answer and the first byte of the next request."""
 
         def _arm(self) -> None:
             self._disarm()
@@ -91,14 +97,21 @@ def h11_protocol(header_timeout: float) -> type[H11Protocol]:
             self._disarm()
             super().connection_lost(exc)
 
+        def data_received(self, data: bytes) -> None:
+            if self._idle:  # the next request starts: its head has the time limit
+                self._idle = False
+                self._arm()
+            super().data_received(data)
+
         def handle_events(self) -> None:
             cycle = self.cycle
             super().handle_events()
             if self.cycle is not cycle:  # a request head arrived whole
+                self._idle = False
                 self._disarm()
 
         def on_response_complete(self) -> None:
-            self._arm()  # before: the next request, if already here, disarms it at once
+            self._idle = True  # before: the next request, if already here, ends it at once
             super().on_response_complete()
 
     return HeaderTimedH11

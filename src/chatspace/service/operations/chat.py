@@ -128,7 +128,8 @@ def _keep(
             )
         return answer
 
-    return once.run(state.db, write, workspace=body.workspace, looked_up=True)
+    # a completion, its messages and sources are new rows: stores run side by side
+    return once.run(state.db, write, workspace=body.workspace, looked_up=True, shared=True)
 
 
 def _replay(body: ChatCompletionRequest, engine: Engine, prior: Answer) -> AsyncIterator[bytes]:

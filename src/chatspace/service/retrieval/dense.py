@@ -30,7 +30,7 @@ from chatspace.service.store.passages import vector_stamp, workspace_vectors
 from .embeddings import Embedder, Vectors, from_blobs
 
 if TYPE_CHECKING:
-    from .index import Workspace
+    from .index import Hit, Workspace
     from .scope import Scope
 
 __all__ = ["MAX_WORKSPACES", "DenseIndex", "Nearest", "Similarities"]
@@ -46,6 +46,9 @@ class Nearest:
 
     best: list[int]
     cosine: dict[int, float]
+    passages: list[Hit] | None = None
+    """The passages of ``best`` that were not asked about, in its order, where the engine
+    read them with it (None: the full text's ``by_id`` reads them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +107,11 @@ class DenseIndex:
         scope: Scope,
         limit: int,
         also: Sequence[int],
+        terms: Sequence[str] = (),
     ) -> Nearest:
         """The ``limit`` passages of ``scope`` most similar to ``question``, and the
-        similarity of those and of the passages ``also``."""
+        similarity of those and of the passages ``also`` (not the passages: ``terms``
+        unused)."""
         sims = self.similarities(conn, org_id=where[0], workspace_id=where[1], question=question)
         best = sims.best(limit, file_ids=scope.file_ids)
         cosine = {pid: c for pid in (*best, *also) if (c := sims.of(pid)) is not None}

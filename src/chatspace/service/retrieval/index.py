@@ -27,7 +27,7 @@ from chatspace.service.store.dialects import is_postgres
 from .dense import DenseIndex, Nearest
 from .embeddings import Embedder
 from .postgres_index import PgVectors, PostgresText, has_vector_column
-from .search import Passage
+from .search import Passage, Searched
 from .sqlite_index import Fts5Text
 
 if TYPE_CHECKING:
@@ -55,10 +55,12 @@ class FullText(Protocol):
         weights: Sequence[float] | None,
         scope: Scope,
         limit: int,
+        searched: Searched | None = None,
     ) -> list[Hit]:
-        """The ``limit`` best passages of files not expired matching any of ``terms``,
-        with their ``hits``. ``weights`` (each term's weight x idf, or None) are a hint an
-        engine without its own term statistics ranks by."""
+        """The ``limit`` best passages of files not expired matching any of ``terms``, or
+        only as ``searched`` says (:func:`~.search.searched_terms`), ranked and marked
+        (``hits``) by every term. ``weights`` (each term's weight x idf, or None) are a
+        hint an engine without its own term statistics ranks by."""
         ...
 
     def by_id(
@@ -95,9 +97,12 @@ class Dense(Protocol):
         scope: Scope,
         limit: int,
         also: Sequence[int],
+        terms: Sequence[str] = (),
     ) -> Nearest:
         """The ``limit`` passages of ``scope`` most similar to ``question``, and the
-        similarity of those and of the passages ``also``."""
+        similarity of those and of the passages ``also``; an engine that reads the
+        passages with them gives those not ``also`` too, their ``hits`` of ``terms``
+        marked (:attr:`Nearest.passages`)."""
         ...
 
     def columns(self, blobs: Sequence[bytes]) -> list[str] | None:
@@ -128,4 +133,5 @@ def open_index(engine: sa.Engine, embedder: Embedder | None) -> PassageIndex:
             "superuser): passage vectors are compared in memory, workspace by workspace"
         )
         return PassageIndex(PostgresText(), DenseIndex(embedder))
-    return PassageIndex(PostgresText(), PgVectors(embedder))
+    text = PostgresText()
+    return PassageIndex(text, PgVectors(embedder, text))

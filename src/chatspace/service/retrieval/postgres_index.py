@@ -9,7 +9,8 @@ decomposed text and makes ASCII punctuation a space, so that, as with SQLite's
 and "30". Each term is a ``phraseto_tsquery`` (a phrase, as FTS5's quoted strings) and
 the terms are ORed. One index serves every workspace, so the idf of each term comes from
 the passages of the workspace alone, whose counts the database keeps (tables ``fts_terms``
-and ``fts_workspaces``, :meth:`PostgresText.counts`), and candidates
+and ``fts_workspaces``, :meth:`PostgresText.counts`; the terms too common to search alone
+are searched only all together, :func:`~.search.searched_terms`), and candidates
 are ranked by the weight x idf of the terms they match (the coverage :mod:`.search`
 computes), then ``ts_rank_cd`` over the passage's length (:data:`_RANK`, computed only
 where it can change the outcome: :data:`_RANKED`): the passages
@@ -25,7 +26,9 @@ that model; the queries spell it alike, so that the planner takes it). The neare
 passages come from one query whose filter (workspace, model, files not expired, the
 filter parts' files) is part of it; with ``hnsw.iterative_scan = relaxed_order`` the
 index keeps scanning until the filter has left ``limit`` rows, so a filter part that
-leaves few files still gets its ``top_k``.
+leaves few files still gets its ``top_k``. The same statement sets that scan, reads the
+nearest passages whole and gives the similarity of the text candidates
+(:data:`_NEAREST`): one round trip where there were four.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ import sqlalchemy as sa
 from .dense import Nearest
 from .embeddings import Embedder, from_blobs
 from .locations import marks_from_json
-from .search import Passage
+from .search import Passage, Searched
 from .stems import StemCache, Stems
 
 if TYPE_CHECKING:
@@ -96,6 +99,9 @@ SELECT u.word, coalesce((
 ), '{}')
 FROM unnest(CAST(:words AS text[])) AS u(word)
 """)
+Row = tuple[Any, ...]
+"""A passage as the statements here select it: id, file id, file name, ord, start, text,
+locations (JSON), and for a candidate its ``ts_rank_cd``."""
 _IN_WORKSPACE = "p.org_id = :o AND p.workspace_id = :w"
 _PASSAGE_COUNT = """coalesce((SELECT s.passages FROM fts_workspaces AS s
     WHERE s.org_id = :o AND s.workspace_id = :w), 0)"""
@@ -123,6 +129,17 @@ def _term_queries(terms: Sequence[str]) -> tuple[list[str], str, dict[str, Any]]
     return each, either, {f"t{i}": term for i, term in enumerate(terms)}
 
 
+def _matched(terms: Sequence[str], each: Sequence[str], searched: Searched | None) -> str:
+    """The tsquery a candidate matches: any term, or as ``searched`` says."""
+    if searched is None:
+        return "(" + " || ".join(each) + ")"
+    query = dict(zip(terms, each, strict=True))
+    anyone = [query[t] for t in searched.alone]
+    if searched.together:
+        anyone.append("(" + " && ".join(query[t] for t in searched.together) + ")")
+    return "(" + " || ".join(anyone) + ")"
+
+
 class PostgresText:
     """The full-text side on PostgreSQL (see the module's docstring)."""
 
@@ -135,7 +152,10 @@ class PostgresText:
         """The passages ``statement`` selects (with, as a last column, their
         ``ts_rank_cd``: their score is its opposite), their ``hits`` marked."""
         found = conn.execute(sa.text(statement), {**params, "now": int(time.time())})
-        rows = [tuple(row) for row in found]
+        return self.read(conn, terms, [tuple(row) for row in found])
+
+    def read(self, conn: sa.Connection, terms: Sequence[str], rows: Sequence[Row]) -> list[Hit]:
+        """The passages of ``rows`` (:data:`Row`), where they match ``terms`` marked."""
         rows_hits = zip(rows, self._hits(conn, terms, [row[5] for row in rows]), strict=True)
         passages: list[Hit] = []
         for (pid, file_id, filename, ord_, start, text, marks, *rank_cd), hits in rows_hits:
@@ -170,9 +190,11 @@ class PostgresText:
         weights: Sequence[float] | None,
         scope: Scope,
         limit: int,
+        searched: Searched | None = None,
     ) -> list[Hit]:
         """The ``limit`` passages matching the most of ``weights`` (each term's weight x
-        idf in the workspace), ties (and without weights, all) by ``ts_rank_cd``."""
+        idf in the workspace), ties (and without weights, all) by ``ts_rank_cd``, of
+        those matching any term, or as ``searched`` says (:func:`_matched`)."""
         if not terms:
             return []
         each, either, params = _term_queries(terms)
@@ -188,7 +210,8 @@ class PostgresText:
                 for i, q in enumerate(each)
             )
             params.update({f"c{i}": float(c) for i, c in enumerate(weights)})
-        matching = _MATCHING.format(cover=cover, either=either, only_files=only_files)
+        matched = _matched(terms, each, searched)
+        matching = _MATCHING.format(cover=cover, either=matched, only_files=only_files)
         rank = _RANK.format(either=either)
         statement = _RANKED.format(matching=matching, rank=rank)
         return self._passages(conn, statement, terms, params)
@@ -230,23 +253,33 @@ def _lookup_stems(conn: sa.Connection, words: list[str]) -> Stems:
 
 # {distance}, {model}: of the model (PgVectors._sql), spelled as its partial index is
 _NEAREST = """
-SELECT p.id, 1 - {distance} AS cosine
-FROM passages AS p JOIN files AS f ON f.id = p.file_id
-WHERE p.org_id = :o AND p.workspace_id = :w AND p.vector_model = {model}
-  AND p.embedding IS NOT NULL
-  AND (f.expires_at IS NULL OR f.expires_at > :now){only_files}
-ORDER BY {distance}
-LIMIT :limit
-"""
-_COSINE = """
-SELECT p.id, 1 - {distance} FROM passages AS p
-WHERE p.id = ANY(CAST(:ids AS bigint[])) AND p.vector_model = {model}
-  AND p.embedding IS NOT NULL
-"""
-_SCAN = sa.text(
-    "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-    "set_config('hnsw.ef_search', :ef, true)"
+WITH scan AS MATERIALIZED (
+    SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true) AS mode,
+           set_config('hnsw.ef_search', :ef, true) AS ef
 )
+SELECT n.* FROM scan CROSS JOIN LATERAL (
+    SELECT p.id, 1 - {distance} AS cosine, true AS nearest,
+           p.file_id, f.filename, p.ord, p.start, p.text, p.locations
+    FROM passages AS p JOIN files AS f ON f.id = p.file_id
+    WHERE scan.ef = :ef
+      AND p.org_id = :o AND p.workspace_id = :w AND p.vector_model = {model}
+      AND p.embedding IS NOT NULL
+      AND (f.expires_at IS NULL OR f.expires_at > :now){only_files}
+    ORDER BY {distance}
+    LIMIT :limit
+) AS n
+UNION ALL
+SELECT p.id, 1 - {distance}, false,
+       NULL, NULL, NULL, NULL, NULL, NULL
+FROM passages AS p
+WHERE p.id = ANY(CAST(:also AS bigint[])) AND p.vector_model = {model}
+  AND p.embedding IS NOT NULL
+"""
+"""The ``limit`` passages nearest the vector ``q`` (read whole: those of them that are not
+``also`` join the candidates) and the similarity of the passages ``also``, in one round
+trip. The settings come first (the lateral scan reads ``scan``, so the executor fetches
+its row before it starts the index scan): for this transaction, pgvector's HNSW scan
+goes on until the filter has left ``limit`` rows."""
 
 
 def _literal(vector: np.ndarray[Any, Any]) -> str:
@@ -258,10 +291,10 @@ class PgVectors:
 
     vector_column = True
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, text: PostgresText) -> None:
         self.embedder = embedder
+        self.text = text
         self._nearest = self._sql(_NEAREST)
-        self._cosine = sa.text(self._sql(_COSINE))
 
     def _sql(self, template: str) -> str:
         """``template`` for this model: its name a literal and the distance on the column
@@ -280,7 +313,10 @@ class PgVectors:
         scope: Scope,
         limit: int,
         also: Sequence[int],
+        terms: Sequence[str] = (),
     ) -> Nearest:
+        """The nearest passages, the similarities, and the nearest passages not ``also``
+        with their ``hits`` of ``terms`` (no second query for them)."""
         q = _literal(self.embedder.embed([question])[0])
         params: dict[str, Any] = {"o": where[0], "w": where[1]}
         params.update(q=q, limit=limit, now=int(time.time()))
@@ -288,16 +324,18 @@ class PgVectors:
         if scope.file_ids is not None:
             only_files = "\n  AND p.file_id = ANY(CAST(:file_ids AS text[]))"
             params["file_ids"] = sorted(scope.file_ids)
-        # for this transaction: scan on until the filter has left `limit` rows
-        conn.execute(_SCAN, {"ef": str(max(limit, 40))})
+        params.update(ef=str(max(limit, 40)), also=list(also))
         found = conn.execute(sa.text(self._nearest.format(only_files=only_files)), params)
-        cosine = {int(pid): float(c) for pid, c in found}
-        best = sorted(cosine, key=lambda pid: (-cosine[pid], pid))
-        missing = [pid for pid in also if pid not in cosine]
-        if missing:
-            more = conn.execute(self._cosine, {"q": q, "ids": missing})
-            cosine.update((int(pid), float(c)) for pid, c in more)
-        return Nearest(best, cosine)
+        cosine: dict[int, float] = {}
+        rows: dict[int, Row] = {}
+        for pid, similarity, is_nearest, *passage in found:
+            cosine[int(pid)] = float(similarity)
+            if is_nearest:
+                rows[int(pid)] = (int(pid), *passage)
+        best = sorted(rows, key=lambda pid: (-cosine[pid], pid))
+        seen = set(also)
+        extra = [rows[pid] for pid in best if pid not in seen]
+        return Nearest(best, cosine, self.text.read(conn, terms, extra))
 
     def columns(self, blobs: Sequence[bytes]) -> list[str]:
         """The vectors as ``halfvec`` literals (from the float16 bytes: the same numbers)."""

@@ -190,7 +190,7 @@ def numbers_in(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _is_label(line: str) -> bool:
+def is_label(line: str) -> bool:
     """A heading, a signature or date line, a label ("Fees", "Contract owner:"), or a bare
     call signature: a line that names a subject rather than saying something about it."""
     stripped = line.strip()
@@ -302,7 +302,7 @@ def best_span(
         for u in units
     ]
     lines = [text[u.start : u.end] for u in units]
-    labels = [_is_label(line) for line in lines]
+    labels = [is_label(line) for line in lines]
     shape = _shape(question)
     named = _named(passage, terms)
     sections = _sections(labels, terms)

@@ -9,7 +9,10 @@ the same way on every engine, in two steps:
 
 1. **Candidates**: the :data:`POOL` best passages matching any of the terms (without
    context and relevance, this alone is the ranking of the benchmark's "today" column),
-   and, with vectors, the :data:`POOL` passages most similar to the question.
+   and, with vectors, the :data:`POOL` passages most similar to the question. In a large
+   workspace, the terms whose matches together exceed :data:`SEARCHED_POSTINGS`, the
+   commonest first, are searched only together (:func:`searched_terms`): the query's
+   cost is bounded by the rare terms' matches, not by the commonest word's.
 2. **Relevance** (:func:`_lexical`, :func:`relevance_of`): which query terms each
    candidate matches (the tokens the index marked in it, stemmed as the index stems
    them), and each term's inverse document frequency in the workspace. A passage's *coverage*
@@ -20,16 +23,18 @@ the same way on every engine, in two steps:
    fusion on the dev split of ``benchmarks/data/retrieval``; each model's share is its own,
    :class:`~.embeddings.Embedder`). Candidates are ranked by relevance (within either side
    of the cut, a file whose title the question spells out a little higher: :func:`_titled`;
-   ties by bm25), and cited when it reaches the threshold (``relevance`` of a filter part,
-   else the service's ``relevance_threshold``, by default the dense model's ``relevance``,
-   or :data:`DEFAULT_RELEVANCE` by words alone). A question that names (capitalizes)
-   something no passage and no file name of the workspace contains has no relevant passage
-   at all: the files do not know what it is about; unless that name is a short acronym
-   ("for a *CFO*": a role, not a subject) or another name of the question, not such an
-   acronym, is in a candidate's file name ("the *Acme* contract"). A word joined by
-   underscores (``max_query_memory``) counts as a name, capitalized or not: it names a
-   setting, a function or a column that the files must know. When none is left, the answer
-   says that nothing in the files answers the question.
+   ties by bm25; within the places a file holds, its passage whose headings name the
+   question first: :func:`_headed_first`), and cited when it reaches the threshold
+   (``relevance`` of a filter part, else the service's ``relevance_threshold``, by default
+   the dense model's ``relevance``, or :data:`DEFAULT_RELEVANCE` by words alone). A
+   question that names (capitalizes) something no passage and no file name of the
+   workspace contains has no relevant passage at all: the files do not know what it is
+   about; unless that name is a short acronym ("for a *CFO*": a role, not a subject) or
+   another name of the question, not such an acronym, is in a candidate's file name ("the
+   *Acme* contract"). A word joined by underscores (``max_query_memory``) counts as a name,
+   capitalized or not: it names a setting, a function or a column that the files must
+   know; so does a long option (``--data-checksums``), which a candidate must spell whole.
+   When none is left, the answer says that nothing in the files answers the question.
 
 The question is the user's own words: sentences a tool wraps around it to shape the
 answer ("Produce output in markdown format only.") are not searched
@@ -42,21 +47,32 @@ the sentences an answer quotes.
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import sqlalchemy as sa
 
 from chatspace.service.store import schema
+from chatspace.service.store.dialects import in_json_array
 from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
+from .quotes import is_label, units_of
 from .scope import Scope, resolve_scope
-from .terms import MAX_TERMS, WORD, holds_identifier, is_identifier, search_terms
+from .terms import (
+    MAX_TERMS,
+    WORD,
+    holds_identifier,
+    holds_option,
+    is_identifier,
+    options_in,
+    search_terms,
+)
 
 if TYPE_CHECKING:
     from .index import FullText, Hit, PassageIndex, Workspace
@@ -64,10 +80,12 @@ if TYPE_CHECKING:
 __all__ = [
     "CONTEXT_WEIGHT",
     "DEFAULT_RELEVANCE",
+    "SEARCHED_POSTINGS",
     "Passage",
     "Query",
     "Ranking",
     "Retrieval",
+    "Searched",
     "is_follow_up",
     "names_in",
     "query_of",
@@ -75,6 +93,7 @@ __all__ = [
     "relevance_of",
     "retrieve",
     "search",
+    "searched_terms",
     "without_instructions",
 ]
 
@@ -124,6 +143,12 @@ relevance cut ignores it."""
 TITLE_CHARS = 100
 """A file's title is its first line when that line is at most this long (an HTML page's
 ``<title>``, a document's heading); a longer first line is a sentence, not a title."""
+HEADED_WEIGHT = 0.03
+"""How much a passage whose headings or labels hold the question's terms ("checkpoint_timeout
+(integer)", "-R", "PERMISSIVE") ranks above the other passages of its file: the share of
+the question's weight they hold, times this. It only reorders a file's passages among the
+places the file holds (:func:`_headed_first`): the files' order is relevance's and the
+title's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +189,8 @@ class Query:
     roles: frozenset[str] = frozenset()
     """Names written as short acronyms ("CFO", "CEO", "SLA"): roles and kinds of things
     that a file need not spell out, not a subject the files must know."""
+    options: frozenset[str] = frozenset()
+    """The long options the question spells (``--single-transaction``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +294,8 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
                 terms.setdefault(term, CONTEXT_WEIGHT)
     names = names_in(question)
     roles = frozenset(m.lower() for m in _ACRONYM.findall(question)) & names
-    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names, roles)
+    options = options_in(question)
+    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names, roles, options)
 
 
 def _idf(n: int, df: int) -> float:
@@ -286,12 +314,61 @@ class _Weights:
 
     shares: list[float]
     counts: list[int]
+    passages: int | None = None
+    """How many passages the workspace has (None: not counted, as without terms)."""
 
 
 def _weights(conn: sa.Connection, text: FullText, where: Workspace, query: Query) -> _Weights:
     n, counts = text.counts(conn, where=where, terms=query.terms)
     shares = [w * _idf(n, df) for w, df in zip(query.weights, counts, strict=True)]
-    return _Weights(shares, counts)
+    return _Weights(shares, counts, n)
+
+
+SEARCHED_POSTINGS = 20_000
+"""How many matches (passages x terms) the candidates query may score: a workspace
+whose terms together match no more is searched with every term, any of them; past it,
+the commonest terms are searched only together (:func:`searched_terms`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """Which terms find the candidates: a passage holding any of ``alone``, or all of
+    ``together`` (all the terms rank and mark the candidates found)."""
+
+    alone: tuple[str, ...]
+    together: tuple[str, ...] = ()
+
+
+def searched_terms(terms: Sequence[str], counts: Sequence[int], passages: int) -> Searched | None:
+    """The terms the candidates query searches, when not all of them (None: any term).
+
+    Taken rarest first (ties in the question's order), the terms are searched alone
+    while their matches add up to at most :data:`SEARCHED_POSTINGS`; the commoner ones
+    ("say", "table" in a large manual) are searched only all together, and only when so
+    few passages would hold them all (counted as if the words fell independently) that
+    scoring those stays within the bound too. A question whose every term is that common
+    is searched for the passages holding all of them. Nothing is left out while all the
+    matches fit, so a workspace of fewer passages than that, or a question of rare
+    words, is searched as before."""
+    if sum(counts) <= SEARCHED_POSTINGS:
+        return None
+    total = 0
+    common = set()
+    for i in sorted(range(len(terms)), key=lambda i: counts[i]):
+        total += counts[i]
+        if total > SEARCHED_POSTINGS:
+            common.add(terms[i])
+    alone = tuple(t for t in terms if t not in common)
+    together = tuple(t for t in terms if t in common)
+    if not alone:
+        return Searched((), together)
+    n = max(passages, 1)
+    holding_all = n * math.prod(
+        min(df, n) / n for t, df in zip(terms, counts, strict=True) if t in common
+    )
+    if len(together) < 2 or holding_all > SEARCHED_POSTINGS:
+        return Searched(alone)
+    return Searched(alone, together)
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +376,17 @@ class _Lexical:
     coverage: dict[int, float]
     unknown_names: bool
     """Whether the question names something no passage of the workspace contains."""
+    covers: dict[int, list[tuple[frozenset[str], float]]] = field(default_factory=dict)
+    """For each candidate, the stems and the share of the question of each term it covers."""
+    stems: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """The stems of the candidates' matched tokens."""
+
+    def headed(self, pid: int, p: Passage) -> float:
+        """The share of the question's weight that candidate ``pid`` holds in its headings
+        and labels (computed for the few candidates whose order it may change: it reads
+        the passage's sentences)."""
+        labelled = {s for t in _label_tokens(p) for s in self.stems.get(t, ())}
+        return sum(share for stems, share in self.covers.get(pid, ()) if stems <= labelled)
 
 
 def _lexical(
@@ -318,6 +406,7 @@ def _lexical(
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
     named = {pid: frozenset(WORD.findall(p.filename.lower())) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
+    covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = 0.0
     unknown = False
     for term, share, df in zip(query.terms, weights.shares, weights.counts, strict=True):
@@ -335,8 +424,27 @@ def _lexical(
             found = term_stems <= matched[pid] or term in named[pid]
             if found and (whole[pid] or term in named[pid]):
                 covered[pid] += share
-    coverage = {pid: c / total if total else 0.0 for pid, c in covered.items()}
-    return _Lexical(coverage, unknown)
+                covers[pid].append((frozenset(term_stems), share))
+    if not total:
+        return _Lexical(dict.fromkeys(covered, 0.0), unknown)
+    coverage = {pid: c / total for pid, c in covered.items()}
+    shares = {pid: [(s, share / total) for s, share in found] for pid, found in covers.items()}
+    return _Lexical(coverage, unknown, shares, stems)
+
+
+def _label_tokens(p: Passage) -> list[str]:
+    """The matched tokens of ``p`` that stand in one of its headings or labels
+    (:func:`~.quotes.is_label`): what the sentences under them are about."""
+    spans = [(u.start, u.end) for u in units_of(p.text) if is_label(p.text[u.start : u.end])]
+    return [p.text[a:b] for a, b in p.hits if any(s <= a and b <= e for s, e in spans)]
+
+
+def _unknown_option(query: Query, rows: Sequence[Hit]) -> bool:
+    """Whether the question spells a long option that no candidate spells whole
+    ("pg_dump's ``--parallel-restore-threads``": the index found "parallel", "restore"
+    and "threads", each elsewhere). The candidates hold the passages with its rare words,
+    so a file that documents it is among them."""
+    return any(not any(holds_option(p.text, o) for _, p in rows) for o in query.options)
 
 
 def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
@@ -384,7 +492,10 @@ def _titled(
     Vacuuming"'s), by the index's stems; files without a title are left out."""
     passages = schema.passages
     first = sa.select(passages.c.file_id, sa.func.substr(passages.c.text, 1, TITLE_CHARS + 1))
-    lines = conn.execute(first.where(passages.c.file_id.in_(file_ids), passages.c.ord == 0))
+    # one parameter for the files, not one each (a hundred cost PostgreSQL ~3 ms more)
+    of_files = sa.text(f"file_id {in_json_array(conn, 'files')}")
+    of_files = of_files.bindparams(files=json.dumps(sorted(file_ids)))
+    lines = conn.execute(first.where(of_files, passages.c.ord == 0))
     titles = {}
     for file_id, head in lines:
         line, _, rest = head.partition("\n")
@@ -401,6 +512,43 @@ def _titled(
         if known:
             shares[file_id] = sum(set(stems[w]) <= asked for w in known) / len(known)
     return shares
+
+
+class _Ranked(NamedTuple):
+    """A candidate in the order of :func:`rank`: its first four fields are the sort key."""
+
+    below: bool
+    """Under the relevance cut: those above it come first, whatever the rest says."""
+    order: float
+    """Minus relevance plus the title's share (:func:`_titled`)."""
+    bm25: float
+    pid: int
+    passage: Passage
+    relevance: float
+    coverage: float | None
+    similarity: float | None
+
+
+def _headed_first(ranked: list[_Ranked], top_k: int, lexical: _Lexical) -> list[_Ranked]:
+    """``ranked`` with the passages of each file among the first ``top_k`` reordered within
+    the places the file holds, a passage whose headings hold the question's terms higher
+    by :data:`HEADED_WEIGHT` (on its side of the cut): a manual's entry for
+    ``checkpoint_timeout`` before the passage of the same page that only mentions it, in
+    what a model is given and quoted."""
+    places: dict[str, list[int]] = {}
+    for i, r in enumerate(ranked):
+        places.setdefault(r.passage.file_id, []).append(i)
+    out = list(ranked)
+    for file_id in {r.passage.file_id for r in ranked[:top_k]}:
+        held = places[file_id]
+        if len(held) < 2:
+            continue
+        mine = [ranked[i] for i in held]
+        bonus = {r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage) for r in mine}
+        mine.sort(key=lambda r: (r.below, r.order - bonus[r.pid], r.bm25, r.pid))
+        for i, r in zip(held, mine, strict=True):
+            out[i] = r
+    return out
 
 
 def relevance_of(coverage: float, cosine: float | None, lexical_share: float) -> float:
@@ -448,38 +596,54 @@ def rank(
     pool = max(POOL, 4 * scope.top_k)
     if weights is None:
         weights = _weights(conn, text, where, query) if terms else _Weights([], [])
+    if weights.passages == 0:  # a workspace without passages: no candidate query to run
+        return Ranking()
     rows = text.candidates(
-        conn, where=where, terms=terms, weights=weights.shares, scope=scope, limit=pool
+        conn,
+        where=where,
+        terms=terms,
+        weights=weights.shares,
+        scope=scope,
+        limit=pool,
+        searched=searched_terms(terms, weights.counts, weights.passages or 0),
     )
     cosine = None
     if dense is not None and query.text.strip():
         seen = [pid for pid, _ in rows]
         near = dense.nearest(
-            conn, where=where, question=query.text, scope=scope, limit=pool, also=seen
+            conn, where=where, question=query.text, scope=scope, limit=pool, also=seen, terms=terms
         )
         cosine = near.cosine
-        extra = [pid for pid in near.best if pid not in set(seen)]
-        rows += text.by_id(conn, where=where, terms=terms, ids=extra)
+        if near.passages is None:
+            extra = [pid for pid in near.best if pid not in set(seen)]
+            rows += text.by_id(conn, where=where, terms=terms, ids=extra)
+        else:
+            rows += near.passages
     if not rows:
         return Ranking()
     lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
     # a question about something the files do not know: nothing is relevant
     unknown = (
-        relevance > 0 and lexical.unknown_names and not _names_a_file(conn, where, rows, query)
+        relevance > 0
+        and (lexical.unknown_names or _unknown_option(query, rows))
+        and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}
     share = dense.embedder.lexical_share if dense is not None else 1.0
-    ranked = []
+    ranked: list[_Ranked] = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
         rel = relevance_of(coverage or 0.0, similarity, share)
         order = rel + TITLE_WEIGHT * titled.get(p.file_id, 0.0)
-        ranked.append((rel < relevance, -order, p.score, pid, p, rel, coverage, similarity))
+        ranked.append(_Ranked(rel < relevance, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
+    ranked = _headed_first(ranked, scope.top_k, lexical)
     best = tuple(
-        replace(p, score=bm25, relevance=rel, lexical=cov, dense=sim)
-        for *_, bm25, _, p, rel, cov, sim in ranked[: scope.top_k]
+        replace(
+            r.passage, score=r.bm25, relevance=r.relevance, lexical=r.coverage, dense=r.similarity
+        )
+        for r in ranked[: scope.top_k]
     )
     cited = 0 if unknown else sum(1 for p in best if p.relevance >= relevance)
     return Ranking(best, cited)

@@ -2,7 +2,8 @@
 
 Each workspace has its own index (:mod:`chatspace.service.store.passages`), so bm25's
 term statistics come from its own passages only. The terms are each quoted (so FTS5
-syntax in user text, like ``NEAR(`` or ``col:``, is plain words) and joined with ``OR``;
+syntax in user text, like ``NEAR(`` or ``col:``, is plain words) and joined with ``OR``
+(or, in a large workspace, only some of them: :func:`~.search.searched_terms`);
 candidates come ranked by bm25, and ``highlight()`` marks the tokens that matched, which
 become a passage's ``hits``. Stems come from the index's own tokenizer (:mod:`.stems`).
 """
@@ -13,6 +14,7 @@ import json
 import re
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -20,7 +22,7 @@ import sqlalchemy as sa
 from chatspace.service.store.passages import index_exists, index_table
 
 from .locations import marks_from_json
-from .search import Passage
+from .search import Passage, Searched
 from .stems import stems_of
 
 if TYPE_CHECKING:
@@ -59,9 +61,16 @@ _HIGHLIGHT = (
 )
 
 
-def build_query(terms: Sequence[str]) -> str:
-    """An FTS5 MATCH expression: each term a quoted string, any of them may match."""
-    return " OR ".join(_phrase(t) for t in terms)
+def build_query(terms: Sequence[str], searched: Searched | None = None) -> str:
+    """An FTS5 MATCH expression: each term a quoted string, any of them may match; with
+    ``searched``, any of its ``alone`` or all of its ``together`` (bm25 and
+    ``highlight()`` then weigh and mark only the terms searched)."""
+    if searched is None:
+        return " OR ".join(_phrase(t) for t in terms)
+    anyone = [_phrase(t) for t in searched.alone]
+    if searched.together:
+        anyone.append("(" + " AND ".join(_phrase(t) for t in searched.together) + ")")
+    return " OR ".join(anyone)
 
 
 def _phrase(term: str) -> str:
@@ -98,13 +107,16 @@ class Fts5Text:
         weights: Sequence[float] | None,
         scope: Scope,
         limit: int,
+        searched: Searched | None = None,
     ) -> list[Hit]:
-        """The ``limit`` best passages for ``terms`` joined by OR, by FTS5's bm25 (which
-        has its own idf: ``weights`` are not needed)."""
+        """The ``limit`` best passages for ``terms`` (:func:`build_query`), by FTS5's
+        bm25 (which has its own idf: ``weights`` are not needed). Those found by some of
+        the terms (``searched``) are then marked by all of them."""
         index = index_table(*where)
         if not terms or not index_exists(conn, index):
             return []
-        params: dict[str, object] = {"query": build_query(terms), "now": int(time.time())}
+        query = build_query(terms, searched)
+        params: dict[str, object] = {"query": query, "now": int(time.time())}
         params["top_k"] = limit
         only_files = ""
         if scope.file_ids is not None:
@@ -122,7 +134,10 @@ class Fts5Text:
                 file_id, filename, ord_, start, text, float(score), hits, locations=marks
             )
             rows.append((pid, passage))
-        return rows
+        if searched is None:
+            return rows
+        marked = _marked(conn, index, terms, [pid for pid, _ in rows])
+        return [(pid, replace(p, hits=marked_spans(marked[pid])[1])) for pid, p in rows]
 
     def by_id(
         self, conn: sa.Connection, *, where: Workspace, terms: Sequence[str], ids: Sequence[int]
@@ -134,9 +149,7 @@ class Fts5Text:
         found = {row[0]: row for row in conn.execute(sa.text(_BY_ID), params)}
         marked: dict[int, str] = {}
         if terms and index_exists(conn, index):
-            query = {"query": build_query(terms), "ids": params["ids"]}
-            statement = sa.text(_HIGHLIGHT.format(index=index))
-            marked = {int(pid): text for pid, text in conn.execute(statement, query)}
+            marked = _marked(conn, index, terms, ids)
         rows: list[Hit] = []
         for pid in ids:
             if pid in found:
@@ -163,3 +176,14 @@ class Fts5Text:
 
     def stems(self, conn: sa.Connection, words: Sequence[str]) -> dict[str, tuple[str, ...]]:
         return stems_of(conn, words)
+
+
+def _marked(
+    conn: sa.Connection, index: str, terms: Sequence[str], ids: Sequence[int]
+) -> dict[int, str]:
+    """The passages ``ids`` of ``index`` that match any of ``terms``, as ``highlight()``
+    marks those terms in them (looked up by rowid: the common terms' matches are not
+    read whole)."""
+    query = {"query": build_query(terms), "ids": json.dumps(list(ids))}
+    statement = sa.text(_HIGHLIGHT.format(index=index))
+    return {int(pid): text for pid, text in conn.execute(statement, query)}

@@ -1,5 +1,6 @@
 """The words of a question that are searched: content words less English stop words, and
-identifiers (words joined by underscores), which must be found whole.
+identifiers (words joined by underscores), which must be found whole; and the long
+options a question spells (``--single-transaction``), which a file must spell too.
 
 Both the ranking (:mod:`.search`) and the choice of a quote (:mod:`.quotes`) read a
 question through these rules, so they live below both.
@@ -14,7 +15,9 @@ __all__ = [
     "MAX_TERM_CHARS",
     "WORD",
     "holds_identifier",
+    "holds_option",
     "is_identifier",
+    "options_in",
     "search_terms",
 ]
 
@@ -43,6 +46,22 @@ def holds_identifier(text: str, term: str) -> bool:
     """Whether ``text`` has the identifier ``term`` as a whole word: ``work_mem`` is not
     in ``maintenance_work_mem``, though the index matches both on "work" and "mem"."""
     return re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text, re.I) is not None
+
+
+_OPTION = re.compile(r"(?<![\w-])--[^\W_][\w-]*(?<!-)")
+"""A command's long option (``--data-checksums``): the index reads its words apart, but it
+names one thing, which a file that documents it spells whole."""
+
+
+def options_in(question: str) -> frozenset[str]:
+    """The long options ``question`` spells (:data:`_OPTION`), lowercased."""
+    return frozenset(m.group().lower() for m in _OPTION.finditer(question))
+
+
+def holds_option(text: str, option: str) -> bool:
+    """Whether ``text`` spells the long option ``option`` whole: ``--link`` is not in
+    ``--link-dest``."""
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text, re.I) is not None
 
 
 def search_terms(question: str) -> tuple[str, ...]:

@@ -35,7 +35,14 @@ def open_database(url_or_path: str | Path) -> sa.Engine:
     if url.startswith("postgresql"):
         # a connection per request thread in flight (AnyIO's pool has 40); a server
         # restarted under a running service costs one failed ping, not one failed request
-        engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=30)
+        # psycopg prepares a statement run five times on a connection; PostgreSQL then may
+        # plan it once for any parameters, and such a generic plan computes a search's
+        # tsquery (a function of them) on every row: 2.5x the candidates query
+        # (benchmarks/results/results-team-full.md, 8g). Plans stay per parameters.
+        custom = {"options": "-c plan_cache_mode=force_custom_plan"}
+        engine = sa.create_engine(
+            url, pool_pre_ping=True, pool_size=10, max_overflow=30, connect_args=custom
+        )
     else:
         engine = sa.create_engine(url)
         sa.event.listen(engine, "connect", _sqlite_pragmas)

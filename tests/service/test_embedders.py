@@ -168,6 +168,7 @@ def test_a_service_with_minilm_finds_a_file_asked_about_in_other_words_at_its_ru
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only  # a data dir; PostgreSQL's column: test_retrieval_postgres.py, m015
 def test_a_data_dir_embedded_by_another_model_is_embedded_again_by_the_new_one(
     minilm: MiniLMEmbedder, tmp_path: Path
 ) -> None:

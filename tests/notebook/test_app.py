@@ -15,7 +15,7 @@ from chatspace.errors import UnprocessableEntityError
 from chatspace.notebook.asking import OPTION_WORDS, Question, build, in_words
 from chatspace.notebook.context import NotebookContext
 from chatspace.notebook.conversations import Thread, ThreadBook, estimate_tokens
-from chatspace.notebook.display import ChatResult, Citation
+from chatspace.notebook.display import UNSUPPORTED, UNSUPPORTED_NOTE, ChatResult, Citation
 from chatspace.notebook.export import export_text, write_thread
 from chatspace.notebook.formats import value_of
 from chatspace.notebook.grammar import (
@@ -264,6 +264,19 @@ def test_export_keeps_citations_in_every_format(tmp_path: Path) -> None:
     assert path == tmp_path / "trip.ipynb"
     with pytest.raises(InputError, match="--to 'pdf'"):
         write_thread(thread, tmp_path / "x.pdf", None)
+
+
+def test_an_export_says_what_the_mark_of_an_unsupported_sentence_means() -> None:
+    """A turn whose sentences nothing supports (no source at all) keeps its marks in the
+    export, and the line that says what they mean, as the cell showed it."""
+    thread = Thread("trip")
+    shown = f"Revenue grew in Brazil.{UNSUPPORTED}"
+    thread.add("What grew?", ChatResult(text="Revenue grew in Brazil.", model="m", shown=shown))
+    markdown = export_text(thread, "md")
+    assert f"Brazil.{UNSUPPORTED}" in markdown
+    assert UNSUPPORTED_NOTE in render_markdown(markdown)
+    thread.add("And?", ChatResult(text="Nothing.", model="m"))
+    assert export_text(thread, "md").count("**Sources**") == 1
 
 
 # ---------------------------------------------------------------- settings and context

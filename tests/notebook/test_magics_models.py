@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from chatspace.local.launcher import stop_service
-from chatspace.notebook.display import UNSUPPORTED
+from chatspace.notebook.display import UNSUPPORTED, UNSUPPORTED_NOTE
 from support.magics import run
 from support.service import new_org, start_service
 from support.upstream import PIECES, REPLY, FakeUpstream, closed_port
@@ -272,3 +272,27 @@ def test_an_answer_without_markers_shows_which_file_backs_each_sentence(
     assert "\\[1\\] **q3\\-report\\.md\\, line 3**" in shown
     said = "The churn rate in Q3 was 3.1 percent. Customers love the new app."
     assert answer.value.text == said, "the value is what the model wrote"
+
+
+def test_an_answer_nothing_supports_is_marked_though_its_model_was_given_passages(
+    ip: Any, embedded: Path, upstream: FakeUpstream, tmp_path: Path
+) -> None:
+    """The model was sent the report's passage and wrote something else entirely (a small
+    model's invented revenue): no sentence has a source, and each one carries the mark, so
+    that the answer does not look as checked as one with sources."""
+    report = tmp_path / "q3-report.md"
+    report.write_text("# Q3\n\nThe churn rate in Q3 was 3.1 percent, down from 4.7 percent.\n")
+    run(ip, f"%chat models add local --url {upstream.url} --model echo")
+    run(ip, f"%files upload {report}")
+    upstream.pieces = ["Revenue grew by 40 percent in Brazil. ", "Shipping takes ten days."]
+    try:
+        answer = run(ip, "%%chat -m local --no-store\nWhat was the churn rate in Q3?")
+    finally:
+        upstream.pieces = PIECES
+    result = answer.value
+    assert result.citations == []
+    assert result.completion is not None
+    assert result.completion.perception_usage is not None, "the model was given the passage"
+    shown = answer.plain()
+    assert f"in Brazil.{UNSUPPORTED} Shipping takes ten days.{UNSUPPORTED}" in shown
+    assert UNSUPPORTED_NOTE in shown

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from chatspace.notebook.display import Citation
+from chatspace.notebook.display import UNSUPPORTED, UNSUPPORTED_NOTE, Citation
 from chatspace.notebook.panels._common import (
     Confirm,
     ErrorLine,
@@ -114,6 +114,17 @@ def test_assistant_markdown_is_rendered_and_sanitized() -> None:
     assert "<strong>bold</strong>" in html
     assert 'href="javascript' not in html
     assert_inert(html)
+
+
+def test_an_answer_with_unsupported_sentences_says_what_the_mark_means() -> None:
+    """The panel shows the cell's mark after a sentence no file supports, and, as the
+    cell's sources do, one line saying what it means (once, with or without sources)."""
+    turn = {"role": "assistant", "content": f"Revenue grew in Brazil.{UNSUPPORTED} It rained."}
+    html = render_turn(turn, workspace="default", base_url="/")
+    assert html.count(UNSUPPORTED_NOTE) == 1
+    assert UNSUPPORTED_NOTE not in render_turn(
+        {"role": "assistant", "content": "Churn fell [1]."}, workspace="default"
+    )
 
 
 def test_user_text_is_escaped_not_rendered() -> None:

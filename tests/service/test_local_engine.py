@@ -7,7 +7,7 @@ import pytest
 
 from chatspace.service.engines.base import word_chunks as chunks
 from chatspace.service.engines.local import LEADS, NO_MATCH
-from chatspace.service.retrieval.quotes import MAX_QUOTE_CHARS, best_quote
+from chatspace.service.retrieval.quotes import MAX_QUOTE_CHARS, best_quote, quote_spans
 from chatspace.service.retrieval.search import Passage
 from chatspace.service.tokenizer import count_tokens, truncate
 from support.chat import ask, assemble, client_for, stream, upload
@@ -282,3 +282,53 @@ def _all(text: str, word: str) -> list[int]:
         found.append(at)
         at = text.find(word, at + 1)
     return found
+
+
+# PostgreSQL's manual on asynchronous commit (wal-async-commit.html), as extracted: the
+# question's words are spread over two sentences, and the one with most of them is not
+# the one with the answer.
+ASYNC_COMMIT = (
+    "Asynchronous commit is an option that allows transactions to complete more quickly. "
+    "If the database crashes during the risk window between an asynchronous commit and "
+    "the writing of the transaction's WAL records, then changes made during that "
+    "transaction will be lost. The duration of the risk window is limited because a "
+    "background process (the WAL writer) flushes unwritten WAL records to disk every "
+    "wal_writer_delay milliseconds. The actual maximum duration of the risk window is "
+    "three times wal_writer_delay because the WAL writer is designed to favor writing "
+    "whole pages at a time during busy periods.\n"
+)
+
+
+def test_a_passage_is_quoted_twice_when_two_parts_hold_the_question(
+    service: Service, org: str
+) -> None:
+    """The run of sentences with most of the question ("asynchronous commit", "risk
+    window", "duration") is quoted first; the sentence with the rest ("maximum") and the
+    answer is a second quote of the same passage, with its own marker and location."""
+    with client_for(service, org) as c:
+        upload(c, [("wal.txt", ASYNC_COMMIT), ("notes.md", NOTES)])
+        answer = ask(c, "What is the maximum duration of the asynchronous commit risk window?")
+    notes = _message(answer)["annotations"]
+    quotes = [
+        n["file_citation"]["quote"] for n in notes if n["file_citation"]["filename"] == "wal.txt"
+    ]
+    assert len(quotes) == 2, quotes
+    assert "asynchronous commit" in quotes[0]
+    assert "three times wal_writer_delay" in quotes[1]
+    assert "three times wal_writer_delay" not in quotes[0]
+    assert [n["text"] for n in notes] == [f"[{i}]" for i in range(1, len(notes) + 1)]
+    assert all(q in ASYNC_COMMIT for q in quotes)
+
+
+def test_a_second_quote_that_says_nothing_new_is_not_shown() -> None:
+    """ "The Lyon office opens at 9:00" holds "office" and "opens" as the first quote does,
+    and nothing else of the question: it is not a second answer to which office opens at
+    8:30."""
+    text = (
+        "The Paris office opens at 8:30 and closes at 18:00.\n"
+        "The Lyon office opens at 9:00 and closes at 17:30."
+    )
+    passage = _passage(text, "office", "opens", "8:30")
+    weights = {"office": 0.3, "opens": 0.3, "8:30": 0.4}
+    spans = quote_spans(passage, weights, "Which office opens at 8:30 on weekdays?")
+    assert [text[a:b] for a, b in spans] == ["The Paris office opens at 8:30 and closes at 18:00."]

@@ -115,12 +115,13 @@ _MARKER = re.compile(r"\[\d{1,3}\]")
 _SENTENCE = re.compile(r"[^\n.!?]*[^\W\d_][^\n.!?]*(?:[.!?]+(?=\s|$)|$)", re.M)
 _FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 UNSUPPORTED = "†"
-"""Follows a sentence of an answer that no file supports, where other sentences are."""
+"""Follows a sentence of an answer that no file supports, where other sentences are or
+the model was given passages of the files."""
 UNSUPPORTED_NOTE = f"{UNSUPPORTED} nothing in your files supports this sentence: check it."
 
 
 def evidence(
-    text: str, annotations: Iterable[Any], *, generated: bool = True
+    text: str, annotations: Iterable[Any], *, generated: bool = True, given: bool = False
 ) -> tuple[str, list[Citation]]:
     """The answer as the notebook shows it, and its sources, numbered as shown.
 
@@ -128,9 +129,11 @@ def evidence(
     marker the model wrote shows its source's number, a sentence attributed without a
     marker gets one after it, a marker with no source (the model cited a passage that does
     not support it) is left out, and in a ``generated`` answer (a model's, not the quotes
-    of ``service-l0``) where any sentence has a source, a sentence without one is followed
-    by :data:`UNSUPPORTED` (outside code blocks, and not for a heading or a list's lead-in
-    line).
+    of ``service-l0``) where any sentence has a source, or whose model was ``given``
+    passages of the files, a sentence without one is followed by :data:`UNSUPPORTED`
+    (outside code blocks, and not for a heading or a list's lead-in line). An answer
+    from a model given no passage (nothing in the files was relevant) is left unmarked:
+    it does not claim to come from them.
     """
     sources: dict[tuple[str, str, str], Citation] = {}
     edits: list[tuple[int, int, str]] = []
@@ -159,7 +162,7 @@ def evidence(
         for m in _MARKER.finditer(text)
         if m.span() not in taken
     ]
-    if sources and generated:
+    if generated and (sources or given):
         fenced = [m.span() for m in _FENCE.finditer(text)]
         for m in _SENTENCE.finditer(text):
             a, b = m.start(), m.end()
@@ -177,10 +180,14 @@ def evidence(
 
 def evidence_of(completion: ChatCompletion) -> tuple[str, list[Citation]]:
     """:func:`evidence` of a completion's first choice (a generated answer unless the
-    built-in ``service-l0``, which quotes, wrote it)."""
+    built-in ``service-l0``, which quotes, wrote it; its model was given passages when
+    ``perception_usage`` counts their tokens)."""
     choice = completion.choices[0] if completion.choices else None
     annotations = choice.message.annotations if choice else []
-    return evidence(completion.text, annotations, generated=completion.model != DEFAULT_MODEL)
+    perceived = completion.perception_usage
+    given = perceived is not None and perceived.prompt_tokens > 0
+    generated = completion.model != DEFAULT_MODEL
+    return evidence(completion.text, annotations, generated=generated, given=given)
 
 
 @dataclass(frozen=True, eq=False)
@@ -263,6 +270,19 @@ class ChatResult:
         data, metadata = self._repr_mimebundle_()
         publish(data, metadata)
 
+    @property
+    def marked(self) -> bool:
+        """Whether a sentence of the answer as shown carries :data:`UNSUPPORTED`."""
+        return UNSUPPORTED in (self.shown or "")
+
+    def _source_items(self, item: Callable[[Citation, str | None], str], note: str) -> list[str]:
+        """An item per source, with its quote unless the answer shows it already, then
+        ``note`` (what :data:`UNSUPPORTED` means) where a sentence carries the mark."""
+        items = [
+            item(c, None if c.quoted_in(self.text) else _quote(c.quote)) for c in self.citations
+        ]
+        return [*items, note] if self.marked else items
+
     def plain(self) -> str:
         """The answer, its sources and its footer as plain text."""
         shown = self.text if self.shown is None else self.shown
@@ -271,14 +291,13 @@ class ChatResult:
     def plain_tail(self) -> str:
         """The sources and the footer as plain text (what follows an answer printed live)."""
         parts = []
-        if self.citations:
-            lines = [
-                f"  {c.marker} {one_line(c.source, 120)}"
-                + ("" if c.quoted_in(self.text) else f": {_quote(c.quote)}")
-                for c in self.citations
-            ]
-            if UNSUPPORTED in (self.shown or ""):
-                lines.append(f"  {UNSUPPORTED_NOTE}")
+        lines = self._source_items(
+            lambda c, quote: (
+                f"  {c.marker} {one_line(c.source, 120)}" + (f": {quote}" if quote else "")
+            ),
+            f"  {UNSUPPORTED_NOTE}",
+        )
+        if lines:
             parts.append("Sources:\n" + "\n".join(lines))
         parts.append("— " + " · ".join(self.footer_items()))
         return "\n\n".join(parts)
@@ -286,14 +305,14 @@ class ChatResult:
     def markdown(self) -> str:
         """The answer as safe Markdown, with its sources and footer."""
         parts = [self._markdown_body()]
-        if self.citations:
-            items = [
+        items = self._source_items(
+            lambda c, quote: (
                 f"- {markdown_literal(c.marker)} **{markdown_literal(c.source)}**"
-                + ("" if c.quoted_in(self.text) else f": {markdown_literal(_quote(c.quote))}")
-                for c in self.citations
-            ]
-            if UNSUPPORTED in (self.shown or ""):
-                items.append(f"- {markdown_literal(UNSUPPORTED_NOTE)}")
+                + (f": {markdown_literal(quote)}" if quote else "")
+            ),
+            f"- {markdown_literal(UNSUPPORTED_NOTE)}",
+        )
+        if items:
             parts.append("**Sources**\n\n" + "\n".join(items))
         parts.append("*" + " · ".join(markdown_literal(i) for i in self.footer_items()) + "*")
         return "\n\n".join(parts)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from .display import UNSUPPORTED, UNSUPPORTED_NOTE
 from .grammar import InputError
 from .markup import code_span, markdown_text, one_line, safe_markdown
 from .sources import source_rows
@@ -34,8 +35,7 @@ Retrieved = Mapping[str, list["Source"]]
 
 
 def _sources(turn: Turn) -> str:
-    if not turn.citations:
-        return ""
+    """The turn's sources, and what its mark means where a sentence carries it."""
     items = [
         f"- {markdown_text(c.marker)} **{code_span(c.filename)}**"
         + (f", {markdown_text(c.place)}" if c.place else "")
@@ -43,7 +43,9 @@ def _sources(turn: Turn) -> str:
         f"“{markdown_text(one_line(c.quote, 300))}”"
         for c in turn.citations
     ]
-    return "**Sources**\n\n" + "\n".join(items)
+    if UNSUPPORTED in turn.shown_answer:
+        items.append(f"- {markdown_text(UNSUPPORTED_NOTE)}")
+    return "**Sources**\n\n" + "\n".join(items) if items else ""
 
 
 def _retrieved(sources: list[Source]) -> str:

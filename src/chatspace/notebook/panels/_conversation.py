@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chatspace.notebook.display import ChatResult, Citation
+from chatspace.notebook.display import UNSUPPORTED, UNSUPPORTED_NOTE, ChatResult, Citation
 from chatspace.notebook.markup import escape, markdown_to_html
 
 from ._links import file_download_url
@@ -45,7 +45,9 @@ def render_citations(
 
 
 def render_turn(turn: dict[str, Any], *, workspace: str, base_url: str | None = None) -> str:
-    """One turn as HTML: user text escaped, assistant Markdown rendered and sanitized."""
+    """One turn as HTML: user text escaped, assistant Markdown rendered and sanitized, with
+    its sources and, where a sentence is marked :data:`~.display.UNSUPPORTED`, what the
+    mark means."""
     role = turn.get("role", "user")
     content = str(turn.get("content") or "")
     if role == "user":
@@ -58,6 +60,11 @@ def render_turn(turn: dict[str, Any], *, workspace: str, base_url: str | None = 
             body += '<div class="chatspace-stopped"><i>(stopped)</i></div>'
         citations = [Citation(**c) for c in turn.get("citations") or []]
         body += render_citations(citations, workspace=workspace, base_url=base_url)
+        if UNSUPPORTED in content:
+            body += (
+                '<div class="chatspace-unsupported" style="color: var(--jp-ui-font-color2, '
+                f'#555)">{escape(UNSUPPORTED_NOTE)}</div>'
+            )
     return f'<div class="chatspace-turn chatspace-{escape(role)}"><b>{who}</b>{body}</div>'
 
 

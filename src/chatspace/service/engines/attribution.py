@@ -32,7 +32,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chatspace.service.retrieval.locations import quote_location
-from chatspace.service.retrieval.quotes import claim_words, numbers_in, quote_span, units_of
+from chatspace.service.retrieval.quotes import (
+    claim_words,
+    labelled_units,
+    numbers_in,
+    quote_span,
+    units_of,
+)
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.types import Annotation, FileCitation
 
@@ -78,7 +84,7 @@ def _spans(passages: Sequence[Passage]) -> list[_Span]:
     pair supports a claim only where it holds more of it than either sentence alone)."""
     singles, pairs = [], []
     for k, p in enumerate(passages):
-        units = units_of(p.text)
+        units = [u for u, _ in labelled_units(p.text)]
         for i, u in enumerate(units):
             text = p.text[u.start : u.end]
             singles.append(_Span(k, u.start, u.end, claim_words(text), numbers_in(text)))

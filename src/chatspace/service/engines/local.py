@@ -1,14 +1,16 @@
 """``service-l0``: the built-in engine that answers by quoting the files it was given.
 
 It has no weights and no randomness of its own: the same request over the same files
-gives the same answer. An answer is a lead line and one bullet per retrieved passage:
+gives the same answer. An answer is a lead line and a bullet per quote of each retrieved
+passage (one, or two when a second part of it holds more of the question):
 
     Here is what I found in your files:
 
     - "Paris is the capital of France." (notes.md) [1]
 
 Each quote is the passage's span that answers (:func:`~chatspace.service.retrieval.
-quotes.best_span`: whole sentences, the one whose words of the question weigh most), or
+quotes.quote_spans`: whole sentences, the run whose words of the question weigh most, and
+a second run when one weighs about as much: a bullet each), or
 for a table the rows that answer, shown with their column names, or a value computed over
 its rows ("highest", "total", "how many") with a marker per row it came from
 (:mod:`.table_rows`); each ``[n]`` marker is a ``file_citation`` annotation whose quote is
@@ -32,7 +34,7 @@ from typing import Any
 from chatspace._version import __version__
 from chatspace._wire import DEFAULT_MODEL
 from chatspace.service.retrieval.locations import quote_location
-from chatspace.service.retrieval.quotes import best_span
+from chatspace.service.retrieval.quotes import quote_spans
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import truncate
 from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
@@ -42,7 +44,7 @@ from .extractor import derive_locally
 from .structured import shaped
 from .table_rows import Cite, answer_tables, answering_row
 
-__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quote_of"]
+__all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quotes_of"]
 
 NAME = DEFAULT_MODEL
 LEADS = (
@@ -64,17 +66,18 @@ class Choice:
     annotations: tuple[Annotation, ...]
 
 
-def quote_of(passage: Passage, retrieval: Retrieval) -> tuple[int, int, str]:
-    """Where the quote of ``passage`` is in its text (start, end) and how the answer shows
-    it: a table's answering row with its column names (:mod:`.table_rows`), else the
-    sentences of :func:`best_span`."""
+def quotes_of(
+    passage: Passage, retrieval: Retrieval, *, most: int = 2
+) -> list[tuple[int, int, str]]:
+    """Where the quotes of ``passage`` are in its text (start, end) and how the answer
+    shows them: a table's answering row with its column names (:mod:`.table_rows`), else
+    the sentences of :func:`quote_spans` (one run, or up to ``most`` that weigh about as
+    much)."""
     row = answering_row(passage.text, retrieval.question, retrieval.terms, passage.filename)
     if row is not None:
-        start, end, shown = row.start, row.end, row.shown
-    else:
-        start, end = best_span(passage, retrieval.term_weights, retrieval.question)
-        shown = " ".join(passage.text[start:end].split())
-    return start, end, shown
+        return [(row.start, row.end, row.shown)]
+    spans = quote_spans(passage, retrieval.term_weights, retrieval.question, most=most)
+    return [(start, end, " ".join(passage.text[start:end].split())) for start, end in spans]
 
 
 def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ...]]:
@@ -88,13 +91,12 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     for index, passage in enumerate(passages):
         bullets = tables.get(index)
         if bullets is None:
-            start, end, shown = quote_of(passage, retrieval)
-            if not shown or shown in seen:
-                continue
-            seen.add(shown)
-            bullets = [
-                (f'"{shown}" ({passage.filename}) ', Cite(index, passage.text[start:end], start))
-            ]
+            bullets = []
+            for start, end, shown in quotes_of(passage, retrieval):
+                if shown and shown not in seen:
+                    seen.add(shown)
+                    cite = Cite(index, passage.text[start:end], start)
+                    bullets.append((f'"{shown}" ({passage.filename}) ', cite))
         for bullet in bullets:
             content += "\n- "
             for part in bullet:

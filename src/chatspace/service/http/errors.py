@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from chatspace.service.problems import (
     BadRequest,
@@ -110,6 +111,12 @@ def error_body(status_code: int, detail: str | list[dict[str, Any]]) -> dict[str
         "code": code,
     }
     return {"detail": detail, "error": error}
+
+
+def faults_at(loc: tuple[str | int, ...], exc: ValidationError) -> list[dict[str, Any]]:
+    """The faults of ``exc`` as 422 items, each ``loc`` under ``loc`` (a value validated
+    apart from the request's model: a query parameter holding JSON, a form's fields)."""
+    return [{"loc": [*loc, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
 
 
 async def on_problem(_: Request, exc: Exception) -> JSONResponse:

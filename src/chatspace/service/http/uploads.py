@@ -28,6 +28,7 @@ from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartState, parse_options_header
 from starlette.requests import ClientDisconnect, Request
 
+from chatspace.service.http.errors import faults_at
 from chatspace.service.operations.files import UploadFields
 from chatspace.service.problems import BadRequest, Invalid, Problem, TooLarge
 from chatspace.service.store.blobs import BlobStore, TempBlob
@@ -313,9 +314,7 @@ def read_fields(form: UploadForm) -> tuple[UploadFields, list[tuple[str, TempBlo
     try:
         fields = UploadFields.model_validate(single)
     except ValidationError as exc:
-        errors += [
-            {"loc": ("body", *e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()
-        ]
+        errors += faults_at(("body",), exc)
     if errors:
         raise RequestValidationError(errors)
     return fields, [(name, part.temp) for name, part in zip(names, form.files, strict=True)]

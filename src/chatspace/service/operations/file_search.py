@@ -7,7 +7,7 @@ that its cited hits are, in order, the passages that completion retrieves. The h
 ranked after them within ``top_k`` that miss the relevance cut follow with ``cited``
 false (what almost made it); with ``relevance`` 0 there is no cut and every hit is cited.
 Each quote is the one ``service-l0`` would show
-(:func:`~chatspace.service.engines.local.quote_of`).
+(the first of :func:`~chatspace.service.engines.local.quotes_of`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import anyio
 import sqlalchemy as sa
 
 from chatspace.service.access import Caller
-from chatspace.service.engines.local import quote_of
+from chatspace.service.engines.local import quotes_of
 from chatspace.service.operations import reading, vectors_stored
 from chatspace.service.problems import UnknownFile
 from chatspace.service.retrieval.index import PassageIndex
@@ -47,7 +47,7 @@ def _part(body: FileSearchRequest) -> FilterContentPart:
 
 
 def _hit(passage: Passage, found: Retrieval, *, cited: bool) -> SearchHit:
-    start, end, _ = quote_of(passage, found)
+    start, end, _ = quotes_of(passage, found, most=1)[0]
     return SearchHit(
         file_id=passage.file_id,
         filename=passage.filename,

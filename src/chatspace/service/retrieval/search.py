@@ -62,7 +62,7 @@ from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
-from .quotes import is_label, units_of
+from .quotes import labelled_units
 from .scope import Scope, resolve_scope
 from .terms import (
     MAX_TERMS,
@@ -435,7 +435,7 @@ def _lexical(
 def _label_tokens(p: Passage) -> list[str]:
     """The matched tokens of ``p`` that stand in one of its headings or labels
     (:func:`~.quotes.is_label`): what the sentences under them are about."""
-    spans = [(u.start, u.end) for u in units_of(p.text) if is_label(p.text[u.start : u.end])]
+    spans = [(u.start, u.end) for u, label in labelled_units(p.text) if label]
     return [p.text[a:b] for a, b in p.hits if any(s <= a and b <= e for s, e in spans)]
 
 

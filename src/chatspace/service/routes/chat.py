@@ -16,7 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.responses import Response
 
 from chatspace.service.http.deps import CallerDep, StateDep
-from chatspace.service.http.errors import error_responses
+from chatspace.service.http.errors import error_responses, faults_at
 from chatspace.service.http.idempotency import REPLAY_HEADER, IdempotencyKeyDep, response_of
 from chatspace.service.http.limits import BoundedJSONRoute
 from chatspace.service.operations import chat as operations
@@ -137,10 +137,7 @@ def _as_metadata(value: Any, loc: tuple[str, ...]) -> dict[str, str]:
     try:
         return _metadata_adapter.validate_python(value)
     except ValidationError as exc:
-        errors = [
-            {"loc": [*loc, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()
-        ]
-        raise RequestValidationError(errors) from None
+        raise RequestValidationError(faults_at(loc, exc)) from None
 
 
 @router.get(

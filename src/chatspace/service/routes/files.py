@@ -17,7 +17,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 
 from chatspace.service.http.content import blob_response
 from chatspace.service.http.deps import CallerDep, StateDep
-from chatspace.service.http.errors import error_responses
+from chatspace.service.http.errors import error_responses, faults_at
 from chatspace.service.http.idempotency import IdempotencyKeyDep, response_of
 from chatspace.service.http.limits import BoundedJSONRoute
 from chatspace.service.http.uploads import read_fields, receive_upload
@@ -149,11 +149,7 @@ def list_files(
         try:
             wanted = read_filter(metadata)
         except ValidationError as exc:
-            errors = [
-                {"loc": ["query", "metadata", *e["loc"]], "msg": e["msg"], "type": e["type"]}
-                for e in exc.errors()
-            ]
-            raise RequestValidationError(errors) from None
+            raise RequestValidationError(faults_at(("query", "metadata"), exc)) from None
     return operations.list_files(
         state,
         caller=caller,

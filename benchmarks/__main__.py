@@ -46,7 +46,8 @@ SIZES = {
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
         "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
         "team_questions": 10, "evidence": "tiny", "search_completions": 150, "search_rounds": 2,
-        "filter_files": 200, "filter_rounds": 2, "scale_files": 500, "model_prose_files": 2,
+        "filter_files": 200, "filter_rounds": 2, "scale_files": 500, "model_prose_files": 1,
+        "model_prose_kb": 5, "model_sweep": False,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
@@ -57,6 +58,7 @@ SIZES = {
         "team_questions": 200, "evidence": "full", "search_completions": 10_000,
         "search_rounds": 10, "filter_files": 10_000, "filter_rounds": 15,
         "scale_files": 100_000, "model_prose_files": 20,
+        "model_prose_kb": 50, "model_sweep": True,
     },
 }  # fmt: skip
 NAMES = [

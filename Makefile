@@ -14,7 +14,8 @@ LITELLM_STAMP := $(LITELLM_VENV)/.installed
 LLAMA_VENV ?= .venv-llama
 LLAMA_STAMP := $(LLAMA_VENV)/.installed
 
-.PHONY: setup setup-litellm setup-llama lab test test-fast lint bench bench-deps browser-deps proxy-deps clean
+.PHONY: setup setup-litellm setup-llama lab test test-deps lint-aside suites test-fast lint bench \
+	bench-deps browser-deps proxy-deps system-deps clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -52,17 +53,27 @@ LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: setup
 	$(BIN)/jupyter lab $(LAB_FLAGS) --LabApp.default_url=/lab/tree/notebooks/quickstart.ipynb
 
-## Debian's Chromium for the browser tests (Playwright's own download cannot work here).
-browser-deps:
-	@command -v chromium >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
-	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; fi; }
+## Debian packages the tests need, each with the check that it is there: Chromium for the
+## browser tests (Playwright's own download cannot work here), nginx for the replica tests
+## (tests/support/replicas.py runs deploy/nginx.conf), PostgreSQL 15's manual (HTML) for the
+## evidence benchmark (benchmarks/pgdocs.py). $(call apt_install,NEED_...) installs the missing
+## ones with one apt-get update and one apt-get install (each costs seconds on a cold machine).
+NEED_CHROMIUM = command -v chromium >/dev/null || echo chromium
+NEED_NGINX = command -v nginx >/dev/null || test -x /usr/sbin/nginx || echo nginx
+NEED_PGDOC = test -d /usr/share/doc/postgresql-doc-15/html || echo postgresql-doc-15
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+apt_install = @missing="$(foreach need,$(1),$$($($(need))))"; missing=$$(echo $$missing); \
+	test -z "$$missing" || { $(SUDO) apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; }
 
-## Debian's nginx for the replica tests (tests/support/replicas.py runs deploy/nginx.conf).
+system-deps:
+	$(call apt_install,NEED_CHROMIUM NEED_NGINX NEED_PGDOC)
+
+browser-deps:
+	$(call apt_install,NEED_CHROMIUM)
+
 proxy-deps:
-	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx; \
-	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx; fi; }
+	$(call apt_install,NEED_NGINX)
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -74,7 +85,29 @@ lint: setup
 ## then the service tests again on PostgreSQL and S3 (servers from wheels, started by the tests):
 ## those that reach a service or a database (tests/support/engine_free.py says which). Each run
 ## ends with its 25 slowest steps, so that every CI log says where the time goes.
-test: setup setup-litellm setup-llama browser-deps proxy-deps bench-deps lint
+## Two steps, each made with `make -j` (a target that fails fails the build: make lets the
+## running ones finish, then exits non-zero):
+## 1. test-deps: the three environments and the Debian packages side by side; the pip installs,
+##    the llama.cpp build and apt-get wait on the network and the disk as much as on the CPU.
+##    --output-sync prints each target's whole output when it ends, so a failed install shows
+##    its log in one piece.
+## 2. lint (one core, two minutes, mostly mypy) beside the suites, its output kept in
+##    artifacts/lint.log and shown in one piece when it ends; the suites' output as it comes.
+test:
+	$(MAKE) -j4 --output-sync=target --no-print-directory test-deps
+	$(MAKE) -j2 --no-print-directory lint-aside suites
+
+test-deps: setup setup-litellm setup-llama system-deps
+
+LINT_LOG := artifacts/lint.log
+
+lint-aside: setup
+	@mkdir -p $(dir $(LINT_LOG))
+	@if $(MAKE) --no-print-directory lint > $(LINT_LOG) 2>&1; then cat $(LINT_LOG); \
+	else cat $(LINT_LOG); echo "*** lint failed (the whole output above, and in $(LINT_LOG))"; \
+	  exit 1; fi
+
+suites: test-deps
 	$(BIN)/python -m pytest --durations=25
 	$(BIN)/python -m pytest tests/service --engine postgres -m "not replicas and not real_model" \
 	  --durations=25
@@ -84,11 +117,8 @@ test: setup setup-litellm setup-llama browser-deps proxy-deps bench-deps lint
 test-fast: setup setup-litellm setup-llama
 	$(BIN)/python -m pytest -m "not browser and not slow" -x -q
 
-## Debian's PostgreSQL 15 manual (HTML), the pages of the evidence benchmark (benchmarks/pgdocs.py).
 bench-deps:
-	@test -d /usr/share/doc/postgresql-doc-15/html || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-doc-15; \
-	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-doc-15; fi; }
+	$(call apt_install,NEED_PGDOC)
 
 bench: setup bench-deps
 	$(BIN)/python -m benchmarks

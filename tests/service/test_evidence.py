@@ -11,6 +11,7 @@ OpenAI-compatible server that answers with the words a test gives it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -186,6 +187,29 @@ def test_a_marker_on_the_wrong_passage_is_pointed_at_the_one_that_supports_it(
     notes = answer["choices"][0]["message"]["annotations"]
     assert [n["text"] for n in notes] == [f"[{wrong}]"], "[9] names no passage that was sent"
     assert notes[0]["file_citation"]["filename"] == "q3-report.md"
+
+
+def test_a_marker_naming_no_passage_sent_is_pointed_at_the_one_that_supports_it(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    """SmolLM2, given two passages after a thread of quoting answers, wrote the fee's
+    sentence with ``[3]``: the sentence is the contract's, so the marker cites it (it was
+    dropped, and the answer had no source at all)."""
+    c, _ = office
+    question = "What is the annual fee in the Acme contract?"
+    _said(fake, c, question, "Nothing yet.")
+    context = fake.last("model")["body"]["messages"][0]["content"]
+    sent = len(re.findall(r"(?m)^\[\d+\] ", context))
+    beyond = f"[{sent + 1}]"
+    said = f'- "The annual fee is EUR 184,000, invoiced quarterly in advance." (contract) {beyond}'
+    answer = _said(fake, c, question, said)
+    [note] = answer["choices"][0]["message"]["annotations"]
+    assert note["text"] == beyond
+    assert note["file_citation"]["filename"] == "acme-contract.docx"
+    assert "EUR 184,000" in note["file_citation"]["quote"]
+    twice = _said(fake, c, question, said.replace(beyond, f"[1] {beyond}"))
+    notes = twice["choices"][0]["message"]["annotations"]
+    assert len(notes) == 1, "the marker naming no passage adds nothing to one that cites"
 
 
 def test_a_sentence_that_invents_a_number_is_not_cited(

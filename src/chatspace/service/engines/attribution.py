@@ -18,9 +18,10 @@ sentence of the passages it was sent (:func:`attribute`):
 - A supported sentence gets a ``file_citation`` whose quote is the supporting span of the
   passage. Where the model wrote markers in the sentence, each marker is the citation's
   ``text``: kept on its passage when that passage supports the sentence, pointed at the
-  passage that does otherwise, dropped when none does (and dropped when it names no
-  passage the model was sent). Without markers, the sentence itself is the citation's
-  ``text``.
+  passage that does otherwise, dropped when none does. A marker naming no passage the
+  model was sent (a small model's ``[3]`` of two) is pointed at the passage that supports
+  its sentence too, unless another marker of the sentence already cites it. Without
+  markers, the sentence itself is the citation's ``text``.
 - A sentence nothing supports gets no citation: the notebook marks it as one to check.
 """
 
@@ -174,11 +175,14 @@ def attribute(content: str, retrieval: Retrieval) -> tuple[Annotation, ...]:
             if best is not None:
                 found.append(_annotation(sentence, start, judge.citation(best)))
             continue
-        for m in markers:
+        cited = False
+        # markers naming a passage that was sent first: one naming none stands for the
+        # passage that supports the sentence only where no other marker of it cites that
+        for m in sorted(markers, key=lambda m: not 0 < int(m.group(1)) <= len(passages)):
             k = int(m.group(1)) - 1
-            if not 0 <= k < len(passages):
-                continue  # it names no passage the model was sent
-            chosen = judge.support(sentence, k) or best
+            sent = 0 <= k < len(passages)
+            chosen = (judge.support(sentence, k) or best) if sent else (None if cited else best)
             if chosen is not None:
                 found.append(_annotation(m.group(), start + m.start(), judge.citation(chosen)))
-    return tuple(found)
+                cited = True
+    return tuple(sorted(found, key=lambda a: a.start_index))

@@ -7,12 +7,17 @@ replicas) runs only when named, ``--only team``, and writes a report of its own
 (``results-team-<size>``), so that it never replaces the sections of a full run.
 ``scale`` (a workspace filled to ``--files`` files, 100,000 by default, on SQLite and on
 PostgreSQL + S3: hours on 2 cores) runs only when named too and writes ``results-scale``
-(``results-scale-<engine>`` when ``--engines`` names one).
+(``results-scale-<engine>`` when ``--engines`` names one). ``retrieval-quality`` is
+sections 7 and 7b (``labelled``) then 9 (``evidence``), each of which runs alone when named.
+``--embeddings MODEL`` starts the services with that dense model (``chatspace serve
+--embeddings``; section 7 stays the default model's, 7b compares them) and writes
+``results-<size>-<model>`` unless it is the default.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -41,7 +46,8 @@ SIZES = {
         "retrieval_questions": 10, "retrieval_quality": "tiny", "upload_mb": 1,
         "team_rounds": 1, "team_completions": 32, "team_files": 1, "team_file_mb": 1,
         "team_questions": 10, "evidence": "tiny", "search_completions": 150, "search_rounds": 2,
-        "filter_files": 200, "filter_rounds": 2, "scale_files": 500,
+        "filter_files": 200, "filter_rounds": 2, "scale_files": 500, "model_prose_files": 1,
+        "model_prose_kb": 5, "model_sweep": False,
     },
     "full": {
         "requests": 2000, "rounds": 20, "streams": 30, "stream_paragraphs": 400, "stream_n": 4,
@@ -51,7 +57,8 @@ SIZES = {
         "team_rounds": 3, "team_completions": 400, "team_files": 1, "team_file_mb": 8,
         "team_questions": 200, "evidence": "full", "search_completions": 10_000,
         "search_rounds": 10, "filter_files": 10_000, "filter_rounds": 15,
-        "scale_files": 100_000,
+        "scale_files": 100_000, "model_prose_files": 20,
+        "model_prose_kb": 50, "model_sweep": True,
     },
 }  # fmt: skip
 NAMES = [
@@ -60,18 +67,29 @@ NAMES = [
 ]  # fmt: skip
 ON_REQUEST = ["team", "scale"]
 """Run only when named: they need more than the service (PostgreSQL, S3, nginx), or hours."""
+PARTS = ["labelled", "evidence"]
+"""The parts of ``retrieval-quality``, run alone when named: sections 7 and 7b (the
+project's labelled set), section 9 (PostgreSQL's manual)."""
+DEFAULT_EMBEDDINGS = "wordllama"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--size", choices=sorted(SIZES), default="full")
-    parser.add_argument("--only", nargs="+", choices=NAMES + ON_REQUEST, default=NAMES)
+    parser.add_argument("--only", nargs="+", choices=NAMES + ON_REQUEST + PARTS, default=NAMES)
+    parser.add_argument(
+        "--embeddings",
+        choices=("wordllama", "minilm", "off"),
+        default=DEFAULT_EMBEDDINGS,
+        help="the dense model of every service started (default wordllama)",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     parser.add_argument("--files", type=int, help="scale: files to fill the workspace with")
     parser.add_argument(
         "--engines", nargs="+", choices=bench_scale.ENGINES, default=list(bench_scale.ENGINES)
     )
     args = parser.parse_args(argv)
+    os.environ["CHATSPACE_EMBEDDINGS"] = args.embeddings  # the services started inherit it
     size = SIZES[args.size] | ({"scale_files": args.files} if args.files else {})
     report = Report(args.size, name=_report_name(args))
     with tempfile.TemporaryDirectory(prefix="chatspace-bench-") as tmp:
@@ -97,9 +115,13 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_team.run(size, scratch)
                 elif name == "retrieval-quality":
                     found = [
-                        bench_retrieval_quality.run(size, scratch),
+                        *bench_retrieval_quality.run(size, scratch),
                         bench_evidence.run(size, scratch),  # PostgreSQL's manual
                     ]
+                elif name == "labelled":
+                    found = bench_retrieval_quality.run(size, scratch)
+                elif name == "evidence":
+                    found = bench_evidence.run(size, scratch)
                 elif name == "transfer":
                     assert shared is not None
                     found = bench_transfer.run(shared, size, scratch)
@@ -126,6 +148,8 @@ def _report_name(args: argparse.Namespace) -> str:
         return "scale" if len(engines) == len(bench_scale.ENGINES) else f"scale-{engines[0]}"
     if set(args.only) <= set(ON_REQUEST):
         return f"team-{args.size}"
+    if args.embeddings != DEFAULT_EMBEDDINGS:
+        return f"{args.size}-{args.embeddings}"
     return args.size
 
 

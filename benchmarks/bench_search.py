@@ -39,7 +39,7 @@ def search_vs_retrieval(
 
     engine = open_database(database)
     index = open_index(engine, WordLlamaEmbedder())
-    threshold = Settings().relevance_threshold
+    threshold = Settings().relevance
     times: dict[str, list[float]] = {RETRIEVAL: [], SEARCH: []}
     differ = 0
     with engine.connect() as conn:

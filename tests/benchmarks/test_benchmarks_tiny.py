@@ -24,6 +24,7 @@ SECTIONS = {
     "search",
     "uploads",
     "retrieval-quality",
+    "dense-models",
     "evidence",
     "filters",
 }

@@ -95,6 +95,7 @@ class _Recording:
     def __init__(self) -> None:
         self.model = WordLlamaEmbedder()
         self.name, self.dim = self.model.name, self.model.dim
+        self.lexical_share, self.relevance = self.model.lexical_share, self.model.relevance
         self.texts: list[str] = []
 
     def embed(self, texts: Sequence[str]) -> Vectors:

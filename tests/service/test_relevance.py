@@ -135,7 +135,7 @@ def test_the_service_setting_is_the_default(service: Service, org: str, tmp_path
     """On by default at the calibrated threshold: a natural question whose verb no file
     uses keeps its citation (the README's walkthrough), one about what the files do not
     know gets none; ``--relevance-threshold 0`` cites the best passages whatever."""
-    assert Settings().relevance_threshold == DEFAULT_RELEVANCE
+    assert Settings().relevance == DEFAULT_RELEVANCE
     files = [(p.name, p.read_bytes()) for p in sorted(QUICKSTART.iterdir())]
     sales = [("sales.csv", b"city,product\nLyon,bikes\nPorto,boats\n")]
     with client_for(service, org) as c:

@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from chatspace.service.retrieval.dense import DenseIndex, Nearest
-from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
+from chatspace.service.retrieval.embeddings import Embedder, MiniLMEmbedder, WordLlamaEmbedder
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
 from chatspace.service.retrieval.postgres_index import PgVectors
@@ -28,7 +28,10 @@ from chatspace.service.retrieval.search import Passage, query_of, search
 from chatspace.service.store import files as file_store
 from chatspace.service.store import schema
 from chatspace.service.store.db import open_database
+from chatspace.service.store.migrations import MIGRATIONS, m015_vector_dimensions, migrate
+from chatspace.service.store.passages import forget_other_vectors
 from chatspace.service.store.transactions import write_transaction
+from chatspace.service.vectors import embed_batch
 from chatspace.types import ChatMessage
 from support import engines
 from support.chat import ask, client_for, upload
@@ -82,30 +85,47 @@ def _search(
         )
 
 
-def test_a_selective_filter_still_gets_top_k_through_hnsw(db: sa.Engine) -> None:
+@pytest.mark.parametrize(
+    ("model", "index_name", "pets"),
+    [
+        (WordLlamaEmbedder, "passages_embedding_wordllama", len(PETS)),
+        # MiniLM embeds some 100 passages a second here: 400 pets (4 s, not 40) still
+        # leave the finance file out of the ~40 nearest; run once, it is PostgreSQL's
+        pytest.param(
+            MiniLMEmbedder,
+            "passages_embedding_minilm",
+            400,
+            marks=[pytest.mark.slow, pytest.mark.postgres_only],
+        ),
+    ],
+)
+def test_a_selective_filter_still_gets_top_k_through_hnsw(
+    db: sa.Engine, model: type[Embedder], index_name: str, pets: int
+) -> None:
     """The HNSW index alone gives the ~40 nearest passages of the whole table, which a
     filter part leaving one small file empties; iterative scan keeps going until the
-    filter has left ``top_k``."""
-    index = open_index(db, EMBEDDER)
+    filter has left ``top_k``. Each model's vectors (256 and 384 numbers in one column)
+    have an index of their own, which its queries use."""
+    embedder = EMBEDDER if model is WordLlamaEmbedder else model()
+    index = open_index(db, embedder)
     assert isinstance(index.dense, PgVectors)
-    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS)
+    add_indexed_file(db, index, org="o", file_id="pets", passages=PETS[:pets])
     add_indexed_file(db, index, org="o", file_id="finance", passages=FINANCE)
     question = "Where do the cats sleep in the afternoon?"
-    q = "[" + ",".join(map(str, EMBEDDER.embed([question])[0])) + "]"
+    q = "[" + ",".join(map(str, embedder.embed([question])[0])) + "]"
+    dim, name = embedder.dim, embedder.name
+    nearest = (
+        f"SELECT id FROM passages WHERE file_id = 'finance' AND vector_model = '{name}' "
+        f"ORDER BY embedding::halfvec({dim}) <=> '{q}'::halfvec({dim}) LIMIT 5"
+    )
     with db.begin() as conn:
         conn.exec_driver_sql("ANALYZE passages")
         for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
             conn.exec_driver_sql(f"SET LOCAL {setting} = off")  # the plan a big table gets
         scope = Scope(file_ids=frozenset({"finance"}), top_k=5)
-        plan = conn.exec_driver_sql(
-            "EXPLAIN SELECT id FROM passages WHERE file_id = 'finance' "
-            f"ORDER BY embedding <=> '{q}'::halfvec LIMIT 5"
-        )
-        assert "passages_embedding" in "\n".join(r[0] for r in plan)
-        without = conn.exec_driver_sql(
-            "SELECT id FROM passages WHERE file_id = 'finance' "
-            f"ORDER BY embedding <=> '{q}'::halfvec LIMIT 5"
-        ).all()
+        plan = conn.exec_driver_sql(f"EXPLAIN {nearest}")
+        assert f"Index Scan using {index_name}" in "\n".join(r[0] for r in plan)
+        without = conn.exec_driver_sql(nearest).all()
         assert len(without) < 5, "without iterative scan, the filter empties the HNSW result"
         near = index.dense.nearest(
             conn, where=("o", "default"), question=question, scope=scope, limit=5, also=[]
@@ -114,6 +134,47 @@ def test_a_selective_filter_still_gets_top_k_through_hnsw(db: sa.Engine) -> None
     assert len(near.best) == 5
     assert set(near.best) <= finance
     assert near.best == sorted(near.best, key=lambda pid: -near.cosine[pid])
+
+
+@pytest.mark.slow
+@pytest.mark.postgres_only  # run once: the SQLite run would start a server for it alone
+def test_vectors_stored_before_m015_stay_and_minilm_vectors_join_them(pg: PgServer) -> None:
+    """A database whose ``embedding`` column was ``halfvec(256)`` (migrations up to m014)
+    keeps its WordLlama vectors through ``m015_vector_dimensions``, found through the
+    WordLlama index; a service on MiniLM then re-embeds them at 384 numbers in the same
+    column, found through its own index."""
+    url = pg.new_database()
+    before = MIGRATIONS[: MIGRATIONS.index(m015_vector_dimensions)]
+    older = sa.create_engine(url)
+    try:
+        assert migrate(older, before) == [m.__name__ for m in before]
+        index = open_index(older, EMBEDDER)
+        add_indexed_file(older, index, org="o", file_id="pets", passages=PETS[:40])
+        add_indexed_file(older, index, org="o", file_id="bills", passages=FINANCE)
+    finally:
+        older.dispose()
+    engine = open_database(url)  # m015
+    try:
+        question = "When are the invoices of the finance team paid?"
+        for embedder in (EMBEDDER, MiniLMEmbedder()):
+            index = open_index(engine, embedder)
+            assert isinstance(index.dense, PgVectors)
+            with engine.begin() as conn:
+                forget_other_vectors(conn, model=embedder.name, embedding=True)
+            while embed_batch(engine, index.dense):
+                pass
+            with engine.connect() as conn:
+                stored = conn.exec_driver_sql(
+                    "SELECT DISTINCT vector_model, vector_dims(embedding) FROM passages"
+                ).all()
+                near = index.dense.nearest(
+                    conn, where=("o", "default"), question=question, scope=Scope(None),
+                    limit=5, also=[],
+                )  # fmt: skip
+            assert stored == [(embedder.name, embedder.dim)]
+            assert {pid for (pid,) in _ids(engine, "bills")} >= set(near.best[:3])
+    finally:
+        engine.dispose()
 
 
 def _ids(engine: sa.Engine, file_id: str) -> list[tuple[int]]:

@@ -19,6 +19,7 @@ from chatspace._wire import DEFAULT_MODEL
 from chatspace.local.connections import DEFAULT_TIMEOUT
 from chatspace.local.datadir import data_dir as default_data_dir
 
+from .retrieval.embeddings import EMBEDDINGS, ModelMissingError, open_embedder
 from .retrieval.search import DEFAULT_RELEVANCE
 
 _S3_URL = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
@@ -86,12 +87,17 @@ class Settings(BaseSettings):
     autodetect: bool = True
     """Serve the models of the endpoints the environment names (``OPENAI_API_KEY``, a local
     Ollama); ``CHATSPACE_AUTODETECT=0`` turns it off too."""
-    relevance_threshold: float = Field(default=DEFAULT_RELEVANCE, ge=0, le=1)
+    relevance_threshold: float | None = Field(default=None, ge=0, le=1)
     """How relevant a passage must be to be cited, from 0 (the best ``top_k`` whatever
-    they say) to 1; a filter part's ``relevance`` wins. See ``retrieval/search.py``."""
-    embeddings: Literal["wordllama", "off"] = "wordllama"
+    they say) to 1; a filter part's ``relevance`` wins. Default: the dense model's own
+    (0.35 for ``wordllama``, 0.3 for ``minilm``; 0.35 with ``--embeddings off``). See
+    ``retrieval/search.py``."""
+    embeddings: Literal["wordllama", "minilm", "off"] = "wordllama"
     """The dense half of hybrid retrieval: ``wordllama`` (a 256-dimension model inside the
-    ``wordllama`` wheel, offline) or ``off`` (full text only)."""
+    ``wordllama`` wheel, offline), ``minilm`` (all-MiniLM-L6-v2, 384 dimensions: better
+    with questions in other words than the files', many times slower to embed; the
+    ``minilm`` extra) or ``off`` (full text only). Vectors of another model already
+    stored are recomputed in the background."""
     vectors_wait_seconds: float = Field(default=10.0, ge=0)
     """How long a question (a completion, ``POST /files/search``) waits for the passage
     vectors its workspace's files still wait for (an upload just made) before it is
@@ -114,12 +120,31 @@ class Settings(BaseSettings):
             return value
         raise ValueError(f"unsupported database {scheme!r}: use postgresql:// or sqlite://")
 
+    @field_validator("embeddings")
+    @classmethod
+    def _embedder_usable(cls, value: str) -> str:
+        try:
+            open_embedder(value)  # finds the model's files, loads nothing
+        except ModelMissingError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
     @field_validator("blob_store")
     @classmethod
     def _s3_url(cls, value: str | None) -> str | None:
         if value is not None and not _S3_URL.match(value):
             raise ValueError("expected s3://bucket/prefix (a bucket name of 3 to 63 characters)")
         return value
+
+    @property
+    def relevance(self) -> float:
+        """The relevance a passage needs to be cited: ``relevance_threshold``, else the
+        dense model's own (its lexical share and threshold are one rule, chosen together
+        on the dev split), else :data:`DEFAULT_RELEVANCE` by words alone."""
+        if self.relevance_threshold is not None:
+            return self.relevance_threshold
+        model = EMBEDDINGS.get(self.embeddings)
+        return model.relevance if model is not None else DEFAULT_RELEVANCE
 
     @property
     def max_upload_bytes(self) -> int:

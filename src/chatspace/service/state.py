@@ -13,7 +13,7 @@ from chatspace.local.auth import SECRET_ENV, load_or_create_secret
 from .config import Settings
 from .engines.registry import ModelRegistry
 from .ratelimit import RateLimiter
-from .retrieval.embeddings import WordLlamaEmbedder
+from .retrieval.embeddings import open_embedder
 from .retrieval.index import PassageIndex, open_index
 from .saved_models import SavedModels
 from .sealing import Sealer
@@ -64,7 +64,7 @@ class AppState:
         if sealer is None and algorithm == "HS256":
             sealer = Sealer(key)
         models = ModelRegistry.from_settings(settings)
-        index = open_index(db, WordLlamaEmbedder() if settings.embeddings == "wordllama" else None)
+        index = open_index(db, open_embedder(settings.embeddings))
         return cls(
             settings=settings,
             db=db,

@@ -93,7 +93,7 @@ def _prepare(
                 org_id=once.caller.org_id,
                 workspace_id=body.workspace,
                 messages=body.messages,
-                relevance=state.settings.relevance_threshold,
+                relevance=state.settings.relevance,
                 index=state.index,
             )
         except UnknownFile as exc:  # where that part stands in the request

@@ -76,7 +76,7 @@ def _search_files(state: AppState, caller: Caller, body: FileSearchRequest) -> S
             org_id=caller.org_id,
             body=body,
             index=state.index,
-            relevance=state.settings.relevance_threshold,
+            relevance=state.settings.relevance,
         )
 
 

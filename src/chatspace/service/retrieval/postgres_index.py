@@ -19,13 +19,16 @@ its words (runs of letters and digits) whose stems, from ``to_tsvector`` and rem
 include a term's.
 
 **Dense** (:class:`PgVectors`). Where ``CREATE EXTENSION vector`` succeeded, passages
-also have ``embedding halfvec(256)`` (the stored float16 vectors, at the same precision)
-with an HNSW index for cosine distance. The nearest passages come from one query whose
-filter (workspace, model, files not expired, the filter parts' files) is part of it; with
-``hnsw.iterative_scan = relaxed_order`` the index keeps scanning until the filter has
-left ``limit`` rows, so a filter part that leaves few files still gets its ``top_k``. The
-same statement sets that scan, reads the nearest passages whole and gives the similarity
-of the text candidates (:data:`_NEAREST`): one round trip where there were four.
+also have ``embedding halfvec`` (the stored float16 vectors, at the same precision, of
+any size) with an HNSW index for cosine distance per dense model (migration
+``m015_vector_dimensions``: the column cast to the model's size, for the passages of
+that model; the queries spell it alike, so that the planner takes it). The nearest
+passages come from one query whose filter (workspace, model, files not expired, the
+filter parts' files) is part of it; with ``hnsw.iterative_scan = relaxed_order`` the
+index keeps scanning until the filter has left ``limit`` rows, so a filter part that
+leaves few files still gets its ``top_k``. The same statement sets that scan, reads the
+nearest passages whole and gives the similarity of the text candidates
+(:data:`_NEAREST`): one round trip where there were four.
 """
 
 from __future__ import annotations
@@ -248,27 +251,29 @@ def _lookup_stems(conn: sa.Connection, words: list[str]) -> Stems:
     return {word: tuple(lexemes) for word, lexemes in found}
 
 
+# {distance}, {model}: of the model (PgVectors._sql), spelled as its partial index is
 _NEAREST = """
 WITH scan AS MATERIALIZED (
     SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true) AS mode,
            set_config('hnsw.ef_search', :ef, true) AS ef
 )
 SELECT n.* FROM scan CROSS JOIN LATERAL (
-    SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)) AS cosine, true AS nearest,
+    SELECT p.id, 1 - {distance} AS cosine, true AS nearest,
            p.file_id, f.filename, p.ord, p.start, p.text, p.locations
     FROM passages AS p JOIN files AS f ON f.id = p.file_id
     WHERE scan.ef = :ef
-      AND p.org_id = :o AND p.workspace_id = :w AND p.vector_model = :m
+      AND p.org_id = :o AND p.workspace_id = :w AND p.vector_model = {model}
       AND p.embedding IS NOT NULL
       AND (f.expires_at IS NULL OR f.expires_at > :now){only_files}
-    ORDER BY p.embedding <=> CAST(:q AS halfvec)
+    ORDER BY {distance}
     LIMIT :limit
 ) AS n
 UNION ALL
-SELECT p.id, 1 - (p.embedding <=> CAST(:q AS halfvec)), false,
+SELECT p.id, 1 - {distance}, false,
        NULL, NULL, NULL, NULL, NULL, NULL
 FROM passages AS p
-WHERE p.id = ANY(CAST(:also AS bigint[])) AND p.vector_model = :m AND p.embedding IS NOT NULL
+WHERE p.id = ANY(CAST(:also AS bigint[])) AND p.vector_model = {model}
+  AND p.embedding IS NOT NULL
 """
 """The ``limit`` passages nearest the vector ``q`` (read whole: those of them that are not
 ``also`` join the candidates) and the similarity of the passages ``also``, in one round
@@ -289,6 +294,15 @@ class PgVectors:
     def __init__(self, embedder: Embedder, text: PostgresText) -> None:
         self.embedder = embedder
         self.text = text
+        self._nearest = self._sql(_NEAREST)
+
+    def _sql(self, template: str) -> str:
+        """``template`` for this model: its name a literal and the distance on the column
+        cast to its size, as its partial HNSW index has them (a bound name would not
+        tell the planner that the index covers the rows asked for)."""
+        dim, model = self.embedder.dim, self.embedder.name.replace("'", "''")
+        distance = f"(p.embedding::halfvec({dim}) <=> CAST(:q AS halfvec({dim})))"
+        return template.replace("{distance}", distance).replace("{model}", f"'{model}'")
 
     def nearest(
         self,
@@ -304,14 +318,14 @@ class PgVectors:
         """The nearest passages, the similarities, and the nearest passages not ``also``
         with their ``hits`` of ``terms`` (no second query for them)."""
         q = _literal(self.embedder.embed([question])[0])
-        params: dict[str, Any] = {"o": where[0], "w": where[1], "m": self.embedder.name}
+        params: dict[str, Any] = {"o": where[0], "w": where[1]}
         params.update(q=q, limit=limit, now=int(time.time()))
         only_files = ""
         if scope.file_ids is not None:
             only_files = "\n  AND p.file_id = ANY(CAST(:file_ids AS text[]))"
             params["file_ids"] = sorted(scope.file_ids)
         params.update(ef=str(max(limit, 40)), also=list(also))
-        found = conn.execute(sa.text(_NEAREST.format(only_files=only_files)), params)
+        found = conn.execute(sa.text(self._nearest.format(only_files=only_files)), params)
         cosine: dict[int, float] = {}
         rows: dict[int, Row] = {}
         for pid, similarity, is_nearest, *passage in found:

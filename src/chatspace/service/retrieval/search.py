@@ -18,24 +18,23 @@ the same way on every engine, in two steps:
    them), and each term's inverse document frequency in the workspace. A passage's *coverage*
    is the share of the question's weight (term weight x idf) that it matches, in its
    text or its file's name; its
-   relevance is :data:`LEXICAL_SHARE` of its coverage plus the rest of its cosine
-   similarity to the question (a convex combination, which beat reciprocal rank fusion
-   on the dev split of ``benchmarks/data/retrieval``). Candidates are ranked by relevance
-   (within either side of the cut, a file whose title the question spells out a little
-   higher: :func:`_titled`; ties by bm25; within the places a file holds, its passage
-   whose headings name the question first: :func:`_headed_first`), and cited when it
-   reaches the threshold
-   (``relevance`` of a
-   filter part, else the service's ``relevance_threshold``, default
-   :data:`DEFAULT_RELEVANCE`). A question that names (capitalizes) something no passage
-   and no file name of the workspace contains has no relevant passage at all: the files
-   do not know what it is about; unless that name is a short acronym ("for a *CFO*": a
-   role, not a subject) or another name of the question, not such an acronym, is in a
-   candidate's file name ("the *Acme* contract"). A word joined by underscores
-   (``max_query_memory``) counts as a name, capitalized or not: it names a setting, a
-   function or a column that the files must know; so does a long option
-   (``--data-checksums``), which a candidate must spell whole. When none is left, the
-   answer says that nothing in the files answers the question.
+   relevance is the dense model's ``lexical_share`` of its coverage plus the rest of its
+   cosine similarity to the question (a convex combination, which beat reciprocal rank
+   fusion on the dev split of ``benchmarks/data/retrieval``; each model's share is its own,
+   :class:`~.embeddings.Embedder`). Candidates are ranked by relevance (within either side
+   of the cut, a file whose title the question spells out a little higher: :func:`_titled`;
+   ties by bm25; within the places a file holds, its passage whose headings name the
+   question first: :func:`_headed_first`), and cited when it reaches the threshold
+   (``relevance`` of a filter part, else the service's ``relevance_threshold``, by default
+   the dense model's ``relevance``, or :data:`DEFAULT_RELEVANCE` by words alone). A
+   question that names (capitalizes) something no passage and no file name of the
+   workspace contains has no relevant passage at all: the files do not know what it is
+   about; unless that name is a short acronym ("for a *CFO*": a role, not a subject) or
+   another name of the question, not such an acronym, is in a candidate's file name ("the
+   *Acme* contract"). A word joined by underscores (``max_query_memory``) counts as a name,
+   capitalized or not: it names a setting, a function or a column that the files must
+   know; so does a long option (``--data-checksums``), which a candidate must spell whole.
+   When none is left, the answer says that nothing in the files answers the question.
 
 The question is the user's own words: sentences a tool wraps around it to shape the
 answer ("Produce output in markdown format only.") are not searched
@@ -81,7 +80,6 @@ if TYPE_CHECKING:
 __all__ = [
     "CONTEXT_WEIGHT",
     "DEFAULT_RELEVANCE",
-    "LEXICAL_SHARE",
     "SEARCHED_POSTINGS",
     "Passage",
     "Query",
@@ -113,8 +111,9 @@ DENSE_CHARS = 4000
 compared: a question pasted with a whole document is searched by its start, in a
 millisecond, not by embedding megabytes."""
 DEFAULT_RELEVANCE = 0.35
-"""The relevance a passage needs to be cited (calibrated on the dev split of
-``benchmarks/data/retrieval``; 0 cites the best ``top_k`` whatever they say)."""
+"""The relevance a passage needs to be cited by words alone (``--embeddings off``; with a
+dense model, its own ``relevance``: :class:`~.embeddings.Embedder`), calibrated on the dev
+split of ``benchmarks/data/retrieval``; 0 cites the best ``top_k`` whatever they say."""
 # Words that shape a question ("how many", "how much", "how often") rather than say what
 # it is about: left out of the search (a file rarely says "many" where it gives a count).
 _QUESTION_WORDS = frozenset({"many", "much", "often"})
@@ -137,9 +136,6 @@ _INSTRUCTION = re.compile(
 )
 _SENTENCE_ENDS = frozenset('.!?:"(')
 """A capitalized word after one of these (and blanks), or at the start, begins a sentence."""
-LEXICAL_SHARE = 0.8
-"""Weight of lexical coverage in a passage's relevance; cosine similarity has the rest
-(chosen on the dev split of ``benchmarks/data/retrieval``)."""
 TITLE_WEIGHT = 0.03
 """How much a file whose title the question spells out ranks above its peers: the share
 of the title's words found in the question, times this. It orders passages; the
@@ -555,13 +551,13 @@ def _headed_first(ranked: list[_Ranked], top_k: int, lexical: _Lexical) -> list[
     return out
 
 
-def relevance_of(coverage: float, cosine: float | None) -> float:
+def relevance_of(coverage: float, cosine: float | None, lexical_share: float) -> float:
     """How relevant a passage is, from 0 to 1: its lexical coverage of the question, and
-    (with dense vectors) its cosine similarity to it, in the proportion
-    :data:`LEXICAL_SHARE`."""
+    (with dense vectors) its cosine similarity to it, in the proportion ``lexical_share``
+    (the dense model's)."""
     if cosine is None:
         return coverage
-    return LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * max(cosine, 0.0)
+    return lexical_share * coverage + (1 - lexical_share) * max(cosine, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,11 +629,12 @@ def rank(
         and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}
+    share = dense.embedder.lexical_share if dense is not None else 1.0
     ranked: list[_Ranked] = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
-        rel = relevance_of(coverage or 0.0, similarity)
+        rel = relevance_of(coverage or 0.0, similarity, share)
         order = rel + TITLE_WEIGHT * titled.get(p.file_id, 0.0)
         ranked.append(_Ranked(rel < relevance, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])

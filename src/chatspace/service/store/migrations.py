@@ -629,3 +629,31 @@ def m014_background_vectors(conn: sa.Connection) -> None:
         "CREATE INDEX passages_pending ON passages (id) WHERE vector_model IS NULL"
     )
     conn.exec_driver_sql("CREATE INDEX files_vectors_pending ON files (id) WHERE vectors_pending")
+
+
+@migration
+def m015_vector_dimensions(conn: sa.Connection) -> None:
+    """pgvector's ``embedding`` column takes vectors of any size (each dense model has its
+    own: WordLlama 256, all-MiniLM-L6-v2 384), under one HNSW index per model: a partial
+    index on the column cast to that model's size, for its passages (an index needs a
+    fixed size; pgvector's way to keep several in one column). The models' names and sizes
+    are frozen here as they shipped: a new model adds its index in a migration of its
+    own. Without pgvector (SQLite, or no extension) there is nothing to do."""
+    if conn.dialect.name != "postgresql":
+        return
+    found = conn.exec_driver_sql(
+        "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND table_name = 'passages' AND column_name = 'embedding'"
+    )
+    if found.first() is None:
+        return
+    conn.exec_driver_sql("DROP INDEX passages_embedding")
+    conn.exec_driver_sql("ALTER TABLE passages ALTER COLUMN embedding TYPE halfvec")
+    for index, model, dim in (
+        ("passages_embedding_wordllama", "wordllama/l2_supercat-256", 256),
+        ("passages_embedding_minilm", "minilm/all-MiniLM-L6-v2-int8-384", 384),
+    ):
+        conn.exec_driver_sql(
+            f"CREATE INDEX {index} ON passages USING hnsw "
+            f"((embedding::halfvec({dim})) halfvec_cosine_ops) WHERE vector_model = '{model}'"
+        )

@@ -271,12 +271,14 @@ def forget_other_vectors(conn: sa.Connection, *, model: str, embedding: bool = F
     """Make pending the passages whose vector another model made (never compared with
     this model's) or, with ``embedding``, that lack pgvector's column (the extension came
     later); the ids of the files with a pending passage (these, and those stored
-    without vectors)."""
+    without vectors). Their old claim goes too: it was for the vector they have (its
+    deadline would keep every replica off them for minutes more: ``vectors.CLAIM_SECONDS``)."""
     p = schema.passages
     other = p.c.vector_model != model
     if embedding:
         other = sa.or_(other, sa.column("embedding").is_(None))
-    conn.execute(p.update().where(p.c.vector_model.is_not(None), other).values(vector_model=None))
+    forget = p.update().where(p.c.vector_model.is_not(None), other)
+    conn.execute(forget.values(vector_model=None, embed_claimed_until=None))
     pending = sa.select(p.c.file_id).where(p.c.vector_model.is_(None)).distinct()
     return sorted(conn.scalars(pending))
 

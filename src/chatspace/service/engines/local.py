@@ -10,7 +10,7 @@ passage (one, or two when a second part of it holds more of the question):
 
 Each quote is the passage's span that answers (:func:`~chatspace.service.retrieval.
 quotes.quote_spans`: whole sentences, the run whose words of the question weigh most, and
-a second run when one weighs about as much: a bullet each), or
+a second run that holds others of them and weighs at least half as much: a bullet each), or
 for a table the rows that answer, shown with their column names, or a value computed over
 its rows ("highest", "total", "how many") with a marker per row it came from
 (:mod:`.table_rows`); each ``[n]`` marker is a ``file_citation`` annotation whose quote is
@@ -71,8 +71,7 @@ def quotes_of(
 ) -> list[tuple[int, int, str]]:
     """Where the quotes of ``passage`` are in its text (start, end) and how the answer
     shows them: a table's answering row with its column names (:mod:`.table_rows`), else
-    the sentences of :func:`quote_spans` (one run, or up to ``most`` that weigh about as
-    much)."""
+    the sentences of :func:`quote_spans` (one run, or up to ``most``)."""
     row = answering_row(passage.text, retrieval.question, retrieval.terms, passage.filename)
     if row is not None:
         return [(row.start, row.end, row.shown)]

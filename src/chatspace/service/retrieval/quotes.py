@@ -323,8 +323,9 @@ def quote_spans(
     most: int = 2,
 ) -> list[tuple[int, int]]:
     """The spans of ``passage.text`` its citations quote, best first: :func:`best_span`,
-    then (``most`` 2) the best run of sentences apart from it when it weighs at least
-    :data:`SECOND_QUOTE_SHARE` of the first."""
+    then (``most`` 2) the best run of sentences apart from it that holds words of the
+    question the first does not, when it weighs at least :data:`SECOND_QUOTE_SHARE` of
+    the first."""
     text, split = passage.text, labelled_units(passage.text)
     units = [u for u, _ in split]
     if not units:

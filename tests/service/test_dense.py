@@ -94,6 +94,42 @@ def test_a_refresh_reads_what_changed_and_ranks_as_a_fresh_load(
     assert after_restore[0][0] in after_add[0]
 
 
+def _pending(engine: sa.Engine, pid: int) -> None:
+    """Passage ``pid``'s vector made pending again (as a model change does)."""
+    with write_transaction(engine) as conn:
+        conn.execute(
+            sa.text(
+                "UPDATE passages SET vector_model = NULL, embed_claimed_until = NULL "
+                "WHERE id = :pid"
+            ),
+            {"pid": pid},
+        )
+
+
+def test_a_vector_removed_as_another_is_stored_below_the_largest_is_seen(
+    engine: sa.Engine, index: PassageIndex
+) -> None:
+    """Between two questions one passage lost its vector and another, below the largest
+    id, got one: the count and the largest id are as they were, and the copy held kept
+    the one removed and lacked the one stored."""
+    for file_id in ("alpha", "beta"):
+        _file(engine, index, file_id)
+    with engine.connect() as conn:
+        ids = conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all()
+    stored, removed = ids[2], ids[7]
+    _pending(engine, stored)
+    dense = _fresh()
+    before = _ranking(engine, dense)
+    assert before[1][stored] is None
+    while _embed(engine, index):
+        pass
+    _pending(engine, removed)
+    after = _ranking(engine, dense)
+    assert after[1][stored] is not None
+    assert after[1][removed] is None
+    assert after == _ranking(engine, _fresh())
+
+
 def _embed(engine: sa.Engine, index: PassageIndex) -> int:
     from chatspace.service.vectors import embed_batch
 

@@ -3,7 +3,7 @@
 Searching by similarity compares the question's vector with every passage vector of the
 workspace. Reading them from the database for each question would cost more than the
 comparison, so each process keeps the matrices of the workspaces it searched last
-(:data:`MAX_WORKSPACES`), and checks with one indexed ``count``/``max`` query
+(:data:`MAX_WORKSPACES`), and checks with one indexed ``count``/``max``/``sum`` query
 (:func:`~chatspace.service.store.passages.vector_stamp`) that nothing was added or removed
 since. Several processes on one database each keep their own copy; none serves a stale one.
 
@@ -87,9 +87,11 @@ class _Matrix:
     """The rows in id order (for :meth:`row`)."""
 
     @property
-    def stamp(self) -> tuple[int, int]:
+    def stamp(self) -> tuple[int, int, int]:
         """What :func:`vector_stamp` says of the database this matrix holds."""
-        return len(self.ids), int(self.ids.max()) if len(self.ids) else 0
+        if not len(self.ids):
+            return 0, 0, 0
+        return len(self.ids), int(self.ids.max()), int(self.ids.sum())
 
     def row(self, pid: int) -> int | None:
         at = int(np.searchsorted(self.ids, pid, sorter=self.by_id))
@@ -265,7 +267,7 @@ class DenseIndex:
         held: _Matrix | None,
         org_id: str,
         workspace_id: str,
-        stamp: tuple[int, int],
+        stamp: tuple[int, int, int],
     ) -> _Matrix:
         """``held`` (None: an empty one) brought up to the database: the vectors after its
         largest id; then, if the stamp says more changed, by the ids."""

@@ -176,16 +176,20 @@ def _of_workspace(org_id: str, workspace_id: str, model: str) -> sa.ColumnElemen
 
 def vector_stamp(
     conn: sa.Connection, *, org_id: str, workspace_id: str, model: str
-) -> tuple[int, int]:
-    """``(count, largest id)`` of a workspace's passages with vectors of ``model``: it
-    changes whenever one is added or removed, so a copy held in memory knows it is stale."""
+) -> tuple[int, int, int]:
+    """``(count, largest id, sum of ids)`` of a workspace's passages with vectors of
+    ``model``: it changes whenever one is added or removed, so a copy held in memory knows
+    it is stale (the sum: when one below the largest is removed and another stored, as
+    a file is deleted while the vectors of others are being computed)."""
     p = schema.passages
     found = conn.execute(
-        sa.select(sa.func.count(), sa.func.coalesce(sa.func.max(p.c.id), 0)).where(
-            _of_workspace(org_id, workspace_id, model)
-        )
+        sa.select(
+            sa.func.count(),
+            sa.func.coalesce(sa.func.max(p.c.id), 0),
+            sa.func.coalesce(sa.func.sum(p.c.id), 0),
+        ).where(_of_workspace(org_id, workspace_id, model))
     ).one()
-    return int(found[0]), int(found[1])
+    return int(found[0]), int(found[1]), int(found[2])
 
 
 def workspace_vectors(

@@ -253,20 +253,27 @@ def test_an_admin_adds_a_model_to_a_remote_service_from_the_notebook(
         remote.stop()
 
 
+def _asked_about_q3(ip: Any, upstream: FakeUpstream, tmp_path: Path, pieces: list[str]) -> Any:
+    """The cell asking a connected model the Q3 churn rate over a one-line report, the
+    model answering ``pieces`` (with no ``[n]``)."""
+    report = tmp_path / "q3-report.md"
+    report.write_text("# Q3\n\nThe churn rate in Q3 was 3.1 percent, down from 4.7 percent.\n")
+    run(ip, f"%chat models add local --url {upstream.url} --model echo")
+    run(ip, f"%files upload {report}")
+    upstream.pieces = pieces
+    try:
+        return run(ip, "%%chat -m local --no-store\nWhat was the churn rate in Q3?")
+    finally:
+        upstream.pieces = PIECES
+
+
 def test_an_answer_without_markers_shows_which_file_backs_each_sentence(
     ip: Any, embedded: Path, upstream: FakeUpstream, tmp_path: Path
 ) -> None:
     """A model that writes no ``[n]`` (most local ones): the cell numbers the sentence its
     file supports, lists that file, and marks the sentence nothing supports."""
-    report = tmp_path / "q3-report.md"
-    report.write_text("# Q3\n\nThe churn rate in Q3 was 3.1 percent, down from 4.7 percent.\n")
-    run(ip, f"%chat models add local --url {upstream.url} --model echo")
-    run(ip, f"%files upload {report}")
-    upstream.pieces = ["The churn rate in Q3 was 3.1 percent. ", "Customers love the new app."]
-    try:
-        answer = run(ip, "%%chat -m local --no-store\nWhat was the churn rate in Q3?")
-    finally:
-        upstream.pieces = PIECES
+    pieces = ["The churn rate in Q3 was 3.1 percent. ", "Customers love the new app."]
+    answer = _asked_about_q3(ip, upstream, tmp_path, pieces)
     shown = answer.markdown()
     assert f"in Q3 was 3.1 percent. [1] Customers love the new app.{UNSUPPORTED}" in shown
     assert "\\[1\\] **q3\\-report\\.md\\, line 3**" in shown
@@ -280,15 +287,8 @@ def test_an_answer_nothing_supports_is_marked_though_its_model_was_given_passage
     """The model was sent the report's passage and wrote something else entirely (a small
     model's invented revenue): no sentence has a source, and each one carries the mark, so
     that the answer does not look as checked as one with sources."""
-    report = tmp_path / "q3-report.md"
-    report.write_text("# Q3\n\nThe churn rate in Q3 was 3.1 percent, down from 4.7 percent.\n")
-    run(ip, f"%chat models add local --url {upstream.url} --model echo")
-    run(ip, f"%files upload {report}")
-    upstream.pieces = ["Revenue grew by 40 percent in Brazil. ", "Shipping takes ten days."]
-    try:
-        answer = run(ip, "%%chat -m local --no-store\nWhat was the churn rate in Q3?")
-    finally:
-        upstream.pieces = PIECES
+    pieces = ["Revenue grew by 40 percent in Brazil. ", "Shipping takes ten days."]
+    answer = _asked_about_q3(ip, upstream, tmp_path, pieces)
     result = answer.value
     assert result.citations == []
     assert result.completion is not None

@@ -88,6 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--engines", nargs="+", choices=bench_scale.ENGINES, default=list(bench_scale.ENGINES)
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="scale: fill the engines' data dirs under this folder and keep them (hours of "
+        "filling that a later run or a profile can reuse) instead of a temporary one",
+    )
     args = parser.parse_args(argv)
     os.environ["CHATSPACE_EMBEDDINGS"] = args.embeddings  # the services started inherit it
     size = SIZES[args.size] | ({"scale_files": args.files} if args.files else {})
@@ -108,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                 elif name == "filters":
                     found = bench_filters.run(size, scratch)
                 elif name == "scale":
-                    found = bench_scale.run(size, scratch, tuple(args.engines))
+                    found = bench_scale.run(size, args.keep or scratch, tuple(args.engines))
                 elif name == "team":
                     from . import bench_team  # imports the servers' support code of tests/
 

@@ -13,19 +13,23 @@ to ``client.files.upload``, one request a batch, :data:`UPLOADERS` at a time.
 At each checkpoint (a tenth, a half, all of the files) the benchmark records the upload
 rate of the stretch since the last one (files per second until the last answer), how
 long the service then took to store the stretch's passage vectors (it embeds them after
-answering, in the background), the service's resident memory (``psutil``, the service
-process and its children; the peak during the stretch and the value once the vectors
-are stored), retrieval over HTTP once every vector is stored (``POST /files/search``,
-the hybrid search a completion runs, and a non-stored chat answer with ``service-l0``,
-:data:`QUESTIONS` questions on the corpus's words, one at a time), and the first page of
-a filtered file list with its ``total``. Memory is judged by its slope between the last
-two checkpoints: a service that keeps anything per passage in memory grows with them.
+answering, in the background), retrieval over HTTP once every vector is stored (``POST
+/files/search``, the hybrid search a completion runs, and a non-stored chat answer with
+``service-l0``, :data:`QUESTIONS` questions on the corpus's words, one at a time), the
+first page of a filtered file list with its ``total``, and the service's resident memory
+(``psutil``, the service process and its children; the peak during the stretch, and the
+value after the questions, whose first loads the workspace's vectors into the dense
+index; its anonymous and file-backed parts from ``/proc``) beside the load average.
+Memory is judged by its slope between the last two checkpoints: a service that keeps
+anything per passage in memory grows with them. ``--keep DIR`` fills a data dir that
+outlives the run (with the workspace's token in ``DIR/<engine>/token``).
 """
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import random
 import re
 import shutil
@@ -134,6 +138,17 @@ def _rss(pid: int) -> int:
     return total
 
 
+def _rss_kinds(pid: int) -> tuple[float, float]:
+    """The service process's anonymous and file-backed resident MB (``/proc``: what a
+    memory-mapped file holds counts as RssFile, what the process allocated as RssAnon)."""
+    found = dict.fromkeys(("RssAnon:", "RssFile:"), 0.0)
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition("\t")
+        if name in found:
+            found[name] = int(value.split()[0]) / 1e3
+    return found["RssAnon:"], found["RssFile:"]
+
+
 @contextmanager
 def _peak_rss(pid: int) -> Iterator[list[int]]:
     """The largest resident size seen every half second while the block runs."""
@@ -165,6 +180,11 @@ class Checkpoint:
     list_ms: float = 0.0
     list_total: int = 0
     passages: int = 0
+    rss_anon_mb: float = 0.0
+    rss_file_mb: float = 0.0
+    loads: list[float] = field(default_factory=list)
+    """The 1-minute load average at the end of the stretch's upload, and before and after
+    the retrieval questions (the machine is shared: each figure beside its load)."""
 
 
 def _fill(
@@ -217,6 +237,7 @@ def _vector_backlog(service: BenchService, token: str) -> float:
 def _measure(service: BenchService, token: str, asked: list[str], point: Checkpoint) -> None:
     from chatspace import Client
 
+    point.loads.append(os.getloadavg()[0])
     with Client(base_url=service.url, token=token, max_retries=0) as client:
         client.files.search("warm up")
         client.chat.create(messages=[{"role": "user", "content": "warm up"}])
@@ -239,6 +260,7 @@ def _measure(service: BenchService, token: str, asked: list[str], point: Checkpo
             times.append(time.perf_counter() - begin)
             point.list_total = int(response.json()["total"])
         point.list_ms = median(times) * 1e3
+    point.loads.append(os.getloadavg()[0])
 
 
 def _passages(database: str) -> int:
@@ -284,6 +306,7 @@ def fill_and_measure(engine: str, files: int, scratch: Path) -> list[Checkpoint]
     points: list[Checkpoint] = []
     with _service(engine, scratch) as (service, database):
         token = service.fresh_token()
+        (scratch / "token").write_text(token)  # to reach the workspace of a kept data dir
         pid = service.process.pid
         done = 0
         for share in CHECKPOINTS:
@@ -292,11 +315,15 @@ def fill_and_measure(engine: str, files: int, scratch: Path) -> list[Checkpoint]
                 continue
             with _peak_rss(pid) as peak:
                 rate = _fill(service, token, pool, done, target, scratch / "upload")
+                load = os.getloadavg()[0]
                 backlog = _vector_backlog(service, token)
             done = target
-            point = Checkpoint(done, rate, backlog, peak[0] / 1e6, _rss(pid) / 1e6)
+            point = Checkpoint(done, rate, backlog, peak[0] / 1e6, 0.0, loads=[load])
             point.passages = _passages(database)
             _measure(service, token, asked, point)
+            # after the questions: the first of them loads what the dense index holds
+            point.rss_mb = _rss(pid) / 1e6
+            point.rss_anon_mb, point.rss_file_mb = _rss_kinds(pid)
             points.append(point)
             print(f"  {engine}: {_line(point)}", file=sys.stderr, flush=True)
     return points
@@ -306,10 +333,11 @@ def _line(p: Checkpoint) -> str:
     return (
         f"{p.files:,} files, {p.passages:,} passages: {p.upload_files_per_s:.1f} files/s, "
         f"vectors +{p.vector_backlog_s:.0f} s, RSS {p.rss_mb:.0f} MB "
-        f"(peak {p.rss_peak_mb:.0f}), search p50/p99 "
+        f"(peak {p.rss_peak_mb:.0f}; anon {p.rss_anon_mb:.0f}, file {p.rss_file_mb:.0f}), "
+        "search p50/p99 "
         f"{median(p.search_ms):.0f}/{percentile(p.search_ms, 99):.0f} ms, answer "
         f"{median(p.answer_ms):.0f}/{percentile(p.answer_ms, 99):.0f} ms, list "
-        f"{p.list_ms:.0f} ms ({p.list_total:,})"
+        f"{p.list_ms:.0f} ms ({p.list_total:,}); load {' / '.join(f'{v:.1f}' for v in p.loads)}"
     )
 
 
@@ -323,12 +351,14 @@ def section(engine: str, files: int, points: list[Checkpoint]) -> Section:
         unit_notes="At each checkpoint: files per second of the stretch since the last one "
         f"(batches of {BATCH}, {UPLOADERS} at a time, until the last answer); seconds the "
         "service then took to store the stretch's passage vectors; the service's resident "
-        f"MB (peak during the stretch, and once the vectors are stored); {QUESTIONS} "
+        f"MB (peak during the stretch, and after the questions); {QUESTIONS} "
         "questions over HTTP, one at a time, `search` (POST /files/search, the hybrid "
         "retrieval) and `answer` (a non-stored chat answer, retrieval then service-l0), "
         "milliseconds; `list_ms`, the first page of 100 of a filtered GET /files with its "
-        "`total` (team = ml and year >= 2020), median of 5. Ratios are to the first "
-        "checkpoint.",
+        "`total` (team = ml and year >= 2020), median of 5; the service process's "
+        "anonymous and file-backed resident MB; the 1-minute load average at the end of the "
+        "upload and the larger of those before and after the questions. Ratios are to the "
+        "first checkpoint.",
     )
     for p in points:
         result.add(
@@ -338,12 +368,16 @@ def section(engine: str, files: int, points: list[Checkpoint]) -> Section:
             vector_backlog_s=p.vector_backlog_s,
             rss_peak_mb=p.rss_peak_mb,
             rss_mb=p.rss_mb,
+            rss_anon_mb=p.rss_anon_mb,
+            rss_file_mb=p.rss_file_mb,
             search_p50_ms=median(p.search_ms),
             search_p99_ms=percentile(p.search_ms, 99),
             answer_p50_ms=median(p.answer_ms),
             answer_p99_ms=percentile(p.answer_ms, 99),
             list_ms=p.list_ms,
             list_total=p.list_total,
+            load_upload=p.loads[0],
+            load_questions=max(p.loads[1:]),
         )
     last = points[-1]
     for kind, values in (("search", last.search_ms), ("chat answer", last.answer_ms)):

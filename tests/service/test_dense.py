@@ -147,3 +147,82 @@ def test_a_passage_held_costs_what_is_stored(engine: sa.Engine, index: PassageIn
     per_passage = sum(a.nbytes for a in arrays) / len(held.ids)
     assert per_passage == 512 + 8 + 4 + 4  # float16 vector, id, file code, id order
     assert all(b.dtype == np.float16 for b in held.blocks)
+
+
+_RECOUNTED_STAMPS = (
+    "SELECT org_id, workspace_id, vector_model, count(*), sum(id) FROM passages "
+    "WHERE vector_model IS NOT NULL GROUP BY org_id, workspace_id, vector_model"
+)
+
+
+def _kept_stamps(engine: sa.Engine) -> dict[tuple[str, str, str], tuple[int, int]]:
+    """``vector_stamps`` (migration ``m016_vector_stamps``), checked against a recount."""
+    with engine.connect() as conn:
+        kept = {
+            (o, w, m): (n, total)
+            for o, w, m, n, total in conn.exec_driver_sql("SELECT * FROM vector_stamps")
+        }
+        recounted = {(o, w, m): (n, t) for o, w, m, n, t in conn.exec_driver_sql(_RECOUNTED_STAMPS)}
+    assert kept == recounted
+    return kept
+
+
+@pytest.mark.sqlite_only
+def test_the_kept_stamps_follow_vectors_stored_made_pending_and_removed(
+    engine: sa.Engine, index: PassageIndex
+) -> None:
+    """The triggers keep each workspace's count and sum of ids equal to a recount after
+    each write that adds or removes a vector; a workspace without any keeps no row."""
+    model = WordLlamaEmbedder().name
+    for file_id in ("alpha", "beta"):
+        _file(engine, index, file_id)
+    add_indexed_file(engine, index, org="o", workspace="lab", file_id="gamma",
+                     passages=["The lab's river."])  # fmt: skip
+    assert _kept_stamps(engine)[("o", "default", model)][0] == 12
+    with engine.connect() as conn:
+        ids = conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all()
+    _pending(engine, ids[3])
+    assert _kept_stamps(engine)[("o", "default", model)][0] == 11
+    with write_transaction(engine) as conn:
+        passage_store.delete_file_passages(conn, ["beta"])
+    assert _kept_stamps(engine)[("o", "default", model)] == (5, sum(ids[:6]) - ids[3])
+    while _embed(engine, index):
+        pass
+    assert _kept_stamps(engine)[("o", "default", model)] == (6, sum(ids[:6]))
+    with write_transaction(engine) as conn:
+        passage_store.drop_workspace_index(conn, org_id="o", workspace_id="lab")
+    assert set(_kept_stamps(engine)) == {("o", "default", model)}
+
+
+def _steps(engine: sa.Engine) -> tuple[int, int]:
+    """SQLite virtual machine instructions the stamp of the workspace takes, and the
+    passages with vectors it counts."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    with engine.connect() as conn:
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        raw.set_progress_handler(count, 1)
+        stamp = passage_store.vector_stamp(conn, **WHERE, model=WordLlamaEmbedder().name)
+        raw.set_progress_handler(None, 1)
+    return steps, stamp[0]
+
+
+@pytest.mark.sqlite_only
+def test_the_stamp_a_question_asks_for_does_not_grow_with_the_passages(
+    engine: sa.Engine, index: PassageIndex
+) -> None:
+    """Before every question the dense index asks whether the workspace's vectors changed:
+    at a million passages, counting them took longer than the rest of a question's
+    dense side. The steps SQLite takes for it are the same for 6 and for 186 passages."""
+    _file(engine, index, "alpha")
+    few, counted = _steps(engine)
+    assert counted == 6
+    for n in range(30):
+        _file(engine, index, f"more-{n}")
+    assert _steps(engine) == (few, 186)

@@ -15,13 +15,19 @@ import sqlalchemy as sa
 from chatspace.service.store import schema
 from chatspace.service.store.db import open_database
 from chatspace.service.store.files import delete_file, list_files
-from chatspace.service.store.migrations import MIGRATIONS, m012_metadata_values, migrate
+from chatspace.service.store.migrations import (
+    MIGRATIONS,
+    m012_metadata_values,
+    m016_vector_stamps,
+    migrate,
+)
 from chatspace.service.store.passages import (
     add_passages,
     delete_file_passages,
     drop_workspace_index,
     index_exists,
     index_table,
+    vector_stamp,
 )
 from chatspace.types.filters import read_filter
 from support.rows import add_file_row
@@ -44,7 +50,14 @@ def test_a_blank_database_gets_exactly_the_declared_tables(database_url: str) ->
         with engine.connect() as conn:
             applied = conn.exec_driver_sql("SELECT name FROM _migrations ORDER BY applied_at")
             assert [r[0] for r in applied] == [m.__name__ for m in MIGRATIONS]
-        tables = {t for t in sa.inspect(engine).get_table_names() if not t.startswith("fts_")}
+        # kept by triggers, read as SQL by one engine only: PostgreSQL's term statistics
+        # (fts_*), SQLite's vector stamps
+        engine_only = {"vector_stamps"}
+        tables = {
+            t
+            for t in sa.inspect(engine).get_table_names()
+            if not t.startswith("fts_") and t not in engine_only
+        }
         assert tables == set(schema.metadata.tables) | {"_migrations"}
         for name, table in schema.metadata.tables.items():
             declared = [
@@ -224,5 +237,34 @@ def test_files_stored_before_the_metadata_index_are_found_by_typed_filters(
             delete_file(conn, org_id="o", workspace_id="default", file_id="file-new", now=2)
             left = conn.execute(sa.select(schema.metadata_values.c.file_id).distinct())
             assert set(left.scalars()) == {"file-old"}  # NUL in the metadata: no values
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.sqlite_only
+def test_vectors_stored_before_the_kept_stamps_are_counted(tmp_path: Path) -> None:
+    """A database whose passages got vectors before ``m016_vector_stamps``: the stamp the
+    dense index reads after the upgrade counts them (and a passage without one not)."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    before = MIGRATIONS[: MIGRATIONS.index(m016_vector_stamps)]
+    older = sa.create_engine(url)
+    try:
+        assert migrate(older, before) == [m.__name__ for m in before]
+        with older.begin() as conn:
+            add_file_row(conn, file_id="file-1", org_id="o")
+            texts = ["Foxes run.", "Owls fly.", "Moles dig."]
+            add_passages(conn, org_id="o", workspace_id="default", file_id="file-1",
+                         passages=list(enumerate(texts)))  # fmt: skip
+            conn.exec_driver_sql(
+                "UPDATE passages SET vector = x'00', vector_model = 'm' WHERE ord < 2"
+            )
+            ids = list(conn.exec_driver_sql("SELECT id FROM passages WHERE ord < 2").scalars())
+    finally:
+        older.dispose()
+    engine = open_database(url)  # migrates the rest
+    try:
+        with engine.connect() as conn:
+            stamp = vector_stamp(conn, org_id="o", workspace_id="default", model="m")
+        assert stamp == (2, max(ids), sum(ids))
     finally:
         engine.dispose()

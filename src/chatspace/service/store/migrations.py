@@ -657,3 +657,68 @@ def m015_vector_dimensions(conn: sa.Connection) -> None:
             f"CREATE INDEX {index} ON passages USING hnsw "
             f"((embedding::halfvec({dim})) halfvec_cosine_ops) WHERE vector_model = '{model}'"
         )
+
+
+@migration
+def m016_vector_stamps(conn: sa.Connection) -> None:
+    """SQLite: how many passages of a workspace have vectors of each model, and the sum of
+    their ids, kept by triggers on ``passages`` in the writing transaction (a vector
+    stored, a model change making it pending, a file or workspace deleted, cascades), so
+    that the dense index's stamp (``store.passages.vector_stamp``, asked before every
+    question) reads one row instead of counting a million index entries. A workspace
+    with no vector left loses its row. Filled here for the vectors already stored
+    (SQLite's single writer: none is written meanwhile). PostgreSQL counts instead: its
+    dense index there serves only a database without pgvector, and a row every
+    concurrent embedder of a workspace updated would make them wait for each other."""
+    if conn.dialect.name != "sqlite":
+        return
+    _run(
+        conn,
+        """
+        CREATE TABLE vector_stamps (
+            org_id TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            model TEXT NOT NULL,
+            passages INTEGER NOT NULL,
+            id_sum INTEGER NOT NULL,
+            PRIMARY KEY (org_id, workspace_id, model)
+        )
+--
+        CREATE TRIGGER passages_vector_added AFTER INSERT ON passages
+        WHEN new.vector_model IS NOT NULL BEGIN
+            INSERT INTO vector_stamps
+            VALUES (new.org_id, new.workspace_id, new.vector_model, 1, new.id)
+            ON CONFLICT (org_id, workspace_id, model)
+            DO UPDATE SET passages = passages + 1, id_sum = id_sum + excluded.id_sum;
+        END
+--
+        CREATE TRIGGER passages_vector_removed AFTER DELETE ON passages
+        WHEN old.vector_model IS NOT NULL BEGIN
+            UPDATE vector_stamps SET passages = passages - 1, id_sum = id_sum - old.id
+            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
+              AND model = old.vector_model;
+            DELETE FROM vector_stamps
+            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
+              AND model = old.vector_model AND passages <= 0;
+        END
+--
+        CREATE TRIGGER passages_vector_changed AFTER UPDATE OF vector_model ON passages
+        WHEN old.vector_model IS NOT new.vector_model BEGIN
+            UPDATE vector_stamps SET passages = passages - 1, id_sum = id_sum - old.id
+            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
+              AND model = old.vector_model;
+            DELETE FROM vector_stamps
+            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
+              AND model = old.vector_model AND passages <= 0;
+            INSERT INTO vector_stamps
+            SELECT new.org_id, new.workspace_id, new.vector_model, 1, new.id
+            WHERE new.vector_model IS NOT NULL
+            ON CONFLICT (org_id, workspace_id, model)
+            DO UPDATE SET passages = passages + 1, id_sum = id_sum + excluded.id_sum;
+        END
+--
+        INSERT INTO vector_stamps (org_id, workspace_id, model, passages, id_sum)
+        SELECT org_id, workspace_id, vector_model, count(*), sum(id) FROM passages
+        WHERE vector_model IS NOT NULL GROUP BY org_id, workspace_id, vector_model
+        """,
+    )

@@ -180,8 +180,23 @@ def vector_stamp(
     """``(count, largest id, sum of ids)`` of a workspace's passages with vectors of
     ``model``: it changes whenever one is added or removed, so a copy held in memory knows
     it is stale (the sum: when one below the largest is removed and another stored, as
-    a file is deleted while the vectors of others are being computed)."""
+    a file is deleted while the vectors of others are being computed). On SQLite the
+    count and the sum are kept by triggers (``vector_stamps``, migration
+    ``m016_vector_stamps``) and the largest id is one step down an index: what a question
+    costs here does not grow with the passages."""
     p = schema.passages
+    if not is_postgres(conn):
+        largest = sa.select(sa.func.max(p.c.id)).where(_of_workspace(org_id, workspace_id, model))
+        kept = conn.execute(
+            sa.text(
+                "SELECT passages, id_sum FROM vector_stamps "
+                "WHERE org_id = :o AND workspace_id = :w AND model = :m"
+            ),
+            {"o": org_id, "w": workspace_id, "m": model},
+        ).first()
+        if kept is None:
+            return 0, 0, 0
+        return int(kept[0]), int(conn.execute(largest).scalar_one() or 0), int(kept[1])
     found = conn.execute(
         sa.select(
             sa.func.count(),

@@ -672,9 +672,22 @@ def m016_vector_stamps(conn: sa.Connection) -> None:
     concurrent embedder of a workspace updated would make them wait for each other."""
     if conn.dialect.name != "sqlite":
         return
+    # a trigger's statements: the old vector no longer counted; a new one counted (the
+    # workspace's first adds its row)
+    forget = (
+        "UPDATE vector_stamps SET passages = passages - 1, id_sum = id_sum - old.id "
+        "WHERE org_id = old.org_id AND workspace_id = old.workspace_id "
+        "AND model = old.vector_model; "
+        "DELETE FROM vector_stamps WHERE org_id = old.org_id "
+        "AND workspace_id = old.workspace_id AND model = old.vector_model AND passages <= 0;"
+    )
+    counted = (
+        "ON CONFLICT (org_id, workspace_id, model) "
+        "DO UPDATE SET passages = passages + 1, id_sum = id_sum + excluded.id_sum;"
+    )
     _run(
         conn,
-        """
+        f"""
         CREATE TABLE vector_stamps (
             org_id TEXT NOT NULL,
             workspace_id TEXT NOT NULL,
@@ -688,37 +701,25 @@ def m016_vector_stamps(conn: sa.Connection) -> None:
         WHEN new.vector_model IS NOT NULL BEGIN
             INSERT INTO vector_stamps
             VALUES (new.org_id, new.workspace_id, new.vector_model, 1, new.id)
-            ON CONFLICT (org_id, workspace_id, model)
-            DO UPDATE SET passages = passages + 1, id_sum = id_sum + excluded.id_sum;
+            {counted}
         END
 --
         CREATE TRIGGER passages_vector_removed AFTER DELETE ON passages
         WHEN old.vector_model IS NOT NULL BEGIN
-            UPDATE vector_stamps SET passages = passages - 1, id_sum = id_sum - old.id
-            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
-              AND model = old.vector_model;
-            DELETE FROM vector_stamps
-            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
-              AND model = old.vector_model AND passages <= 0;
+            {forget}
         END
 --
         CREATE TRIGGER passages_vector_changed AFTER UPDATE OF vector_model ON passages
         WHEN old.vector_model IS NOT new.vector_model BEGIN
-            UPDATE vector_stamps SET passages = passages - 1, id_sum = id_sum - old.id
-            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
-              AND model = old.vector_model;
-            DELETE FROM vector_stamps
-            WHERE org_id = old.org_id AND workspace_id = old.workspace_id
-              AND model = old.vector_model AND passages <= 0;
+            {forget}
             INSERT INTO vector_stamps
             SELECT new.org_id, new.workspace_id, new.vector_model, 1, new.id
             WHERE new.vector_model IS NOT NULL
-            ON CONFLICT (org_id, workspace_id, model)
-            DO UPDATE SET passages = passages + 1, id_sum = id_sum + excluded.id_sum;
+            {counted}
         END
 --
         INSERT INTO vector_stamps (org_id, workspace_id, model, passages, id_sum)
         SELECT org_id, workspace_id, vector_model, count(*), sum(id) FROM passages
         WHERE vector_model IS NOT NULL GROUP BY org_id, workspace_id, vector_model
-        """,
+        """,  # noqa: S608 - the two statements above, no value from outside
     )

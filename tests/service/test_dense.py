@@ -50,7 +50,9 @@ def _ranking(engine: sa.Engine, dense: DenseIndex) -> tuple[list[int], dict[int,
     with engine.connect() as conn:
         sims = dense.similarities(conn, **WHERE, question=QUESTION)
         ids = conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all()
-    return sims.best(10, file_ids=None), {pid: sims.of(pid) for pid in ids}
+    found = sims.of([*ids, max(ids, default=0) + 1, -1])  # and two ids of no passage
+    assert set(found) <= set(ids)
+    return sims.best(10, file_ids=None), {pid: found.get(pid) for pid in ids}
 
 
 def test_a_refresh_reads_what_changed_and_ranks_as_a_fresh_load(

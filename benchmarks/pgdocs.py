@@ -180,11 +180,13 @@ def compose(canned: Canned, *, marker: bool) -> Composed:
 
 def main() -> int:
     """Check the set against every page, extracted as the service extracts it."""
-    from chatspace.service.retrieval.documents import clean, html_to_text
+    from chatspace.service.retrieval.extract import extract
 
     questions, canned = load()
     docs = docs_dir()
-    texts = {p.name: clean(html_to_text(p.read_text())) for p in sorted(docs.glob("*.html"))}
+    pages = sorted(docs.glob("*.html"))
+    found = {p.name: extract(p, filename=p.name, content_type="text/html") for p in pages}
+    texts = {name: e.text for name, e in found.items() if e is not None}
     problems = check(texts, questions, canned, every_page=True)
     print("\n".join(problems) or f"{len(questions)} questions match {len(texts)} pages")
     return 1 if problems else 0

@@ -7,7 +7,7 @@ import pytest
 
 from chatspace.service.engines.base import word_chunks as chunks
 from chatspace.service.engines.local import LEADS, NO_MATCH
-from chatspace.service.retrieval.quotes import MAX_QUOTE_CHARS, best_quote, quote_spans
+from chatspace.service.retrieval.quotes import MAX_QUOTE_CHARS, best_quote, is_label, quote_spans
 from chatspace.service.retrieval.search import Passage
 from chatspace.service.tokenizer import count_tokens, truncate
 from support.chat import ask, assemble, client_for, stream, upload
@@ -227,6 +227,35 @@ def test_the_sentence_under_an_option_s_name_says_what_it_does() -> None:
     weights = {"skip_locked": 0.55, "option": 0.14, "vacuum": 0.31}
     quote = best_quote(passage, weights, "What does the SKIP_LOCKED option of VACUUM do?")
     assert quote == "Specifies that VACUUM should not wait for conflicting locks.", quote
+
+
+def test_a_function_s_signature_heads_the_sentence_that_says_what_it_does() -> None:
+    """A reference table's row (PostgreSQL's string functions, as extracted): the
+    signature, its description, an example. "What does concat_ws do?" quoted the signature
+    alone, which says nothing the question did not; the description under it answers. An
+    example ("concat_ws(',', 'abcde', 2) → abcde,2") is a call with literals, not a
+    signature."""
+    text = (
+        'concat ( val1 "any" [, val2 "any" [, ...] ] ) → text\n'
+        "Concatenates the text representations of all the arguments.\n"
+        "concat('abcde', 2, NULL, 22) → abcde222\n"
+        'concat_ws ( sep text, val1 "any" [, val2 "any" [, ...] ] ) → text\n'
+        "Concatenates all but the first argument, with separators.\n"
+        "The first argument is used as the separator string, and should not be NULL.\n"
+        "concat_ws(',', 'abcde', 2, NULL, 22) → abcde,2,22\n"
+        "pg_cancel_backend ( pid integer ) → boolean\n"
+        "Cancels the current query of the session whose backend process has the given ID.\n"
+    )
+    quote = best_quote(_passage(text, "concat_ws"), {"concat_ws": 1.0}, "What does concat_ws do?")
+    assert quote == "Concatenates all but the first argument, with separators.", quote
+    quote = best_quote(
+        _passage(text, "pg_cancel_backend"), {"pg_cancel_backend": 1.0}, "What does it do?"
+    )
+    assert quote.startswith("Cancels the current query of the session"), quote
+    assert is_label("pg_cancel_backend ( pid integer ) → boolean")
+    assert is_label("def area(self) -> float:")
+    assert not is_label("concat_ws(',', 'abcde', 2, NULL, 22) → abcde,2,22")
+    assert not is_label("chr(65) → A")
 
 
 def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from chatspace.service.retrieval.documents import html_to_text
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.indexing import split_passages
 from chatspace.service.retrieval.sqlite_index import build_query
@@ -68,16 +67,22 @@ def test_files_without_text_yield_none(tmp_path: Path, data: bytes) -> None:
     assert extract_text(path, filename="blob.bin", content_type="application/octet-stream") is None
 
 
-def test_html_keeps_visible_text_only() -> None:
+def _html_text(tmp_path: Path, html: str) -> str | None:
+    path = tmp_path / "page.html"
+    path.write_text(html)
+    return extract_text(path, filename="page.html", content_type="text/html")
+
+
+def test_html_keeps_visible_text_only(tmp_path: Path) -> None:
     html = """<!doctype html><html><head><title>The  Page</title>
     <style>body { color: red }</style><script>var secret = "hidden script words";</script>
     </head><body><h1>Heading</h1><p>First &amp; <b>bold</b> para.</p><!-- a comment -->
     <ul><li>one</li><li>two</li></ul><noscript>no script</noscript></body></html>"""
-    assert html_to_text(html) == "The Page\nHeading\nFirst & bold para.\none\ntwo"
+    assert _html_text(tmp_path, html) == "The Page\nHeading\nFirst & bold para.\none\ntwo"
 
 
-def test_html_without_a_closed_head_still_has_its_body() -> None:
-    assert html_to_text("<html><head><title>T</title><body><p>text</p>") == "T\ntext"
+def test_html_without_a_closed_head_still_has_its_body(tmp_path: Path) -> None:
+    assert _html_text(tmp_path, "<html><head><title>T</title><body><p>text</p>") == "T\ntext"
 
 
 def test_html_file_by_extension_or_content_type(tmp_path: Path) -> None:

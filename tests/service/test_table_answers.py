@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pandas as pd
 import pytest
 
 from chatspace.client import Client
@@ -54,6 +55,8 @@ SALES_FILES: dict[str, bytes | str] = {
     ),
     "report.docx": sales_report_docx(),
     "deck.pptx": sales_deck_pptx(),
+    # a data scientist's export: pandas writes a <thead> of <th> cells
+    "sales.html": pd.DataFrame(SALES, columns=SALES_COLUMNS).to_html(index=False),
 }
 # How each file writes South's March row: documents show "58,300", which CSV quotes.
 SOUTH_MARCH = {
@@ -278,6 +281,57 @@ def test_tables_with_a_header_stay_tables(tmp_path: Path) -> None:
     assert key_value_text([["Key", "Value"], ["Owner", "Ann"]], header=True) == "Owner: Ann"
     assert key_value_text([["Terms", "Terms"], ["Owner", "Ann"]]) == "Terms\nOwner: Ann"
     assert key_value_text([["a", "b", "c"], ["1", "2", "3"]]) is None
+
+
+# A page as DocBook writes PostgreSQL's manual: a navigation bar laid out in a table, a
+# data table titled in a <p> above it, and a reference table whose cells are paragraphs.
+MANUAL_PAGE = """<html><head><title>8.1. Numeric Types</title></head><body>
+<div class="navheader"><table summary="Navigation header">
+<tr><th colspan="3">8.1. Numeric Types</th></tr>
+<tr><td><a href="a.html">Prev</a></td><th>Chapter 8. Data Types</th><td>Next</td></tr>
+</table></div>
+<p>Numeric types consist of two-, four-, and eight-byte integers.</p>
+<div class="table"><p class="title"><strong>Table 8.2. Numeric Types</strong></p>
+<div class="table-contents"><table class="table"><thead>
+<tr><th>Name</th><th>Storage Size</th><th>Description</th><th>Range</th></tr></thead><tbody>
+<tr><td>smallint</td><td>2 bytes</td><td>small-range integer</td><td>-32768 to +32767</td></tr>
+<tr><td>integer</td><td>4 bytes</td><td>typical choice for integer</td>
+<td>-2147483648 to +2147483647</td></tr>
+</tbody></table></div></div>
+<table><thead><tr><th>Function</th><th>Description</th></tr></thead><tbody>
+<tr><td><p>concat_ws ( sep text, val1 "any" ) &#8594; text</p></td><td><p>Concatenates all but
+the first argument, with separators. The first argument is used as the separator string,
+and should not be NULL. Other NULL arguments are ignored, as in concat.</p></td></tr>
+</tbody></table>
+<p>The following sections describe the types in detail.</p>
+</body></html>"""
+
+
+def test_a_data_table_of_a_web_page_reads_as_a_table(tmp_path: Path) -> None:
+    """An HTML table with a header is a table (its caption first, out of the prose); one
+    that lays the page out, or whose cells are paragraphs, reads a cell a line, as the
+    browser shows it."""
+    text = _extract_text(tmp_path, "numeric.html", MANUAL_PAGE.encode())
+    assert (
+        "Table 8.2. Numeric Types\nName,Storage Size,Description,Range\n"
+        "smallint,2 bytes,small-range integer,-32768 to +32767\n"
+        "integer,4 bytes,typical choice for integer,-2147483648 to +2147483647"
+    ) in text
+    assert text.count("Table 8.2.") == 1, "the caption leads the table only"
+    assert text.startswith("8.1. Numeric Types\n8.1. Numeric Types\nPrev\nChapter 8."), text
+    assert 'concat_ws ( sep text, val1 "any" ) \u2192 text\nConcatenates all' in text
+    assert text.endswith("The following sections describe the types in detail.")
+
+
+def test_a_web_page_s_table_answers_with_its_columns(client: httpx.Client) -> None:
+    upload(client, [("numeric.html", MANUAL_PAGE)])
+    answer = ask(client, "What is the range of the integer type?")
+    cited = _checked(client, answer)
+    assert cited[0] == (
+        "numeric.html",
+        "integer,4 bytes,typical choice for integer,-2147483648 to +2147483647",
+    ), _message(answer)["content"]
+    assert '"Name: integer, Storage Size: 4 bytes,' in _message(answer)["content"]
 
 
 def _two_column_docx(rows: list[tuple[str, str]], *, bold_first: bool) -> bytes:

@@ -52,7 +52,6 @@ __all__ = [
     "Block",
     "clean",
     "decode",
-    "html_to_text",
     "kind_of",
     "read_document",
 ]
@@ -88,6 +87,14 @@ _BY_TYPE = {
 }
 _ZIPPED = {"docx", "xlsx", "pptx", "odt"}
 _BLANKS = re.compile(r"\s+")
+_TABLE_AT = "\x00table "
+"""Where a data table stood in an HTML page's text, on a line of its own (no page's text
+holds NUL: :func:`clean` made it a blank)."""
+_PROSE_CELL = 120
+"""Characters of a cell past which an HTML table holds prose (a reference's descriptions),
+read a cell a line rather than as rows of data."""
+_CAPTION_CHARS = 100
+"""The longest title of a table."""
 _DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head")
 _BLOCK_TAGS = [
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "fieldset",
@@ -190,16 +197,18 @@ def _json(text: str, size: int) -> Iterator[Block]:
     yield records_piece(text, size=size) or text
 
 
-def html_to_text(html: str) -> str:
-    """The visible text of an HTML document, its ``<title>`` first, one block per line.
+def _html(text: str, size: int) -> Iterator[Block]:
+    """The visible text of an HTML document, its ``<title>`` first, one block per line,
+    and its data tables (:func:`_data_table`) as tables in their place.
 
     Line breaks of the source inside a paragraph are blanks, as a browser shows them (a
     manual wrapped at 80 columns would otherwise cut its sentences at every line end);
-    only ``<pre>`` keeps its lines."""
+    only ``<pre>`` keeps its lines. A cell's paragraphs are one cell ("concat_ws ( sep
+    text, ... ) → text", then what it does)."""
     from bs4 import BeautifulSoup
     from bs4.element import NavigableString
 
-    soup = BeautifulSoup(html, "lxml")
+    soup = BeautifulSoup(text, "lxml")
     title = " ".join(soup.title.get_text().split()) if soup.title else ""
     for tag in soup.find_all(_DROPPED_TAGS):
         tag.decompose()
@@ -207,16 +216,70 @@ def html_to_text(html: str) -> str:
         # Only text: a comment or CDATA made a plain string would show.
         if type(string) is NavigableString and "\n" in string and not string.find_parent("pre"):
             string.replace_with(_BLANKS.sub(" ", string))
+    found: list[Table] = []
+    for table in soup.find_all("table"):
+        rows = _data_table(table)
+        if rows is not None:
+            caption = _caption(table)
+            table.replace_with(f"\n{_TABLE_AT}{len(found)}\n")
+            found.append(Table(rows, title=caption))
     for tag in soup.find_all(_BLOCK_TAGS):
         tag.insert_before("\n")
         tag.insert_after("\n")
-    lines = (" ".join(line.split()) for line in soup.get_text().split("\n"))
-    body = "\n".join(line for line in lines if line)
-    return f"{title}\n{body}" if title else body
+    lines = [" ".join(line.split()) for line in soup.get_text().split("\n")]
+    paragraph = [title] if title else []
+    for line in lines:
+        if line.startswith(_TABLE_AT) and line[len(_TABLE_AT) :].isdigit():
+            if paragraph:
+                yield "\n".join(paragraph)
+            paragraph = []
+            data = found[int(line[len(_TABLE_AT) :])]
+            yield key_value_text(data.rows, header=True) or data
+        elif line:
+            paragraph.append(line)
+    if paragraph:
+        yield "\n".join(paragraph)
 
 
-def _html(text: str, size: int) -> Iterator[Block]:
-    yield html_to_text(text)
+def _caption(table: Any) -> str | None:
+    """A table's title, taken out of the page's text: its ``<caption>``, or a short
+    block just before it ("Table 8.2. Numeric Types" in a ``<p>`` above the ``<div>`` that
+    holds the table, as DocBook writes it)."""
+    caption = table.find("caption")
+    if caption is None:
+        node = table
+        while node.parent is not None and node.find_previous_sibling() is None:
+            if "".join(s for s in node.previous_siblings if isinstance(s, str)).strip():
+                return None
+            node = node.parent
+        caption = node.find_previous_sibling()
+        if caption is None or caption.find(["table", "img"]) is not None:
+            return None
+    title = " ".join(caption.get_text(" ").split())
+    if not title or len(title) > _CAPTION_CHARS:
+        return None
+    caption.decompose()
+    return title
+
+
+def _data_table(table: Any) -> list[list[str]] | None:
+    """The rows of cell texts of a table of data: one with a header (a ``<thead>``, or a
+    first row of ``<th>`` cells, at least two) and no table inside; None for a table that
+    lays a page out (a manual's navigation bar) or holds another."""
+    if table.find("table") is not None:
+        return None
+    rows = [
+        [" ".join(cell.get_text(" ").split()) for cell in tr.find_all(["th", "td"])]
+        for tr in table.find_all("tr")
+    ]
+    first = table.find("tr")
+    headed = table.find("thead") is not None or (
+        first is not None
+        and len(cells := first.find_all(["th", "td"])) >= 2
+        and all(c.name == "th" for c in cells)
+    )
+    prose = any(len(cell) > _PROSE_CELL for row in rows for cell in row)
+    return rows if headed and len(rows) >= 2 and not prose else None
 
 
 def _notebook(text: str, size: int) -> Iterator[Block]:

@@ -121,11 +121,13 @@ _ASKS_DATE = re.compile(r"\b(?:when|what (?:date|day|year|month|time))\b", re.I)
 _ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
 _SIGNATURE = re.compile(r"^\s*(?:signed|signature|date|yours|regards|sincerely)\b", re.I)
-# A definition's signature, with parameters ("class Cursor(connection, row_factory=None)"):
-# it names what the sentences under it explain. A bare call ("df.dropna()") is code that
-# may well be the answer.
+# A definition's signature, with parameters ("class Cursor(connection, row_factory=None)")
+# or a return type ("pg_cancel_backend ( pid integer ) → boolean", a reference table's
+# row): it names what the sentences under it explain. A bare call ("df.dropna()") is code
+# that may well be the answer, and a call with literals ("chr(65) → A") an example.
 _CODE_SIGNATURE = re.compile(
     r"^(?:(?:async\s+)?def\s+|class\s+)?[\w.]+\s*\([^)]*[,=*][^)]*\)\s*(?:->.*|:)?$"
+    r"|^[\w.]+\s*\((?:[^)'\d]|(?<=\w)\d)*\)\s*(?:->|\u2192)(?:[^'\d]|(?<=\w)\d)*$"
 )
 _PROSE = re.compile(r"[.!?][\"')\]]*$")
 """A sentence of prose ends with its punctuation (a heading, a table row or code does not)."""

@@ -723,3 +723,16 @@ def m016_vector_stamps(conn: sa.Connection) -> None:
         WHERE vector_model IS NOT NULL GROUP BY org_id, workspace_id, vector_model
         """,  # noqa: S608 - the two statements above, no value from outside
     )
+
+
+@migration
+def m017_pending_by_workspace(conn: sa.Connection) -> None:
+    """Whether a workspace has a file waiting for its vectors, asked before every search
+    and completion (``vectors_pending_in``), read from a partial index of the pending
+    files by workspace: through ``files_by_time`` it read every file of the workspace
+    (236 ms at 100,000 files). The predicate is the one each engine's queries spell
+    (SQLAlchemy writes a true flag ``= 1`` on SQLite), or SQLite does not use it."""
+    pending = "vectors_pending" if conn.dialect.name == "postgresql" else "vectors_pending = 1"
+    conn.exec_driver_sql(
+        f"CREATE INDEX files_pending_by_workspace ON files (org_id, workspace_id) WHERE {pending}"
+    )

@@ -94,6 +94,13 @@ def _said(fake: FakeUpstream, c: httpx.Client, question: str, *answer: str) -> d
     [
         ("What is the annual fee in the Acme contract?", "acme-contract.docx", FEE),
         ("What was the root cause of the checkout outage?", "postmortem.pdf", ROOT_CAUSE),
+        # The PDF wraps "... 09:59 CET. Every card" / "payment failed and about 3,100 ...":
+        # the sentence starts late in its line, and was quoted from "payment failed".
+        (
+            "How many orders could not be placed during the outage?",
+            "postmortem.pdf",
+            "Every card payment failed and about 3,100 orders could not be placed.",
+        ),
     ],
 )
 def test_service_l0_quotes_the_sentence_that_answers(

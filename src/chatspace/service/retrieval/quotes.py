@@ -175,10 +175,11 @@ def labelled_units(text: str) -> tuple[tuple[Unit, bool], ...]:
 
 def _wrapped(text: str, before: Unit, start: int) -> bool:
     """Whether the line at ``start`` continues the sentence ``before``: one line break
-    between them, ``before`` ends with a word or a comma after at least
-    :data:`_WRAP_WORDS` words, and the line starts in lower case."""
+    between them, the line ``before`` ends with a word or a comma after at least
+    :data:`_WRAP_WORDS` words (its own, or those of the sentences before it on that line:
+    "... 09:59 CET. Every card" wraps "Every card"), and the line starts in lower case."""
     between = text[before.end : start]
-    line = text[before.start : before.end]
+    line = text[text.rfind("\n", 0, before.start) + 1 : before.end]
     return (
         between.count("\n") == 1
         and not between.strip()

@@ -1,4 +1,5 @@
-"""Facts of the wire format that load without pydantic: the default model and the token rule.
+"""Facts of the wire format that load without pydantic: the default model, the token rule
+and the sentence rule.
 
 They belong with the wire models of ``chatspace.types``, but any module there imports the
 package's pydantic models first, and ``%load_ext chatspace`` must not import pydantic
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DEFAULT_MODEL", "TOKEN_PATTERN"]
+__all__ = ["DEFAULT_MODEL", "SENTENCE_PATTERN", "TOKEN_PATTERN"]
 
 DEFAULT_MODEL = "service-l0"
 """The reference service's local model: the default ``model`` of every call that names none."""
@@ -25,3 +26,10 @@ TOKEN_PATTERN = re.compile(r"\w{1,8}|[^\w\s]")
 """One token of ``usage``: a run of 1 to 8 word characters, or one character that is
 neither a word character nor whitespace (docs/interface.md#token-counts). The service
 counts with it; the notebook uses it to estimate what a conversation costs."""
+
+SENTENCE_PATTERN = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+(?:[.!?]+[\"')\]]*)?")
+"""One sentence (blanks around it included): it ends at ``.``, ``!`` or ``?`` before
+whitespace, with the quotes or brackets that close it, so "2.5" and "notes.md" do not end
+one, or at a line end, so a table row or a line of code is one. The service quotes and
+attributes an answer's sentences by it; the notebook marks by it the sentences the
+service attributed nothing to."""

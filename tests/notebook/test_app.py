@@ -317,7 +317,12 @@ def test_df_uploads_once_per_content_and_names_the_variable(client: Client) -> N
     )
     first = ctx.upload_frame("sales", "default")
     assert ctx.upload_frame("sales", "default") == first
-    assert client.files.get(first).metadata == {"source": "dataframe", "variable": "sales"}
+    metadata = client.files.get(first).metadata
+    assert {k: v for k, v in metadata.items() if k != "fingerprint"} == {
+        "source": "dataframe",
+        "variable": "sales",
+    }
+    assert len(metadata["fingerprint"]) == 64  # its content's sha256: found again after a restart
     with pytest.raises(InputError, match="'n' is a int, not a pandas DataFrame"):
         ctx.upload_frame("n", "default")
 

@@ -35,7 +35,9 @@ def _no_request_in(line: str) -> None:
             f"%files update {MISSING} team=ml",
             f"✗ %files: 404 File '{MISSING}' not found in workspace 'default'. ",
         ),
-        ("%%chat -w nowhere\nHi", "✗ %%chat: 404 Workspace 'nowhere' not found. Check the id"),
+        ("%%chat -w nowhere\nHi", "✗ %%chat: 404 Workspace 'nowhere' not found."),
+        # the service says what to do; no workspace a model would "live in" (JupyterLab)
+        ("%%chat -m nosuch\nHi", "✗ %%chat: 404 model 'nosuch' not found; this service serves"),
         ("%completions show chatcmpl-nope", "✗ %completions: 404 Chat completion 'chatcmpl-nope'"),
         (
             f"%%chat --files {MISSING}\nHi",
@@ -50,6 +52,8 @@ def test_status_errors_are_one_line_without_the_request(
 ) -> None:
     line = run(ip, source).error_line()
     assert line.startswith(expected)
+    if source.startswith(("%%chat -w", "%%chat -m")):
+        assert line.endswith(("not found.", "'%chat models add NAME --url URL'.")), line
     _no_request_in(line)
 
 

@@ -126,6 +126,16 @@ def test_df_uploads_the_frame_once_and_searches_only_it(
     files = client.files.list().to_pandas()
     assert sorted(files["filename"]) == ["notes.txt", "sales.csv"]
     assert {c.filename for c in first.citations + second.citations} == {"sales.csv"}
+    # A kernel restarted forgets what it uploaded; the same frame is found in the workspace
+    # (in JupyterLab the chat panel's file picker listed "returns.csv" twice).
+    nb_session.frame_uploads.clear()
+    again = run(ip, "%%chat --df sales\nWhat was the revenue of Lyon?").value
+    assert sorted(client.files.list().to_pandas()["filename"]) == ["notes.txt", "sales.csv"]
+    assert {c.file_id for c in again.citations} == {c.file_id for c in first.citations}
+    ip.user_ns["sales"] = pd.DataFrame({"city": ["Lyon", "Nice"], "revenue": [125, 80]})
+    changed = run(ip, "%%chat --df sales\nWhat was the revenue of Lyon?").value
+    assert len(client.files.list().to_pandas()) == 3, "a changed frame is a new file"
+    assert {c.file_id for c in changed.citations}.isdisjoint(c.file_id for c in first.citations)
 
 
 def test_format_json_returns_the_parsed_value_into_output_name(

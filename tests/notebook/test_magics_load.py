@@ -129,6 +129,13 @@ def test_question_marks_stay_part_of_the_question() -> None:
         "%chat?\n",  # IPython's help on the magic itself
         "print('a?')\n",
     ]
+    searches = ["%files search What was the revenue in March?\n", "%completions search fee?"]
+    assert protect_questions(searches) == [
+        "get_ipython().run_line_magic('files', 'search What was the revenue in March?')\n",
+        "get_ipython().run_line_magic('completions', 'search fee?')",
+    ]
+    others = ["%files show report?\n", "%files?\n"]  # a name, and IPython's help
+    assert protect_questions(others) == others
     cell = ["%%chat\n", "%chat inside a cell magic?\n"]
     assert protect_questions(cell) == cell
 

@@ -296,3 +296,24 @@ def test_an_answer_nothing_supports_is_marked_though_its_model_was_given_passage
     shown = answer.plain()
     assert f"in Brazil.{UNSUPPORTED} Shipping takes ten days.{UNSUPPORTED}" in shown
     assert UNSUPPORTED_NOTE in shown
+
+
+def test_a_sentence_with_a_decimal_or_a_file_name_is_marked_whole(
+    ip: Any, embedded: Path, upstream: FakeUpstream, tmp_path: Path
+) -> None:
+    """SmolLM2 in JupyterLab answered ``--df returns`` with a wrong product "which has a
+    return rate of 0.14%." and the cell showed it unmarked: the notebook cut sentences at
+    every dot, so "0.14" and "q4-forecast.md" broke the sentence into pieces too short to
+    mark. A sentence ends where the service's end (the mark follows the whole of it)."""
+    pieces = [
+        "Churn in Q4 fell to 2.5 percent for the Hiking boots. ",
+        "The board read q4-forecast.md in October.",
+    ]
+    answer = _asked_about_q3(ip, upstream, tmp_path, pieces)
+    assert answer.value.citations == []
+    shown = answer.plain()
+    assert (
+        f"fell to 2.5 percent for the Hiking boots.{UNSUPPORTED} "
+        f"The board read q4-forecast.md in October.{UNSUPPORTED}"
+    ) in shown
+    assert UNSUPPORTED_NOTE in shown

@@ -42,6 +42,16 @@ def test_search_shows_what_a_question_retrieves(
     assert list(frame["rank"]) == list(range(1, len(frame) + 1))
 
 
+def test_a_question_ending_in_a_question_mark_is_searched(
+    ip: Any, nb_session: NotebookSession, ids: dict[str, str]
+) -> None:
+    """Typed in JupyterLab, ``%files search What was ... in March?`` showed IPython's
+    "Object `March` not found.": a line ending in ``?`` asks for help on its last word."""
+    frame = run(ip, "%files search What is the annual fee?").value
+    assert frame.loc[0, "filename"] == "contract.txt"
+    assert frame.loc[0, "quote"] == "The annual fee is 12,000 euros, paid in January."
+
+
 def test_all_lifts_the_cut_and_top_k_and_filter_narrow(
     ip: Any, nb_session: NotebookSession, ids: dict[str, str]
 ) -> None:

@@ -94,6 +94,13 @@ def _said(fake: FakeUpstream, c: httpx.Client, question: str, *answer: str) -> d
     [
         ("What is the annual fee in the Acme contract?", "acme-contract.docx", FEE),
         ("What was the root cause of the checkout outage?", "postmortem.pdf", ROOT_CAUSE),
+        # The PDF wraps "... 09:59 CET. Every card" / "payment failed and about 3,100 ...":
+        # the sentence starts late in its line, and was quoted from "payment failed".
+        (
+            "How many orders could not be placed during the outage?",
+            "postmortem.pdf",
+            "Every card payment failed and about 3,100 orders could not be placed.",
+        ),
     ],
 )
 def test_service_l0_quotes_the_sentence_that_answers(
@@ -269,6 +276,29 @@ def test_a_follow_up_quotes_what_it_asks_about_and_keeps_the_evidence_of_its_tur
     context = " ".join(fake.last("model")["body"]["messages"][0]["content"].split())
     assert "SLA is missed" in context
     assert FEE in context, "the evidence of the turn it continues"
+
+
+@pytest.mark.parametrize("asked", ["How long did the outage last?", "How long did it take?"])
+def test_how_long_reaches_the_files_alone_and_as_a_follow_up(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream, asked: str
+) -> None:
+    """In JupyterLab, "And how long did the outage last?" after the postmortem's root cause
+    found nothing (no source, an unmarked invented answer): "long" and "last" were searched
+    as the subject, and no file says them; it says "unavailable for 47 minutes" (and the
+    root cause, "fail for 47 minutes")."""
+    c, _ = office
+    first = "What was the root cause of the outage in the postmortem?"
+    messages = [
+        {"role": "user", "content": first},
+        {"role": "assistant", "content": ROOT_CAUSE},
+        {"role": "user", "content": f"And {asked[0].lower()}{asked[1:]}"},
+    ]
+    quotes = _quotes(ask(c, messages[-1]["content"], messages=messages))
+    assert any("47 minutes" in q for _, q in quotes), quotes
+    if "outage" in asked:
+        _said(fake, c, asked, "It lasted 47 minutes.")
+        context = " ".join(fake.last("model")["body"]["messages"][0]["content"].split())
+        assert "checkout was unavailable for 47 minutes" in context
 
 
 @pytest.mark.parametrize(

@@ -133,7 +133,7 @@ def test_without_a_match_one_honest_sentence(service: Service, org: str) -> None
         assert choice["message"]["annotations"] == []
     assert sentence.count(".") == 1
     assert "Nothing in the files of workspace 'default' answers this" in sentence
-    assert "no generative model is configured" in sentence
+    assert "service-l0 answers only from them" in sentence
 
 
 def test_streams_in_several_chunks_that_make_the_same_answer(client: httpx.Client) -> None:

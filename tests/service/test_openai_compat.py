@@ -135,4 +135,4 @@ def test_async_client_streams(service: Service, org: str) -> None:
             )
             return "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
 
-    assert "no generative model is configured" in asyncio.run(run())
+    assert "service-l0 answers only from them" in asyncio.run(run())

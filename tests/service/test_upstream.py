@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from chatspace.client import Client
+from chatspace.service.engines.local import NO_MATCH
 from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
 from chatspace.service.tokenizer import count_tokens
 from support.chat import ask, assemble, client_for, read_events, stream, upload
@@ -94,6 +95,18 @@ def chained(
 def client(relay: Service, org: str) -> Iterator[httpx.Client]:
     with client_for(relay, org) as c:
         yield c
+
+
+def test_service_l0_finding_nothing_does_not_deny_the_models_served(client: httpx.Client) -> None:
+    """In JupyterLab with SmolLM2 connected, ``%%chat -m service-l0`` on a question no file
+    answers said "no generative model is configured to answer beyond them": false there."""
+    served = {m["id"] for m in client.get("/models").json()["data"]}
+    assert "echo" in served
+    answer = ask(client, "What is the airspeed of an unladen swallow?")
+    said = answer["choices"][0]["message"]["content"]
+    assert said == NO_MATCH.format(workspace="default")
+    assert "service-l0 answers only from them" in said
+    assert "no generative model is configured" not in said
 
 
 # ---------------------------------------------------------------- a chain of two services

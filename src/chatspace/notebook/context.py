@@ -71,22 +71,27 @@ class NotebookContext:
         return notebook_name()
 
     def upload_frame(self, name: str, workspace: str) -> str:
-        """Upload DataFrame ``name`` as ``NAME.csv`` (once per content and workspace)."""
+        """Upload DataFrame ``name`` as ``NAME.csv`` (once per content and workspace: its
+        fingerprint goes into the file's metadata, so that a restarted kernel finds the
+        file it uploaded instead of adding a copy)."""
         if name not in self.namespace:
             raise InputError(f"--df: there is no variable named {name!r} in the notebook")
         frame = self.namespace[name]
         if not is_dataframe(frame):
             raise InputError(f"--df: {name!r} is a {type(frame).__name__}, not a pandas DataFrame")
         uploads = self.session.frame_uploads
-        key = (workspace, name, _fingerprint(frame))
+        fingerprint = _fingerprint(frame)
+        key = (workspace, name, fingerprint)
         if key not in uploads:
-            uploaded = self.session.client.files.upload(
-                frame,
-                filename=f"{name}.csv",
-                metadata={"source": "dataframe", "variable": name},
-                workspace=workspace,
-            )
-            uploads[key] = uploaded.id
+            client = self.session.client
+            metadata = {"source": "dataframe", "variable": name, "fingerprint": fingerprint}
+            stored = client.files.list(workspace=workspace, limit=1, metadata=metadata)
+            found = next(iter(stored), None)
+            if found is None:
+                found = client.files.upload(
+                    frame, filename=f"{name}.csv", metadata=metadata, workspace=workspace
+                )
+            uploads[key] = found.id
         return uploads[key]
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-from chatspace._wire import DEFAULT_MODEL
+from chatspace._wire import DEFAULT_MODEL, SENTENCE_PATTERN
 
 from .markup import markdown_literal, one_line, safe_markdown
 
@@ -112,7 +112,7 @@ def place_of(location: Mapping[str, Any] | None) -> str:
 
 
 _MARKER = re.compile(r"\[\d{1,3}\]")
-_SENTENCE = re.compile(r"[^\n.!?]*[^\W\d_][^\n.!?]*(?:[.!?]+(?=\s|$)|$)", re.M)
+_LETTER = re.compile(r"[^\W\d_]")
 _FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 UNSUPPORTED = "†"
 """Follows a sentence of an answer that no file supports, where other sentences are or
@@ -164,12 +164,14 @@ def evidence(
     ]
     if generated and (sources or given):
         fenced = [m.span() for m in _FENCE.finditer(text)]
-        for m in _SENTENCE.finditer(text):
-            a, b = m.start(), m.end()
+        for m in SENTENCE_PATTERN.finditer(text):
             line = m.group().strip()
+            a = m.start() + len(m.group()) - len(m.group().lstrip())
+            b = a + len(line)
             inside = any(x <= a < y for x, y in fenced)
             backed = any(x < b and a < y for x, y in covered)
             lead = line.startswith("#") or line.endswith(":") or len(line.split()) < 4
+            lead = lead or not _LETTER.search(line)
             if not (inside or backed or lead):
                 edits.append((b, b, UNSUPPORTED))
     shown = text

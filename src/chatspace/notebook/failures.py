@@ -34,7 +34,7 @@ def told(error: ChatspaceError) -> str:
         return str(error)  # the service's items, already without the request
     if isinstance(error, APIStatusError):
         detail = error.detail if isinstance(error.detail, str) else str(error.detail)
-        hint = _HINTS.get(error.status_code, error.hint)
+        hint = "" if _asked_of_nothing(error) else _HINTS.get(error.status_code, error.hint)
         return f"{error.status_code} {detail.rstrip('.')}." + (f" {hint}" if hint else "")
     if isinstance(error, APITimeoutError):
         return f"the chatspace service did not answer in time; run it again ({_WHICH})"
@@ -44,3 +44,11 @@ def told(error: ChatspaceError) -> str:
             f"runs ({_WHICH})"
         )
     return str(error)
+
+
+def _asked_of_nothing(error: APIStatusError) -> bool:
+    """A question's 404: its model or workspace is not there, and the service's sentence
+    names it (and says how to add a model); an id's hint would send the reader to the
+    workspace a model "lives in"."""
+    asked = (error.url or "").split("?")[0].endswith("/chat/completions")
+    return error.status_code == 404 and error.method == "POST" and asked

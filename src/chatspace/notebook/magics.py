@@ -130,9 +130,11 @@ class ChatspaceMagics(Magics):
 
 
 # ``%chat QUESTION?``: IPython reads a line ending in ``?`` as a help request for the last
-# word; a %chat line is a question, so it is turned into the magic's call before that.
-_CHAT_LINE = re.compile(
-    r"^([ \t]*)((?:[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*)?)%chat(?=[ \t])(.*?)(\r?\n?)$"
+# word ("Object `March` not found."); the lines whose rest is a question or words to find
+# (%chat, %files search, %completions search) are turned into the magic's call before that.
+_QUESTION_LINE = re.compile(
+    r"^([ \t]*)((?:[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*)?)"
+    r"%(chat|(?:files|completions)[ \t]+search)(?=[ \t])(.*?)(\r?\n?)$"
 )
 
 # ``%%chat --help`` has no body, and IPython refuses a cell magic with an empty one
@@ -141,9 +143,10 @@ _CHAT_CELL = re.compile(r"^%%chat(?:[ \t]+(.*?))?[ \t]*\r?\n?$")
 
 
 def protect_questions(lines: list[str]) -> list[str]:
-    """An input transformer: ``%chat ...?`` lines become ``run_line_magic`` calls, and a
-    ``%%chat`` cell without a body (``%%chat --help``) reaches the magic, which IPython
-    would refuse with "the cell body is empty"."""
+    """An input transformer: ``%chat ...?`` and ``%files search ...?`` lines (and
+    ``%completions search``) become ``run_line_magic`` calls, and a ``%%chat`` cell
+    without a body (``%%chat --help``) reaches the magic, which IPython would refuse with
+    "the cell body is empty"."""
     header = _CHAT_CELL.match(lines[0]) if lines else None
     if header and not "".join(lines[1:]).strip():
         body = "".join(lines[1:]) or "\n"
@@ -152,11 +155,13 @@ def protect_questions(lines: list[str]) -> list[str]:
         return lines
     out = []
     for line in lines:
-        match = _CHAT_LINE.match(line)
-        rest = match.group(3).strip() if match else ""
+        match = _QUESTION_LINE.match(line)
+        rest = match.group(4).strip() if match else ""
         if match and rest.endswith("?") and rest.strip("?"):
-            indent, target, _, newline = match.groups()
-            line = f"{indent}{target}get_ipython().run_line_magic('chat', {rest!r}){newline}"
+            indent, target, called, _, newline = match.groups()
+            magic, *verb = called.split()
+            args = " ".join([*verb, rest])
+            line = f"{indent}{target}get_ipython().run_line_magic({magic!r}, {args!r}){newline}"
         out.append(line)
     return out
 

@@ -54,9 +54,11 @@ LEADS = (
     "From the files of this workspace:",
 )
 NO_MATCH = (
-    "Nothing in the files of workspace '{workspace}' answers this question, and no "
-    "generative model is configured to answer beyond them."
+    "Nothing in the files of workspace '{workspace}' answers this question, and service-l0 "
+    "answers only from them; ask a generative model to answer beyond them."
 )
+"""True whether or not the service serves a generative model (service-l0 may be asked by
+name, or be the default of several)."""
 
 
 @dataclass(frozen=True, slots=True)

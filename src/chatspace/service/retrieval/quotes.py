@@ -49,6 +49,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chatspace._wire import SENTENCE_PATTERN
+
 from .terms import holds_identifier, is_identifier, search_terms
 
 if TYPE_CHECKING:
@@ -100,9 +102,6 @@ window"). Chosen on the dev split of ``benchmarks/data/pgdocs``: with a second q
 0.669, with one quote for 0.641. A second quote that says no word the first does not
 would have added 0.021 more, but repeats it ("The Lyon office opens at 9:00" after "The
 Paris office opens at 8:30", for which office opens at 8:30)."""
-# A sentence ends at . ! or ? before whitespace (so "2.5" does not end one) or at
-# a line end (so a CSV row or a line of code is quoted on its own).
-_SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+(?:[.!?]+[\"')\]]*)?")
 _NUMBER = re.compile(r"\d[\d,.' ]*\d|\d")
 _HAS_DIGIT = re.compile(r"\d")
 _MONTH = re.compile(
@@ -156,7 +155,7 @@ def units_of(text: str) -> list[Unit]:
     table row, a line of code, a heading), unless it is prose wrapped onto the next line,
     as PDF pages are: then the sentence goes on (:func:`_wrapped`)."""
     found: list[Unit] = []
-    for m in _SENTENCE.finditer(text):
+    for m in SENTENCE_PATTERN.finditer(text):
         start = m.start() + len(m.group()) - len(m.group().lstrip())
         end = m.start() + len(m.group().rstrip())
         if end <= start:
@@ -178,10 +177,11 @@ def labelled_units(text: str) -> tuple[tuple[Unit, bool], ...]:
 
 def _wrapped(text: str, before: Unit, start: int) -> bool:
     """Whether the line at ``start`` continues the sentence ``before``: one line break
-    between them, ``before`` ends with a word or a comma after at least
-    :data:`_WRAP_WORDS` words, and the line starts in lower case."""
+    between them, the line ``before`` ends with a word or a comma after at least
+    :data:`_WRAP_WORDS` words (its own, or those of the sentences before it on that line:
+    "... 09:59 CET. Every card" wraps "Every card"), and the line starts in lower case."""
     between = text[before.end : start]
-    line = text[before.start : before.end]
+    line = text[text.rfind("\n", 0, before.start) + 1 : before.end]
     return (
         between.count("\n") == 1
         and not between.strip()

@@ -117,6 +117,10 @@ split of ``benchmarks/data/retrieval``; 0 cites the best ``top_k`` whatever they
 # Words that shape a question ("how many", "how much", "how often") rather than say what
 # it is about: left out of the search (a file rarely says "many" where it gives a count).
 _QUESTION_WORDS = frozenset({"many", "much", "often"})
+# "How long" asks for a duration, and a verb ending such a question ("did it last?",
+# "does it take?") only asks it again: a file says "47 minutes", not "long" or "last".
+_HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
+_DURATION_VERB = re.compile(r"\b(last|lasted|lasts|take|takes|took)\W*$", re.I)
 # A follow-up starts with a connective, or leans on a pronoun and has few words of its own.
 _CONTINUES = re.compile(r"^\W*(?:and|also|or|but|then|what about|how about|same for)\b", re.I)
 _POINTS_BACK = re.compile(
@@ -274,20 +278,32 @@ def without_instructions(question: str) -> str:
     return left if search_terms(left) else question
 
 
+def shaping_words(question: str) -> frozenset[str]:
+    """The words of ``question`` that shape it rather than say what it is about, left
+    out of the search: "many", "much", "often", and "long" with the verb that ends a
+    "how long" question ("How long did the outage last?" searches "outage")."""
+    if not _HOW_LONG.search(question):
+        return _QUESTION_WORDS
+    verb = _DURATION_VERB.search(question)
+    return _QUESTION_WORDS | {"long"} | ({verb.group(1).lower()} if verb else set())
+
+
 def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
     """The terms to search for: the question's (less words like "many" that only shape
     it, and less the instructions a tool wraps around it), and for a follow-up those of
     the :data:`CONTEXT_TURNS` user turns before it at :data:`CONTEXT_WEIGHT`."""
     question = without_instructions(_searched_text(messages))
-    terms = dict.fromkeys((t for t in search_terms(question) if t not in _QUESTION_WORDS), 1.0)
+    shaping = shaping_words(question)
+    terms = dict.fromkeys((t for t in search_terms(question) if t not in shaping), 1.0)
     earlier = _user_texts(messages)[:-1]
     follow_up = context and bool(earlier) and is_follow_up(question)
     text = question[:DENSE_CHARS]
     if follow_up:
         text = "\n".join(t[:DENSE_CHARS] for t in [*earlier[-CONTEXT_TURNS:], question])
         for turn in reversed(earlier[-CONTEXT_TURNS:]):
+            shaping = shaping_words(turn)
             for term in search_terms(turn):
-                if term in _QUESTION_WORDS:
+                if term in shaping:
                     continue
                 if len(terms) == MAX_TERMS:
                     break

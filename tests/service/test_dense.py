@@ -18,7 +18,7 @@ from chatspace.service.retrieval.index import PassageIndex, open_index
 from chatspace.service.store import passages as passage_store
 from chatspace.service.store.db import open_database
 from chatspace.service.store.transactions import write_transaction
-from support.rows import add_indexed_file
+from support.rows import add_indexed_file, sqlite_steps
 
 QUESTION = "Which river crosses the northern valley?"
 WHERE = {"org_id": "o", "workspace_id": "default"}
@@ -199,19 +199,10 @@ def test_the_kept_stamps_follow_vectors_stored_made_pending_and_removed(
 def _steps(engine: sa.Engine) -> tuple[int, int]:
     """SQLite virtual machine instructions the stamp of the workspace takes, and the
     passages with vectors it counts."""
-    steps = 0
-
-    def count() -> int:
-        nonlocal steps
-        steps += 1
-        return 0
-
-    with engine.connect() as conn:
-        raw = conn.connection.driver_connection
-        assert raw is not None
-        raw.set_progress_handler(count, 1)
-        stamp = passage_store.vector_stamp(conn, **WHERE, model=WordLlamaEmbedder().name)
-        raw.set_progress_handler(None, 1)
+    model = WordLlamaEmbedder().name
+    steps, stamp = sqlite_steps(
+        engine, lambda conn: passage_store.vector_stamp(conn, **WHERE, model=model)
+    )
     return steps, stamp[0]
 
 

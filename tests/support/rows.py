@@ -4,7 +4,8 @@ indexes that need a file to exist without uploading one."""
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
@@ -15,7 +16,9 @@ from chatspace.service.store import schema
 from chatspace.service.store.transactions import write_transaction
 from chatspace.service.vectors import embed_batch
 
-__all__ = ["add_file_row", "add_indexed_file"]
+__all__ = ["add_file_row", "add_indexed_file", "sqlite_steps"]
+
+T = TypeVar("T")
 
 
 def add_file_row(
@@ -75,3 +78,24 @@ def add_indexed_file(
         index_file(conn, file_id=file_id, org_id=org, workspace_id=workspace, extracted=extracted)
     while index.dense is not None and embed_batch(engine, index.dense):
         pass
+
+
+def sqlite_steps(engine: sa.Engine, call: Callable[[sa.Connection], T]) -> tuple[int, T]:
+    """The SQLite virtual machine instructions ``call`` takes on a connection of
+    ``engine``, and what it returns: what a query costs, counted rather than timed."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    with engine.connect() as conn:
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        raw.set_progress_handler(count, 1)
+        try:
+            found = call(conn)
+        finally:
+            raw.set_progress_handler(None, 1)
+    return steps, found

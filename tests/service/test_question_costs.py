@@ -79,6 +79,14 @@ def test_fts5_s_own_top_k_finds_what_the_whole_sort_finds(
     fast = _candidates(engine, index, Scope(file_ids=None, top_k=5), 30)
     assert _ids(fast) == _ids(_candidates(engine, index, everything, 30))
     assert files[0] not in {p.file_id for _, p in fast}
+    # every match the pool holds expired: the matches past it answer
+    add_indexed_file(engine, index, org="o", file_id="file-last", passages=["a dry valley"])
+    with engine.begin() as conn:
+        conn.execute(
+            sa.update(schema.files).where(schema.files.c.id != "file-last").values(expires_at=1)
+        )
+    fast = _candidates(engine, index, Scope(file_ids=None, top_k=5), 1)
+    assert [p.file_id for _, p in fast] == ["file-last"]
 
 
 def _pending(engine: sa.Engine) -> tuple[int, bool]:

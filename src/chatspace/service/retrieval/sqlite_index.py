@@ -147,8 +147,11 @@ class Fts5Text:
             pool = POOL_FACTOR * limit
             best = conn.execute(sa.text(_BEST_FIRST.format(index=index)), {**params, "pool": pool})
             found = best.all()
-            pooled, worst = (found[0][8], found[0][9]) if found else (0, None)
-            if pooled == pool and (len(found) < limit or found[-1][5] >= worst):
+            # none left (no match, or every one the pool held expired), too few, or a
+            # match left out that could tie the last kept: the whole sort answers
+            if not found or (
+                found[0][8] == pool and (len(found) < limit or found[-1][5] >= found[0][9])
+            ):
                 found = None
         if found is None:
             found = conn.execute(

@@ -266,20 +266,20 @@ def _data_table(table: Any) -> list[list[str]] | None:
     """The rows of cell texts of a table of data: one with a header (a ``<thead>``, or a
     first row of ``<th>`` cells, at least two) and no table inside; None for a table that
     lays a page out (a manual's navigation bar) or holds another."""
-    if table.find("table") is not None:
-        return None
-    rows = [
-        [" ".join(cell.get_text(" ").split()) for cell in tr.find_all(["th", "td"])]
-        for tr in table.find_all("tr")
-    ]
     first = table.find("tr")
     headed = table.find("thead") is not None or (
         first is not None
         and len(cells := first.find_all(["th", "td"])) >= 2
         and all(c.name == "th" for c in cells)
     )
+    if not headed or table.find("table") is not None:
+        return None
+    rows = [
+        [" ".join(cell.get_text(" ").split()) for cell in tr.find_all(["th", "td"])]
+        for tr in table.find_all("tr")
+    ]
     prose = any(len(cell) > _PROSE_CELL for row in rows for cell in row)
-    return rows if headed and len(rows) >= 2 and not prose else None
+    return rows if len(rows) >= 2 and not prose else None
 
 
 def _notebook(text: str, size: int) -> Iterator[Block]:

@@ -80,6 +80,23 @@ _HIGHLIGHT = (
 )
 
 
+def _best_first(
+    conn: sa.Connection, index: str, params: dict[str, object], limit: int
+) -> Sequence[Sequence[Any]] | None:
+    """The rows of :data:`_SEARCH` (and two more columns) from FTS5's best
+    :data:`POOL_FACTOR` x ``limit`` matches alone; None when they may not be its rows:
+    none left (no match, or every one the pool held expired), too few, or a match left
+    out that could tie the last one kept."""
+    pool = POOL_FACTOR * limit
+    found = conn.execute(sa.text(_BEST_FIRST.format(index=index)), {**params, "pool": pool}).all()
+    if not found:
+        return None
+    pooled, worst = found[0][8], found[0][9]
+    if pooled == pool and (len(found) < limit or found[-1][5] >= worst):
+        return None
+    return found
+
+
 def build_query(terms: Sequence[str], searched: Searched | None = None) -> str:
     """An FTS5 MATCH expression: each term a quoted string, any of them may match; with
     ``searched``, any of its ``alone`` or all of its ``together`` (bm25 and
@@ -144,15 +161,7 @@ class Fts5Text:
             only_files = "AND p.file_id IN (SELECT value FROM json_each(:file_ids))"
             params["file_ids"] = json.dumps(sorted(scope.file_ids))
         else:
-            pool = POOL_FACTOR * limit
-            best = conn.execute(sa.text(_BEST_FIRST.format(index=index)), {**params, "pool": pool})
-            found = best.all()
-            # none left (no match, or every one the pool held expired), too few, or a
-            # match left out that could tie the last kept: the whole sort answers
-            if not found or (
-                found[0][8] == pool and (len(found) < limit or found[-1][5] >= found[0][9])
-            ):
-                found = None
+            found = _best_first(conn, index, params, limit)
         if found is None:
             found = conn.execute(
                 sa.text(_SEARCH.format(index=index, only_files=only_files)), params

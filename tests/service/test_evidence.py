@@ -101,6 +101,13 @@ def _said(fake: FakeUpstream, c: httpx.Client, question: str, *answer: str) -> d
             "postmortem.pdf",
             "Every card payment failed and about 3,100 orders could not be placed.",
         ),
+        # "How long" asks for a duration: the 14 of the title's "14 March" is none, and the
+        # title ("Postmortem: checkout outage of 14 March") was quoted.
+        (
+            "How long did the checkout outage last?",
+            "postmortem.pdf",
+            "checkout was unavailable for 47 minutes",
+        ),
     ],
 )
 def test_service_l0_quotes_the_sentence_that_answers(
@@ -111,6 +118,24 @@ def test_service_l0_quotes_the_sentence_that_answers(
     assert quotes, "the answer cites the file"
     assert quotes[0][0] == filename
     assert expected in " ".join(quotes[0][1].split()), quotes
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the root cause of the checkout outage?",
+        "How many orders could not be placed during the outage?",
+    ],
+)
+def test_a_documents_title_is_not_quoted_as_evidence(
+    office: tuple[httpx.Client, dict[str, Any]], question: str
+) -> None:
+    """The title names what the file is about, as a heading does: it was a second quote of
+    both answers, because it holds "checkout outage"."""
+    c, _ = office
+    quotes = _quotes(ask(c, question))
+    assert quotes, "the answer cites the postmortem"
+    assert all("Postmortem:" not in quote for _, quote in quotes), quotes
 
 
 # ---------------------------------------------------------------- every model gets the evidence

@@ -16,11 +16,13 @@ that fits, the one whose matched terms weigh most, where
   output" says "query" itself, under "Recursive Queries";
 - the first sentence under a heading that matches, and does not repeat its name, is its
   definition (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does;
-- a run whose first sentence gives what the question asks for (a number for "how much",
-  "what is the default"; a date for "when"; a name for "who") weighs more by
+- a run whose first sentence gives what the question asks for (a duration or a size for
+  "how long"; a number that is not a date's day or a time of day for "how much", "what is
+  the default"; a date for "when"; a name for "who") weighs more by
   :data:`SHAPE_BONUS`: three sentences that each hold a word of "When does the Lyon
   office open?" and a year do not beat "The Lyon office opens at 9:00";
-- a heading, a signature line or a bare label weighs less (:data:`HEADING_FACTOR`): the
+- a heading, a signature line, a bare label or the file's title (its first line, when it
+  is a few words that end no sentence) weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading; a call, "penguins.dropna()", is not);
 - each sentence past the first costs :data:`SENTENCE_COST`, and a run starts with a
@@ -45,7 +47,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -109,9 +111,23 @@ _MONTH = re.compile(
     r"\b(?:19|20)\d{2}\b",
     re.I,
 )
+_DATE_OR_TIME = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b",
+    re.I,
+)
+"""A day of a month, an ISO date or a time of day: a number that counts nothing."""
+_LENGTH = re.compile(
+    r"\d\s*(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hours?|days?|weeks?|months?|"
+    r"years?|[kmgt]?i?b|bytes?|kilobytes?|megabytes?|gigabytes?|characters?|chars?)\b",
+    re.I,
+)
+"""A duration or a size: what "how long" asks for (not the 14 of "14 March")."""
 _INNER_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+_ASKS_LENGTH = re.compile(r"\bhow long\b", re.I)
 _ASKS_NUMBER = re.compile(
-    r"\b(?:how (?:much|many|long|often|big|large|high|low)|what (?:is|was|are|were) the "
+    r"\b(?:how (?:much|many|often|big|large|high|low)|what (?:is|was|are|were) the "
     r"(?:\w+ )?(?:fee|price|cost|rate|amount|number|total|size|limit|count|percentage|"
     r"share|revenue|budget|value|maximum|minimum|default)s?\b|percent)",
     re.I,
@@ -138,6 +154,7 @@ _CALL = re.compile(r"\w\(")
 _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
 """A table's key/value line ("Renewal: Automatic ..."): a fact, not a label."""
 _WRAP_WORDS = 5
+_TITLE_WORDS = 12
 _CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
 
@@ -233,14 +250,22 @@ def is_label(line: str) -> bool:
     return not ends and len(stripped.split()) <= 6 and not _HAS_DIGIT.search(stripped)
 
 
-def _shape(question: str) -> re.Pattern[str] | None:
-    """What the answer to ``question`` must hold: a number, a date or a name."""
+def _quantity(sentence: str) -> bool:
+    """Whether ``sentence`` holds a number other than a date's day or a time of day."""
+    return _HAS_DIGIT.search(_DATE_OR_TIME.sub(" ", sentence)) is not None
+
+
+def _shape(question: str) -> Callable[[str], bool] | None:
+    """What the answer to ``question`` must hold: a duration or size ("how long"), a
+    quantity, a date or a name."""
+    if _ASKS_LENGTH.search(question):
+        return lambda sentence: _LENGTH.search(sentence) is not None
     if _ASKS_NUMBER.search(question):
-        return _HAS_DIGIT
+        return _quantity
     if _ASKS_DATE.search(question):
-        return _MONTH
+        return lambda sentence: _MONTH.search(sentence) is not None
     if _ASKS_NAME.search(question):
-        return _INNER_NAME
+        return lambda sentence: _INNER_NAME.search(sentence) is not None
     return None
 
 
@@ -277,6 +302,20 @@ def _sections(labels: list[bool], terms: list[frozenset[str]]) -> list[dict[str,
             found.append({**dict.fromkeys(heading, HEADED_FACTOR), **dict.fromkeys(matched, 1.0)})
         under = label
     return found
+
+
+def _title(passage: Passage, first: Unit) -> bool:
+    """Whether ``first`` is the title of the passage's file: its first line, a few words
+    without a sentence's end ("Postmortem: checkout outage of 14 March"). It names what the
+    file is about, as a heading does, whatever digits or colon it holds."""
+    line = passage.text[first.start : first.end]
+    return (
+        passage.start == 0
+        and not passage.text[: first.start].strip()
+        and "\n" not in line
+        and _PROSE.search(line) is None
+        and len(line.split()) <= _TITLE_WORDS
+    )
 
 
 def _whole(term: str, sentence: str) -> bool:
@@ -346,6 +385,7 @@ def quote_spans(
     ]
     lines = [text[u.start : u.end] for u in units]
     labels = [label for _, label in split]
+    labels[0] = labels[0] or _title(passage, units[0])
     shape = _shape(question)
     named = _named(passage, terms)
     sections = _sections(labels, terms)
@@ -365,7 +405,7 @@ def quote_spans(
             for t, f in section.items():
                 found[t] = max(f, found.get(t, 0.0))
         value = weight(found)
-        if value and shape is not None and shape.search(lines[lo]):
+        if value and shape is not None and shape(lines[lo]):
             value += SHAPE_BONUS * top
         if (
             lo > 0

@@ -283,6 +283,23 @@ def test_attribution_judges_each_sentence_on_its_own() -> None:
         assert note.file_citation.quote in passages[0].text + passages[1].text
 
 
+def test_a_date_in_a_passage_does_not_back_a_quantity_with_the_same_number() -> None:
+    """SmolLM2 answered "The checkout outage lasted 14 days." from the postmortem, whose
+    only 14 is the day of "14 March": the sentence was cited as if the file said it."""
+    passages = (
+        _passage(
+            "postmortem",
+            "Postmortem: checkout outage of 14 March\nOn 14 March, checkout was unavailable "
+            "for 47 minutes, from 09:12 to 09:59 CET.",
+        ),
+    )
+    invented = "The checkout outage lasted 14 days."
+    assert attribute(invented, Retrieval("q", passages=passages)) == ()
+    for backed in ("The checkout outage of 14 March lasted 47 minutes.", "It ended at 09:59."):
+        [note] = attribute(backed, Retrieval("q", passages=passages))
+        assert note.text == backed
+
+
 def test_a_follow_up_quotes_what_it_asks_about_and_keeps_the_evidence_of_its_turn(
     office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
 ) -> None:

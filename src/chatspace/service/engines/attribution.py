@@ -12,7 +12,10 @@ sentence of the passages it was sent (:func:`attribute`):
   sentences of the sent passages, each number twice. A sentence is supported when that
   share reaches :data:`SUPPORT` with at least :data:`MIN_SHARED` words or numbers in
   common, and when every number it states is in the passage: a sentence that invents a
-  figure is not backed by a passage that gives another one. The dense model was left
+  figure is not backed by a passage that gives another one. A number that counts or
+  measures in the sentence must count or measure in the passage too: the 14 of "14
+  March" does not back "lasted 14 days" (:func:`~chatspace.service.retrieval.quotes.
+  quantities_in`). The dense model was left
   out: a reader can check lexical support (the words and figures are in the quote), and
   a sentence similar in topic but stating another fact must not count as its support.
 - A supported sentence gets a ``file_citation`` whose quote is the supporting span of the
@@ -37,6 +40,7 @@ from chatspace.service.retrieval.quotes import (
     claim_words,
     labelled_units,
     numbers_in,
+    quantities_in,
     quote_span,
     units_of,
 )
@@ -113,11 +117,17 @@ class _Judge:
         self.spans = _spans(passages)
         self.idf = _idf(self.spans)
         self.numbers = [numbers_in(p.text) for p in passages]
+        self.quantities = [quantities_in(p.text) for p in passages]
         self.rare = max(self.idf.values(), default=1.0)
 
     def support(self, sentence: str, passage: int | None = None) -> _Support | None:
         """The best support of ``sentence`` (in passage ``passage`` only, when given)."""
-        words, numbers = claim_words(sentence), numbers_in(_MARKER.sub("", sentence))
+        unmarked = _MARKER.sub("", sentence)
+        words, numbers, quantities = (
+            claim_words(sentence),
+            numbers_in(unmarked),
+            quantities_in(unmarked),
+        )
         weight = {w: self.idf.get(w, self.rare) for w in words}
         total = sum(weight.values()) + 2 * self.rare * len(numbers)
         if not total:
@@ -126,7 +136,10 @@ class _Judge:
         for span in self.spans:
             if passage is not None and span.passage != passage:
                 continue
-            if not numbers <= self.numbers[span.passage]:
+            if not (
+                numbers <= self.numbers[span.passage]
+                and quantities <= self.quantities[span.passage]
+            ):
                 continue
             shared_words = words & span.words
             shared_numbers = numbers & span.numbers

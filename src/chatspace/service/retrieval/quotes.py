@@ -37,9 +37,10 @@ A passage may be quoted twice (:func:`quote_spans`, ``service-l0``'s answers): t
 apart from the first, when it holds words of the question the first does not and weighs
 at least :data:`SECOND_QUOTE_SHARE` of it. Each quote keeps the bounds above.
 
-:func:`claim_words` and :func:`numbers_in` are what attribution compares (:mod:`chatspace.
-service.engines.attribution`): content words folded to a crude stem, and numbers written
-without their thousands separators.
+:func:`claim_words`, :func:`numbers_in` and :func:`quantities_in` are what attribution
+compares (:mod:`chatspace.service.engines.attribution`): content words folded to a crude
+stem, and numbers written without their thousands separators (those that count something
+apart from those of dates and times).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ __all__ = [
     "is_label",
     "labelled_units",
     "numbers_in",
+    "quantities_in",
     "quote_span",
     "quote_spans",
     "units_of",
@@ -233,6 +235,12 @@ def numbers_in(text: str) -> frozenset[str]:
         raw = re.sub(r"[,' ](?=\d{3}\b)", "", m.group()).rstrip(".,' ")
         found.add(raw.replace(" ", ""))
     return frozenset(found)
+
+
+def quantities_in(text: str) -> frozenset[str]:
+    """The numbers of ``text`` (:func:`numbers_in`) outside dates and times of day: the 14
+    of "lasted 14 days", not of "14 March"."""
+    return numbers_in(_DATE_OR_TIME.sub(" ", text))
 
 
 def is_label(line: str) -> bool:

@@ -77,6 +77,25 @@ def test_a_question_naming_what_no_file_mentions_cites_nothing(client: httpx.Cli
     assert _cited(ask(client, "When does the Lyon office open?"))[0] == "cities.md"
 
 
+def test_a_passage_without_a_rare_name_of_the_question_is_not_cited(client: httpx.Client) -> None:
+    """A manual knows "Australia" only as a time zone: "the capital city of Australia"
+    matched "Each state has many cities, but only one capital." and was cited (PostgreSQL's
+    manual, the no-answer question pg-311)."""
+    upload(
+        client,
+        [
+            (
+                "inheritance.md",
+                "# Inheritance\n\nEach state has many cities, but only one capital.\n",
+            ),
+            ("zones.md", "# Time zones\n\nAustralia/Sydney is one of the time zone names.\n"),
+        ],
+    )
+    assert "inheritance.md" not in _cited(ask(client, "What is the capital city of Australia?"))
+    assert _cited(ask(client, "How many capitals does a state have?"))[0] == "inheritance.md"
+    assert _cited(ask(client, "Is Australia/Sydney a time zone name?"))[0] == "zones.md"
+
+
 SETTINGS_PAGE = (
     "# Memory\n\nThe default value of work_mem is four megabytes. The default value of "
     "shared_buffers is typically 128 megabytes.\n"

@@ -174,7 +174,9 @@ class ChatPanel(Panel):
         self.send_button = button("Send", "chatspace-send", style="primary")
         self.stop_button = button("Stop", "chatspace-stop", style="warning")
         self.stop_button.layout.display = "none"
-        self.usage_label = w.Label(value=usage_line(None, 0, self._asked_model))
+        # HTML, not a Label: a Label is one line cut with "…" where the panel is narrow
+        # (the side area), and the conversation's total is what was cut
+        self.usage_label = w.HTML(value=usage_line(None, 0, self._asked_model))
         self.usage_label.add_class("chatspace-usage")
 
         self.temperature_slider.observe(self._on_slider, "value")

@@ -44,6 +44,10 @@ _IN_VIEW_JS = """(el) => { const r = el.getBoundingClientRect();
     return r.width > 100 && r.height > 100 && r.top >= 0 && r.bottom <= window.innerHeight
         && r.left >= 0 && r.right <= window.innerWidth; }"""
 
+# Whether no part of the element is cut: nothing wider than its box (a Label's ellipsis).
+_NOT_CUT_JS = """(el) => [el, ...el.querySelectorAll('*')].every(
+    e => e.scrollWidth <= e.clientWidth + 1)"""
+
 
 @pytest.fixture(scope="module")
 def coder() -> Iterator[FakeUpstream]:
@@ -154,8 +158,40 @@ def test_3_ask_in_the_side_panel_and_insert_its_code_below(page: Page, coder: Fa
     new_cell = page.locator(".jp-NotebookPanel:visible .jp-Cell").nth(1)
     expect(new_cell).to_contain_text("sales.plot(x='month', y='churn')")
     shot(page, "side-panel")
+    # the usage line wraps in the narrow side area instead of ending in "conversat…"
+    usage = chat.locator(".chatspace-usage")
+    expect(usage).to_contain_text("· conversation: ", timeout=30_000)
+    assert usage.evaluate(_NOT_CUT_JS), usage.evaluate("(el) => el.outerHTML")
+    shot(page, "side-panel-usage", usage)
     answer.locator(".chatspace-copy-code").click()
     expect(answer.locator(".chatspace-copy-code")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == CODE
     _assert_side_in_view(page)
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+_SIDE_TABS_JS = """() => Array.from(window.jupyterapp.shell.widgets('right'))
+    .filter(w => w.title.label === 'chatspace').length"""
+
+
+def test_4_a_kernel_restart_leaves_one_side_tab(page: Page) -> None:
+    """Restart the kernel and run the notebook again: its dashboard opens the side area
+    anew, and the side bar still holds one chatspace tab, not the dead kernel's beside it."""
+    page.evaluate(
+        "() => { window.jupyterapp.commands.execute('docmanager:open', {path: 'first.ipynb'}); }"
+    )
+    page.wait_for_function(f"() => ({_CURRENT_JS})() === 'first.ipynb'", timeout=30_000)
+    assert page.evaluate(_SIDE_TABS_JS) == 1
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.restartKernel()")
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+    # execution counts cleared, so that _DONE_JS waits for the run below
+    page.evaluate("window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(_DONE_JS, arg=len(FIRST), timeout=180_000)
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+    page.wait_for_function(f"() => ({_SIDE_TABS_JS})() === 1", timeout=30_000)
+    side = _side(page)
+    expect(side.locator(".chatspace-chat")).to_be_visible(timeout=60_000)
+    assert side.locator(".jupyter-widgets-disconnected").count() == 0
+    shot(page, "side-panel-after-restart")
     assert page.page_errors == []  # type: ignore[attr-defined]

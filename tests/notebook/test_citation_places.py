@@ -34,8 +34,8 @@ NOTES = b"Filler about the weather.\n" * 12 + b"\nThe backup password rotates ye
     ("location", "said"),
     [
         ({"page": 2}, "p. 2"),
-        ({"sheet": "Targets", "row": 3}, "Targets row 3"),
-        ({"row": 7}, "row 7"),
+        ({"sheet": "Targets", "row": 3}, "sheet Targets, data row 3"),
+        ({"row": 7}, "data row 7"),
         ({"sheet": "Targets"}, "sheet Targets"),
         ({"slide": 3}, "slide 3"),
         ({"cell": 5}, "cell 5"),
@@ -59,7 +59,7 @@ def test_chat_output_names_page_row_and_line(
 ) -> None:
     for question, source in (
         ("What was the root cause?", "postmortem.pdf, p. 2"),
-        ("What is the target of Westmark?", "sales.xlsx, Targets row 3"),
+        ("What is the target of Westmark?", "sales.xlsx, sheet Targets, data row 3"),
         ("How often does the backup password rotate?", "notes.md, line 14"),
     ):
         ran = run(ip, f"%%chat\n{question}")

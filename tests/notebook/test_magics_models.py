@@ -64,7 +64,7 @@ def test_add_a_model_ask_it_and_remove_it(
     listed = run(ip, "%chat models").value
     assert listed[["id", "owned_by"]].values.tolist() == [
         ["service-l0", "chatspace"],
-        ["team", "POST /models"],
+        ["team", "added by local"],  # the embedded service's user
     ]
 
     answer = run(ip, "%%chat -m team --no-store\nHello there?")

@@ -46,7 +46,9 @@ def test_a_citation_names_the_sheet_and_row_of_its_quote(
     turn = ask(panel, "What is the target of Westmark?")
     [cite] = turn["citations"]
     assert cite["location"] == {"sheet": "Targets", "row": 3}
-    assert '</a><span class="chatspace-place">, Targets row 3</span>' in assistant_html(panel)
+    assert '</a><span class="chatspace-place">, sheet Targets, data row 3</span>' in assistant_html(
+        panel
+    )
 
 
 def test_answer_streams_in_with_citation_quote_and_usage(

@@ -102,3 +102,24 @@ def test_code_only_asks_for_code_and_shows_it_alone(panel: ChatPanel, coder: Fak
     panel.send("Explain it")
     assert panel.wait(30)
     assert coder.last("coder")["body"]["messages"][0]["role"] == "user"
+
+
+def test_a_temperature_is_sent_only_once_the_slider_moved(
+    ip: Any, panel: ChatPanel, coder: FakeUpstream
+) -> None:
+    """As ``%%chat`` without ``-t``, the panel sends no temperature: the model's default
+    applies (llama.cpp's is 0.8), and the panel says so instead of showing 1.00 as if it
+    were chosen; moved, the slider sends what it shows."""
+    slider, default = panel.temperature_slider, panel.temperature_default
+    assert (panel.temperature, slider.readout, default.value) == (None, False, "model default")
+    assert default.layout.display is None
+    run(ip, "%%chat -m coder\nHow do I plot the churn?")
+    assert "temperature" not in coder.last("coder")["body"]
+    panel.send("How do I plot the churn by month?")
+    assert panel.wait(30)
+    assert "temperature" not in coder.last("coder")["body"]
+    slider.value = 0.3  # what dragging the slider does
+    assert (panel.temperature, slider.readout, default.layout.display) == (0.3, True, "none")
+    panel.send("And by region?")
+    assert panel.wait(30)
+    assert coder.last("coder")["body"]["temperature"] == pytest.approx(0.3)

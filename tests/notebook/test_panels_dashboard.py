@@ -88,14 +88,17 @@ def test_side_dashboard_goes_to_the_right_side_area(client: chatspace.Client) ->
     side = board.side
     assert isinstance(side, Sidecar)
     assert (side.title, side.anchor) == ("chatspace", "right")
-    [output] = side.outputs
-    view = output["data"]["application/vnd.jupyter.widget-view+json"]
-    assert view["model_id"] == board.model_id
+    # the panels, then the hidden widget that closes a restarted kernel's dead side tab
+    views = [o["data"]["application/vnd.jupyter.widget-view+json"] for o in side.outputs]
+    stale = board._stale_sides
+    assert stale is not None
+    assert [v["model_id"] for v in views] == [board.model_id, stale.model_id]
+    assert stale.title == "chatspace"
     shown = board._repr_mimebundle_()
     assert shown == {"text/plain": "chatspace opened in the right side area ('chatspace')."}
     board.open_side()  # again (after the user closed its tab): a new area, the old one gone
     assert board.side is not side
-    assert side.comm is None
+    assert (side.comm, stale.comm) == (None, None)
     board.chat.send("Hello from the side")
     assert board.chat.wait(30)
     assert board.chat.error == ""

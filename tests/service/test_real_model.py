@@ -179,3 +179,32 @@ def test_a_real_models_sentence_is_cited_only_with_the_numbers_of_its_file(
         said = message["content"][note["start_index"] : note["end_index"]]
         for number in re.findall(r"\d+(?:\.\d+)?", said):
             assert number in REPORT, (said, note)
+
+
+def test_a_streamed_answer_counts_the_passages_the_model_read(
+    relay: Service, http: httpx.Client
+) -> None:
+    """llama.cpp's server streams no usage (it ignores ``stream_options``), so the service
+    counts a streamed answer itself: its prompt is what the model read, the passages'
+    system message included, as the plain answer's count from the model is."""
+
+    def streamed(client: httpx.Client) -> dict[str, Any]:
+        body = {
+            **SETTINGS,
+            "max_tokens": 1,
+            "messages": [{"role": "user", "content": QUESTION}],
+            "stream_options": {"include_usage": True},
+        }
+        *_, last, done = stream(client, body)[1]
+        assert done == "[DONE]"
+        assert last["choices"] == [], "the usage chunk comes last"
+        return dict(last)
+
+    with client_for(relay, new_org()) as empty:
+        bare = streamed(empty)
+    given = streamed(http)
+    perceived = given["perception_usage"]["prompt_tokens"]
+    assert perceived > 0
+    assert "perception_usage" not in bare
+    added = given["usage"]["prompt_tokens"] - bare["usage"]["prompt_tokens"]
+    assert added > perceived, (added, perceived)

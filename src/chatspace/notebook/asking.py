@@ -22,6 +22,7 @@ from .filerefs import file_ids as find_ids
 from .formats import FORMAT_HINTS, value_of
 from .grammar import InputError, parse_filter
 from .interpolate import interpolate
+from .table_rows import labelled_citations
 
 if TYPE_CHECKING:
     from chatspace.client import Client
@@ -200,7 +201,7 @@ def ask(
         # The service's 502 names the model, what its server said and what to check:
         # the generic "retry later" and the service's address would only mislead.
         raise APIStatusError(exc.detail, status_code=502, request_id=exc.request_id) from None
-    result = _result(arrived, request, elapsed=time.perf_counter() - started)
+    result = _result(client, arrived, request, elapsed=time.perf_counter() - started)
     if not result.interrupted:
         request.thread.add(request.question, result)
     if result.stored and result.id:
@@ -276,11 +277,12 @@ def _streamed(
     return _Arrived(completion, text, interrupted, error)
 
 
-def _result(arrived: _Arrived, request: Request, *, elapsed: float) -> ChatResult:
+def _result(client: Client, arrived: _Arrived, request: Request, *, elapsed: float) -> ChatResult:
     """The one place a :class:`ChatResult` is made: what arrived, told with the request."""
     completion, interrupted = arrived.completion, arrived.interrupted
     choice = completion.choices[0] if completion is not None and completion.choices else None
     shown, citations = evidence_of(completion) if completion is not None else (None, [])
+    citations = labelled_citations(client, citations, request.kwargs["workspace"])
     value, not_json = value_of(arrived.text, request.format)
     usage: CompletionUsage | None = completion.usage if completion is not None else None
     if interrupted:  # the service sent no usage: count as its tokenizer would

@@ -20,6 +20,7 @@ from chatspace.errors import ChatspaceError
 
 from .display import Citation, evidence_of
 from .grammar import InputError
+from .table_rows import labelled_citations
 
 if TYPE_CHECKING:
     from chatspace.client import Client
@@ -207,6 +208,7 @@ class ThreadBook:
             question = stored_question(client, completion, workspace)
             tokens = estimate_tokens(question) + completion.usage.completion_tokens
             shown, cited = evidence_of(completion)
+            cited = labelled_citations(client, cited, workspace)
             turn = Turn(question, completion.text, completion.id, tokens or 1, cited, shown)
             thread.turns.append(turn)
         self.threads[name] = thread

@@ -96,17 +96,21 @@ _NAMED_AS_IS = ("slide", "cell", "line")
 
 
 def place_of(location: Mapping[str, Any] | None) -> str:
-    """A location as a reader says it: ``p. 2``, ``Targets row 3`` (a sheet's data row),
-    ``row 3``, ``slide 3``, ``cell 5``, ``line 14``; empty where nothing says. Every
-    output that lists sources (``%%chat``, the panels, ``%chat export``) says it so."""
+    """A location as a reader says it: ``p. 2``, ``sheet Targets, data row 3``, ``data
+    row 3``, ``slide 3``, ``cell 5``, ``line 14``; empty where nothing says. Every output
+    that lists sources (``%%chat``, the panels, ``%chat export``) says it so.
+
+    A table's ``row`` counts data rows from 1, its header not counted (the wire's rule), so
+    it is said as a *data* row: "row 3" alone reads as the spreadsheet's row 3, which is
+    the header's row plus 3 (Excel's row 4 under a header in row 1)."""
     if not location:
         return ""
     sheet, row = location.get("sheet"), location.get("row")
     parts = [f"p. {location['page']}"] if location.get("page") is not None else []
-    if row is not None:
-        parts.append(f"{sheet} row {row}" if sheet else f"row {row}")
-    elif sheet:
+    if sheet:
         parts.append(f"sheet {sheet}")
+    if row is not None:
+        parts.append(f"data row {row}")
     parts += [f"{key} {location[key]}" for key in _NAMED_AS_IS if location.get(key) is not None]
     return ", ".join(parts)
 

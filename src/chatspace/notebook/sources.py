@@ -11,6 +11,7 @@ from chatspace.errors import NotFoundError
 
 from .display import place_of
 from .markup import one_line
+from .table_rows import labelled_sources
 
 if TYPE_CHECKING:
     from chatspace.client import Client
@@ -24,11 +25,13 @@ QUOTE_CHARS = 200
 
 
 def stored_sources(client: Client, completion_id: str, workspace: str) -> list[Source]:
-    """The sources the service keeps for a completion; none for one it did not store."""
+    """The sources the service keeps for a completion, table rows with their column names
+    (:mod:`.table_rows`); none for one it did not store."""
     try:
-        return list(client.chat.sources(completion_id, workspace=workspace))
+        found = list(client.chat.sources(completion_id, workspace=workspace))
     except NotFoundError:
         return []
+    return labelled_sources(client, found, workspace)
 
 
 def source_rows(sources: Sequence[Source]) -> list[dict[str, Any]]:

@@ -59,10 +59,11 @@ class SavedModels:
                         log.warning("model %s is not served: %s", row.name, exc)
                     continue
             models = {row.name: row.model}
-            upstreams.append(Upstream(url=row.url, key=key, models=models, timeout=row.timeout))
+            upstream = Upstream(url=row.url, key=key, models=models, timeout=row.timeout)
+            upstreams.append((upstream, row.user_id))
         self._registry.set_saved(upstreams)
         if upstreams or not first:
-            names = ", ".join(name for u in upstreams for name in u.models) or "none"
+            names = ", ".join(name for u, _ in upstreams for name in u.models) or "none"
             log.info("models added over HTTP served now: %s", names)
 
     def _unseal(self, sealed: bytes) -> str:

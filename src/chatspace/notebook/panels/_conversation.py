@@ -69,12 +69,13 @@ def render_turn(turn: dict[str, Any], *, workspace: str, base_url: str | None = 
 
 
 def usage_line(last: ChatResult | None, total_tokens: int, model: str) -> str:
-    """The footer: the model and tokens of the last answer (``~`` when counted here, as
-    for a stopped answer), and the conversation's total; ``model`` until an answer came."""
+    """The footer, as escaped HTML that wraps where the panel is narrow: the model and
+    tokens of the last answer (``~`` when counted here, as for a stopped answer), and the
+    conversation's total; ``model`` until an answer came."""
     if last is None or last.usage is None:
-        return f"model {model} · no tokens used yet"
+        return escape(f"model {model} · no tokens used yet")
     usage, about = last.usage, "~" if last.usage_estimated else ""
-    return (
+    return escape(
         f"model {last.model} · last answer: {about}{usage.prompt_tokens} prompt + "
         f"{about}{usage.completion_tokens} completion = {about}{usage.total_tokens} tokens"
         f" · conversation: {total_tokens} tokens"

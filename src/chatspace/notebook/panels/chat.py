@@ -67,7 +67,9 @@ PANEL_WORDS = {
 }
 """The request's fields by the panel's labels, for the service's refusals."""
 _TEMPERATURE = float(ChatCompletionRequest.model_fields["temperature"].default)
-"""The request's default, where the slider starts."""
+"""The request's default, where the slider stands until it is moved."""
+MODEL_DEFAULT = "model default"
+"""What shows in place of the slider's value while no temperature is sent."""
 _TEMPERATURES = wire_range(Temperature)
 
 
@@ -83,7 +85,10 @@ class ChatPanel(Panel):
     streaming = Bool(False, help="True while an answer streams in; stop() ends it.")
     model = Unicode("", help="The model of the next question (from GET /models); '': the default.")
     temperature = Float(
-        _TEMPERATURE, help="Sampling temperature of the next question (the wire's bounds)."
+        None,
+        allow_none=True,
+        help="Sampling temperature of the next question (the wire's bounds); None, until the "
+        "slider is moved: none is sent and the model's default applies, as with %%chat.",
     )
     file_ids = List(Unicode(), help="Files the next question searches; [] means all of them.")
     metadata_filter = Unicode("", help="Retrieval filter on file metadata: JSON or k=v pairs.")
@@ -125,14 +130,17 @@ class ChatPanel(Panel):
         self.model_picker.add_class("chatspace-model")
         self.workspace_picker = WorkspacePicker(self)
         self.temperature_slider = w.FloatSlider(
-            value=self.temperature,
+            value=_TEMPERATURE,
             min=_TEMPERATURES[0],
             max=_TEMPERATURES[1],
             step=0.1,
             description="Temperature",
+            readout=False,
             style={"description_width": "initial"},
         )
         self.temperature_slider.add_class("chatspace-temperature")
+        # the slider's readout is a number box: "no value" needs words of its own
+        self.temperature_default = w.HTML(MODEL_DEFAULT, tooltip="No temperature is sent")
         self.new_button = button("New chat", "chatspace-new-chat", tooltip="Forget this chat")
         self.code_toggle = w.ToggleButton(
             description="Code only", tooltip="Ask for code only: one block, ready to insert"
@@ -166,10 +174,12 @@ class ChatPanel(Panel):
         self.send_button = button("Send", "chatspace-send", style="primary")
         self.stop_button = button("Stop", "chatspace-stop", style="warning")
         self.stop_button.layout.display = "none"
-        self.usage_label = w.Label(value=usage_line(None, 0, self._asked_model))
+        # HTML, not a Label: a Label is one line cut with "…" where the panel is narrow
+        # (the side area), and the conversation's total is what was cut
+        self.usage_label = w.HTML(value=usage_line(None, 0, self._asked_model))
         self.usage_label.add_class("chatspace-usage")
 
-        link((self, "temperature"), (self.temperature_slider, "value"))
+        self.temperature_slider.observe(self._on_slider, "value")
         link((self, "metadata_filter"), (self.filter_text, "value"))
         link((self, "code_only"), (self.code_toggle, "value"))
         self.model_picker.observe(self._on_model_picked, "value")
@@ -185,7 +195,7 @@ class ChatPanel(Panel):
 
         self.children = [
             row(self.model_picker, self.workspace_picker, self.new_button),
-            row(self.temperature_slider, self.code_toggle),
+            row(self.temperature_slider, self.temperature_default, self.code_toggle),
             row(self.file_picker, self.filter_text),
             self.scroller,
             self.input,
@@ -400,8 +410,21 @@ class ChatPanel(Panel):
         return top_k_or_default(proposal["value"])
 
     @validate("temperature")
-    def _valid_temperature(self, proposal: dict[str, Any]) -> float:
-        return float(wire_value(Temperature, proposal["value"], "temperature"))
+    def _valid_temperature(self, proposal: dict[str, Any]) -> float | None:
+        value = proposal["value"]
+        return None if value is None else float(wire_value(Temperature, value, "temperature"))
+
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        self.temperature = change["new"]
+
+    @observe("temperature")
+    def _on_temperature(self, change: dict[str, Any]) -> None:
+        """The slider shows the temperature sent, or says that none is."""
+        chosen = change["new"] is not None
+        self.temperature_slider.readout = chosen
+        self.temperature_default.layout.display = "none" if chosen else None
+        if chosen:
+            self.temperature_slider.value = change["new"]
 
     @observe("streaming")
     def _on_streaming(self, change: dict[str, Any]) -> None:

@@ -25,6 +25,7 @@ from chatspace.notebook.display import Citation
 from chatspace.notebook.grammar import parse_mapping
 from chatspace.notebook.markup import escape, markdown_to_html
 from chatspace.notebook.sources import SOURCE_COLUMNS, source_rows, stored_sources
+from chatspace.notebook.table_rows import labelled_citations
 
 from ._common import Panel, PanelInputError, action, button, render_table, row
 from ._conversation import render_citations
@@ -258,6 +259,7 @@ class CompletionsBrowser(Panel):
             )
         if completion.choices:
             cited = Citation.from_annotations(completion.choices[0].message.annotations)
+            cited = labelled_citations(self.client, cited, self.workspace)
             parts.append(render_citations(cited, workspace=self.workspace))
         sources = source_rows(stored_sources(self.client, completion_id, self.workspace))
         if sources:

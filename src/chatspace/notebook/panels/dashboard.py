@@ -7,7 +7,8 @@ extension opens the area as soon as the widget exists): an Output widget whose f
 lives in the shell rather than in a cell. The dashboard goes in as its output data, not
 by capturing a cell's output, so it works outside a running cell too (a button's
 callback), and the cell that opened it shows one line saying where it went instead of a
-second copy of the panels.
+second copy of the panels. Beside them goes :class:`._side.StaleSides`, which closes the
+side tab a restarted kernel left behind (else the notebook run again shows two).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from ._side import StaleSides
 from .chat import ChatPanel
 from .completions import CompletionsBrowser
 from .files import FilesPanel
@@ -44,6 +46,7 @@ class Dashboard(w.Tab):
         self.files = FilesPanel(client, session=session)
         self.workspaces = WorkspacePanel(client, session=session)
         self.side: Sidecar | None = None
+        self._stale_sides: StaleSides | None = None
         super().__init__(
             children=[self.chat, self.completions, self.files, self.workspaces],
             titles=("Chat", "Completions", "Files", "Workspaces"),
@@ -56,12 +59,15 @@ class Dashboard(w.Tab):
         """Show the panels in JupyterLab's right side area (again, if it was closed)."""
         from sidecar import Sidecar
 
-        if self.side is not None:
-            self.side.close()
+        self._close_side()
         self.side = Sidecar(title=SIDE_TITLE)
         self.side.add_class("chatspace-side")
         view = w.Widget._repr_mimebundle_(self)  # the panels, not the line of the cell
-        self.side.outputs = ({"output_type": "display_data", "data": view, "metadata": {}},)
+        self._stale_sides = StaleSides(title=SIDE_TITLE)
+        self.side.outputs = tuple(
+            {"output_type": "display_data", "data": data, "metadata": {}}
+            for data in (view, w.Widget._repr_mimebundle_(self._stale_sides))
+        )
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
         if self.side is not None:
@@ -72,10 +78,14 @@ class Dashboard(w.Tab):
     def close(self) -> None:
         for panel in (self.chat, self.completions, self.files, self.workspaces):
             panel.close()
-        if self.side is not None:
-            self.side.close()
-            self.side = None
+        self._close_side()
         super().close()
+
+    def _close_side(self) -> None:
+        for widget in (self.side, self._stale_sides):
+            if widget is not None:
+                widget.close()
+        self.side = self._stale_sides = None
 
 
 def dashboard(

@@ -10,7 +10,8 @@ not served again by a later one (the later is logged once):
    ``owned_by: models.toml``), re-read whenever it changes, so a model added there is
    served at the next request;
 4. connections added over HTTP (``POST /models``, ``%chat models add``; ``owned_by:
-   POST /models``), kept in the database for every replica (:mod:`..saved_models`);
+   added by USER``, the admin who added it), kept in the database for every replica
+   (:mod:`..saved_models`);
 5. endpoints found in the environment (:mod:`..discovery`; ``owned_by: openai`` or
    ``ollama``), updated in the background.
 
@@ -46,11 +47,12 @@ from .base import Engine
 from .local import LocalEngine
 from .upstream import UpstreamEngine, new_client
 
-__all__ = ["SAVED", "SERVE", "ModelRegistry"]
+__all__ = ["SAVED", "SERVE", "ModelRegistry", "added_by"]
 
 log = logging.getLogger("chatspace.service")
 SERVE = "chatspace serve"
 SAVED = "POST /models"
+"""The source of the connections added over HTTP (their ``owned_by`` is :func:`added_by`)."""
 HOW_TO_ADD = (
     "Add one with 'chatspace models add NAME --url URL' or, in a notebook, "
     "'%chat models add NAME --url URL'."
@@ -83,10 +85,23 @@ def _advice(owned_by: str, name: str) -> str:
     return f"It comes from {owned_by}: check that it serves the model"
 
 
-def _upstream(name: str, remote: str, client: httpx.AsyncClient, owned_by: str) -> UpstreamEngine:
-    """The engine of a connection from ``owned_by``, whose failures say how to check it."""
+def added_by(user_id: str) -> str:
+    """``owned_by`` of a model added over HTTP: who added it, rather than the route it came
+    by (``%chat models`` showed "POST /models", which tells a notebook's user nothing)."""
+    return f"added by {user_id}"
+
+
+def _upstream(
+    name: str, remote: str, client: httpx.AsyncClient, source: str, owned_by: str | None = None
+) -> UpstreamEngine:
+    """The engine of a connection from ``source`` (its ``owned_by`` unless told), whose
+    failures say how to check it."""
     return UpstreamEngine(
-        name=name, remote=remote, client=client, owned_by=owned_by, advice=_advice(owned_by, name)
+        name=name,
+        remote=remote,
+        client=client,
+        owned_by=owned_by or source,
+        advice=_advice(source, name),
     )
 
 
@@ -153,19 +168,25 @@ class ModelRegistry:
             self._merge()
         return self._merged
 
-    def set_saved(self, connections: list[Upstream]) -> None:
-        """The connections of ``POST /models`` now (each an upstream of one model)."""
+    def set_saved(self, connections: list[tuple[Upstream, str]]) -> None:
+        """The connections of ``POST /models`` now (each an upstream of one model, with
+        the user who added it)."""
         self._saved = {
-            name: _upstream(name, remote, self._client(c.url, c.key, c.timeout), SAVED)
-            for c in connections
+            name: _upstream(
+                name, remote, self._client(c.url, c.key, c.timeout), SAVED, added_by(user)
+            )
+            for c, user in connections
             for name, remote in c.models.items()
         }
         self._merge()
 
     def source_of(self, name: str) -> str | None:
-        """Where the model ``name`` is served from (its ``owned_by``), if it is."""
+        """Where the model ``name`` is served from (:data:`SAVED` for a connection added
+        over HTTP, else its ``owned_by``), if it is."""
         engine = self.engines().get(name)
-        return None if engine is None else engine.owned_by
+        if engine is None:
+            return None
+        return SAVED if engine is self._saved.get(name) else engine.owned_by
 
     def set_discovered(self, endpoint: Endpoint, model_ids: list[str]) -> None:
         """The models an endpoint of the environment serves now (:mod:`..discovery`)."""

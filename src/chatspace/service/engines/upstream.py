@@ -32,6 +32,7 @@ from httpx_sse import EventSource
 from chatspace.service.config import Upstream
 from chatspace.service.problems import UpstreamFailed, UpstreamTimeout
 from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatCompletionRequest, ChatMessage, CompletionUsage
 
 from .attribution import attribute
@@ -189,6 +190,19 @@ class UpstreamEngine:
             body["stream_options"] = {"include_usage": True}
         return body
 
+    def counted(self, job: Job, contents: Sequence[str]) -> UsageReport:
+        """The usage of a server that reports none (llama.cpp's server streams none, as it
+        ignores ``stream_options``), by the service's tokenizer: the prompt is what the
+        model read, the passages' system message included, as in a count the model gives."""
+        found = job.retrieval
+        given = [context_message(self.given(found))["content"]] if found.searched else []
+        prompt = count_texts([*given, *(m.text() for m in job.request.messages)])
+        completion = count_texts(contents)
+        usage = CompletionUsage(
+            prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
+        )
+        return UsageReport(usage)
+
     def _failed(self, why: str, reason: str = "", *, advise: bool = False) -> UpstreamFailed:
         said = f": {self._scrubbed(reason)}" if reason else ""
         return self._problem(f"failed: {why}{said}", advise=advise)
@@ -239,12 +253,14 @@ class UpstreamEngine:
                 yield event
             return
         data = await self.post(self.body(job, stream=False))
-        for event in self._answer_events(data, job.retrieval):
+        for event in self._answer_events(data, job):
             yield event
 
-    def _answer_events(self, data: dict[str, Any], retrieval: Retrieval) -> list[Event]:
+    def _answer_events(self, data: dict[str, Any], job: Job) -> list[Event]:
         """The events of a whole (not streamed) chat completion."""
         events: list[Event] = []
+        contents: list[str] = []
+        retrieval = job.retrieval
         try:
             for i, choice in enumerate(data["choices"]):
                 index = int(choice.get("index", i))
@@ -252,6 +268,7 @@ class UpstreamEngine:
                 content = message.get("content") or ""
                 if not isinstance(content, str):
                     raise TypeError("content is not a string")
+                contents.append(content)
                 events.append(ContentDelta(index, content, _logprobs(choice)))
                 events += _call_events(index, message)
                 notes = attribute(content, retrieval)
@@ -259,8 +276,8 @@ class UpstreamEngine:
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._failed("its answer is not a chat completion") from None
         usage = _usage(data.get("usage"))
-        if usage is not None:
-            events.append(UsageReport(usage, data.get("system_fingerprint")))
+        reported = UsageReport(usage, data.get("system_fingerprint")) if usage is not None else None
+        events.append(reported or self.counted(job, contents))
         return events
 
     async def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -299,7 +316,7 @@ class UpstreamEngine:
                 kind = response.headers.get("content-type", "")
                 if kind.startswith("application/json"):
                     await response.aread()
-                    for event in self._answer_events(self._json(response), job.retrieval):
+                    for event in self._answer_events(self._json(response), job):
                         yield event
                     return
                 if not kind.startswith("text/event-stream"):
@@ -320,8 +337,7 @@ class UpstreamEngine:
             raise self._failed("its server could not be reached", advise=True) from None
         if not chunks:
             raise self._failed("it streamed no answer")
-        if usage is not None:
-            yield usage
+        yield usage or self.counted(job, ["".join(c) for c in contents.values()])
 
     def _chunk(self, data: str) -> dict[str, Any]:
         try:

@@ -13,7 +13,7 @@ import time
 from chatspace.local.checks import CHECK_TIMEOUT, BadConnection, check_connection, check_name
 from chatspace.local.connections import FILE_NAME
 from chatspace.service.access import Caller
-from chatspace.service.engines.registry import SAVED
+from chatspace.service.engines.registry import SAVED, added_by
 from chatspace.service.problems import Conflict, Forbidden, Invalid, NotFound, quoted
 from chatspace.service.sealing import CONNECTIONS_SECRET_ENV, Unsealable
 from chatspace.service.state import AppState
@@ -87,7 +87,7 @@ def add_model(state: AppState, *, caller: Caller, body: ModelConnection) -> Mode
     if not saved:  # another admin added the name meanwhile
         raise Conflict(f"Model {quoted(body.id)} exists; send replace: true to change it.")
     state.saved_models.load()
-    return Model(id=body.id, created=int(time.time()), owned_by=SAVED)
+    return Model(id=body.id, created=int(time.time()), owned_by=added_by(caller.user_id))
 
 
 def _saved(state: AppState, name: str) -> store.Saved:

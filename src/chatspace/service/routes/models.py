@@ -21,8 +21,8 @@ _ADMIN = error_responses(403, 404, 409)
 async def list_models(_: CallerDep, state: StateDep) -> ModelList:
     """``service-l0`` (the built-in local engine) and every connected model; ``owned_by``
     says where each comes from (``chatspace``, ``chatspace serve``, ``models.toml``,
-    ``POST /models``, ``openai``, ``ollama``). Right after the start it waits (at most 5 s)
-    for the models of the environment's endpoints to be discovered."""
+    ``added by USER`` over HTTP, ``openai``, ``ollama``). Right after the start it waits
+    (at most 5 s) for the models of the environment's endpoints to be discovered."""
     await state.models.first_discovery(DISCOVERY_TIMEOUT)
     return ModelList(data=state.models.list_models())
 

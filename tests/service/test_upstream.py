@@ -207,6 +207,21 @@ def test_request_forwarded_with_context_key_and_mapped_name(
     }
 
 
+def test_the_client_forwards_a_sampling_parameter_given_at_its_documented_default(
+    relay: Service, org: str, fake: FakeUpstream
+) -> None:
+    """``temperature=1`` was dropped by the client as the interface's default, so the
+    model's own default (llama.cpp's 0.8) applied: a slider or ``-t 1`` set to 1 did
+    nothing. Left out, nothing is sent, and the model's default applies."""
+    with Client(relay.url, token=relay.token("alice", org)) as c:
+        c.chat.create(model="echo", messages="Hi", temperature=1, presence_penalty=0)
+        body = fake.last("echo")["body"]
+        assert (body["temperature"], body["presence_penalty"]) == (1, 0)
+        c.chat.create(model="echo", messages="Hi")
+        body = fake.last("echo")["body"]
+        assert not {"temperature", "top_p", "presence_penalty", "frequency_penalty"} & set(body)
+
+
 def test_streamed_through_with_usage_and_citations(
     client: httpx.Client, fake: FakeUpstream
 ) -> None:

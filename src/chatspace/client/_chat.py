@@ -14,15 +14,18 @@ __all__ = ["CHAT_DEFAULTS", "PATH", "ChatCreateParams", "Messages", "create_call
 
 PATH = "/chat/completions"
 # The defaults of docs/interface.md#chat-request: a parameter left at its default is not sent.
+# The sampling parameters default to None, "not given": the service forwards only what a
+# request gives, so a model's own default applies (llama.cpp's temperature is 0.8) and an
+# explicit ``temperature=1`` or ``presence_penalty=0`` reaches it.
 CHAT_DEFAULTS: dict[str, Any] = {
-    "temperature": 1,
-    "top_p": 1,
+    "temperature": None,
+    "top_p": None,
     "n": 1,
     "stream": False,
     "max_tokens": None,
     "max_completion_tokens": None,
-    "presence_penalty": 0,
-    "frequency_penalty": 0,
+    "presence_penalty": None,
+    "frequency_penalty": None,
     "logit_bias": None,
     "logprobs": False,
     "top_logprobs": None,

@@ -58,14 +58,14 @@ class Chat(Resource):
         messages: Messages,
         workspace: str | None = None,
         model: str = DEFAULT_MODEL,
-        temperature: float | None = 1,
-        top_p: float | None = 1,
+        temperature: float | None = None,
+        top_p: float | None = None,
         n: int | None = 1,
         stream: bool | None = False,
         max_tokens: int | None = None,
         max_completion_tokens: int | None = None,
-        presence_penalty: float | None = 0,
-        frequency_penalty: float | None = 0,
+        presence_penalty: float | None = None,
+        frequency_penalty: float | None = None,
         logit_bias: Mapping[str, float] | None = None,
         logprobs: bool | None = False,
         top_logprobs: int | None = None,
@@ -92,6 +92,8 @@ class Chat(Resource):
         :func:`~chatspace.client.user_message` for filter parts. ``store=True`` keeps
         the completion in the workspace, for ``list``/``get`` later. ``tools`` (and the
         legacy ``functions``) are OpenAI's; the calls come back in ``message.tool_calls``.
+        A sampling parameter left out (``temperature``, ``top_p``, the penalties) is not
+        sent: the model's own default applies.
 
         >>> answer = client.chat.create(messages="What do my notes say about Lyon?")
         >>> answer.text, answer.choices[0].message.annotations

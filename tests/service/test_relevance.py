@@ -92,8 +92,6 @@ def test_a_passage_without_a_rare_name_of_the_question_is_not_cited(client: http
         ],
     )
     assert "inheritance.md" not in _cited(ask(client, "What is the capital city of Australia?"))
-    # the passage that holds the name, and nothing of what is asked about it, neither
-    assert _cited(ask(client, "What is the population of Sydney?")) == []
     assert _cited(ask(client, "How many capitals does a state have?"))[0] == "inheritance.md"
     assert _cited(ask(client, "Is Australia/Sydney a time zone name?"))[0] == "zones.md"
 

@@ -33,8 +33,7 @@ the same way on every engine, in two steps:
    another name of the question, not such an acronym, is in a candidate's file name ("the
    *Acme* contract"). A passage without a name of the question that few passages of the
    workspace hold (:data:`RARE_NAME_SHARE`) is not relevant either: "the capital city of
-   *Australia*" is not answered by "Each state has many cities, but only one capital.";
-   nor one holding the question's names and none of its other words (:data:`ASKED_SHARE`). A
+   *Australia*" is not answered by "Each state has many cities, but only one capital." A
    word joined by underscores (``max_query_memory``) counts as a name, capitalized or not:
    it names a setting, a function or a column that the files must know; so does a long
    option (``--data-checksums``), which a candidate must spell whole.
@@ -356,15 +355,6 @@ the same). On dev, 0.01 to 0.1 change nothing, 0.2 quotes the answer of one ques
 more, 0.3 of two (it requires "PostgreSQL", and on the test split loses the question
 whose answer does not say it): 0.2, the largest share below the subject's."""
 
-ASKED_SHARE = 0.15
-"""A passage that holds names of the question and none of its other words ("the
-*population* of Tokyo" and "AT TIME ZONE 'Asia/Tokyo'") says nothing about what is asked
-and is not relevant, when those other words weigh at least this share of the question.
-Below it the other words only shape the question ("What does REFRESH MATERIALIZED VIEW
-CONCURRENTLY *require*?"), and the page that answers need not say them. PostgreSQL's
-manual, dev split: 0.05 loses that question's page, 0.15 silences two no-answer questions
-more (0.861 -> 0.917) and changes nothing else, 0.3 one."""
-
 SEARCHED_POSTINGS = 20_000
 """How many matches (passages x terms) the candidates query may score: a workspace
 whose terms together match no more is searched with every term, any of them; past it,
@@ -420,8 +410,7 @@ class _Lexical:
     covers: dict[int, list[tuple[frozenset[str], float]]] = field(default_factory=dict)
     """For each candidate, the stems and the share of the question of each term it covers."""
     lacking: frozenset[int] = frozenset()
-    """The candidates that are not relevant whatever their score: without a rare name of
-    the question (:data:`RARE_NAME_SHARE`), or with its names alone (:data:`ASKED_SHARE`)."""
+    """The candidates without a rare name of the question (:data:`RARE_NAME_SHARE`)."""
     stems: Mapping[str, Sequence[str]] = field(default_factory=dict)
     """The stems of the candidates' matched tokens."""
 
@@ -454,9 +443,6 @@ def _lexical(
     total = 0.0
     unknown = False
     lacking: set[int] = set()
-    saying: set[int] = set()
-    naming: set[int] = set()
-    asked = 0.0
     rare = RARE_NAME_SHARE * (weights.passages or 0)
     for term, share, df in zip(query.terms, weights.shares, weights.counts, strict=True):
         term_stems = set(stems[term])
@@ -477,15 +463,10 @@ def _lexical(
                 covers[pid].append((frozenset(term_stems), share))
             elif required:
                 lacking.add(pid)
-            if found:
-                (naming if term in query.names else saying).add(pid)
-        asked += 0.0 if term in query.names else share
     if not total:
         return _Lexical(dict.fromkeys(covered, 0.0), unknown)
     coverage = {pid: c / total for pid, c in covered.items()}
     shares = {pid: [(s, share / total) for s, share in found] for pid, found in covers.items()}
-    if asked >= ASKED_SHARE * total:
-        lacking |= naming - saying
     return _Lexical(coverage, unknown, shares, stems=stems, lacking=frozenset(lacking))
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from chatspace.local.launcher import stop_service
 from support import engine_free, engines
 from support import service as services
 from support.service import Service, new_org, start_service
@@ -98,6 +99,8 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
         CHATSPACE_AUTODETECT="0",
     )
     yield home
+    # the embedded service a kernel or a client started there outlives them by design
+    stop_service(home / "chatspace-data")
     os.environ.clear()
     os.environ.update(saved)
 

@@ -64,7 +64,7 @@ class AppState:
         if sealer is None and algorithm == "HS256":
             sealer = Sealer(key)
         models = ModelRegistry.from_settings(settings)
-        index = open_index(db, open_embedder(settings.embeddings))
+        index = open_index(db, open_embedder(settings.embeddings), settings.data_dir / "dense")
         return cls(
             settings=settings,
             db=db,

@@ -146,7 +146,8 @@ class _Matrix:
     def of_files(self, file_ids: frozenset[str]) -> npt.NDArray[np.intp]:
         """The rows of passages of these files."""
         keys = np.fromiter((file_key(f) for f in file_ids), np.int64, len(file_ids))
-        return np.flatnonzero(np.concatenate([np.isin(b.files, keys) for b in self.blocks]))
+        kept = [np.zeros(0, np.bool_), *(np.isin(b.files, keys) for b in self.blocks)]
+        return np.flatnonzero(np.concatenate(kept))
 
     def appended(self, rows: Sequence[VectorRow], dim: int, folder: Path) -> _Matrix:
         """With these rows (of passages not held): the last block filled first, then new

@@ -369,3 +369,14 @@ def test_the_stamp_a_question_asks_for_does_not_grow_with_the_passages(
     for n in range(30):
         _file(engine, index, f"more-{n}")
     assert _steps(engine) == (few, 186)
+
+
+@pytest.mark.parametrize("size", [0, 5, 200, 3_199, 3_201, 50_000])
+def test_the_largest_similarities_are_those_a_whole_sort_finds(size: int) -> None:
+    """Only the values at or above a bound drawn from a sample are partitioned: the
+    ``k`` largest are the same as a whole sort's, wherever they lie."""
+    values = np.random.default_rng(size).standard_normal(size)
+    values[-3:] += 10  # the largest at the end, past the last sampled value
+    for k in (1, 200):
+        found = dense_module._largest(values, k)
+        assert sorted(found.tolist()) == sorted(np.argsort(-values)[:k].tolist())

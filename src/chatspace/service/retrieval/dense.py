@@ -62,6 +62,8 @@ and what one load reads at a time."""
 MARGIN = 4
 """The passages compared exactly: this many times those asked for, by the approximate
 similarity (float16 question: off by 1e-4 at most, far less than the gaps it skips)."""
+SAMPLE_EVERY = 16
+"""The values :func:`_largest` samples to bound the passages it partitions."""
 _HALF = np.dtype("<f2")
 
 
@@ -187,6 +189,21 @@ class _Matrix:
 _EMPTY = _Matrix.of(())
 
 
+def _largest(values: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.intp]:
+    """The places of the ``k`` largest ``values`` (any order). Only the values at or above
+    the ``k``-th largest of every :data:`SAMPLE_EVERY`-th are partitioned: at least ``k``
+    values reach it (those of the sample), so the ``k`` largest are all among them; a
+    partition of all of a million took 20 to 25 ms a question."""
+    if len(values) <= k:
+        return np.arange(len(values), dtype=np.intp)
+    sample = values[::SAMPLE_EVERY]
+    places = np.arange(len(values), dtype=np.intp)
+    if len(sample) > k:
+        bound = np.partition(sample, len(sample) - k)[len(sample) - k]
+        places = np.flatnonzero(values >= bound)
+    return places[np.argpartition(-values[places], k - 1)[:k]]
+
+
 @dataclass(frozen=True, slots=True)
 class Similarities:
     """Every passage of a workspace with vectors, and its similarity to a question:
@@ -211,12 +228,10 @@ class Similarities:
         """The ids of the ``limit`` most similar passages (of ``file_ids`` when given)."""
         matrix = self.matrix
         if file_ids is None:
-            candidates = np.arange(len(matrix), dtype=np.intp)
+            candidates = _largest(self.approximate, limit * MARGIN)
         else:
-            candidates = matrix.of_files(file_ids)
-        if len(candidates) > limit * MARGIN:
-            part = np.argpartition(-self.approximate[candidates], limit * MARGIN - 1)
-            candidates = candidates[part[: limit * MARGIN]]
+            rows = matrix.of_files(file_ids)
+            candidates = rows[_largest(self.approximate[rows], limit * MARGIN)]
         cosine = self._exact(candidates)
         ids = matrix.ids(candidates)
         order = np.lexsort((ids, -cosine))[:limit]

@@ -380,3 +380,30 @@ def test_the_largest_similarities_are_those_a_whole_sort_finds(size: int) -> Non
     for k in (1, 200):
         found = dense_module._largest(values, k)
         assert sorted(found.tolist()) == sorted(np.argsort(-values)[:k].tolist())
+
+
+def test_the_files_of_a_deleted_workspace_are_emptied_at_start(
+    engine: sa.Engine, index: PassageIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No question refreshes the files of a workspace that is gone: the next start
+    empties them (the others are kept, and found again without reading the database)."""
+    folder = tmp_path / "dense"
+    _file(engine, index, "alpha")
+    add_indexed_file(engine, index, org="o", workspace="lab", file_id="gamma",
+                     passages=["The lab's river."])  # fmt: skip
+    dense = _fresh(folder)
+    with engine.connect() as conn:
+        dense.similarities(conn, org_id="o", workspace_id="lab", question=QUESTION)
+    _ranking(engine, dense)
+    assert len(list(folder.glob("*/*.block"))) == 2
+    with write_transaction(engine) as conn:
+        passage_store.drop_workspace_index(conn, org_id="o", workspace_id="lab")
+    first = _ranking(engine, dense)
+    restarted = _fresh(folder)
+    with engine.connect() as conn:
+        assert restarted.release_unused(conn) == 1
+    (kept,) = folder.glob("*/*.block")
+    with monkeypatch.context() as patched:
+        _no_vectors_read(patched)
+        assert _ranking(engine, restarted) == first
+    assert list(folder.glob("*/*.block")) == [kept]

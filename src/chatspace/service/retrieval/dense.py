@@ -273,6 +273,18 @@ class DenseIndex:
         """None: the vectors live in the ``vector`` column only."""
         return None
 
+    def release_unused(self, conn: sa.Connection) -> int:
+        """Empty the files of each workspace and model that has no vectors left (a
+        workspace deleted, another model chosen): no question would ever refresh them.
+        How many were emptied."""
+        emptied = 0
+        for files in WorkspaceFiles.under(self.folder):
+            if vector_stamp(conn, **files.what)[0] == 0:
+                with files.locked(exclusive=True):
+                    files.publish(())
+                emptied += 1
+        return emptied
+
     def similarities(
         self, conn: sa.Connection, *, org_id: str, workspace_id: str, question: str
     ) -> Similarities:

@@ -145,6 +145,20 @@ class WorkspaceFiles:
         digest = hashlib.blake2b("\0".join(self.what.values()).encode(), digest_size=12)
         self.folder = root / digest.hexdigest()
 
+    @classmethod
+    def under(cls, root: Path) -> list[WorkspaceFiles]:
+        """The folders under ``root`` that hold blocks, by what their manifest names."""
+        found = []
+        for manifest in sorted(root.glob(f"*/{_MANIFEST}")):
+            try:
+                told = json.loads(manifest.read_text())
+                files = cls(root, **told["of"])
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            if files.folder == manifest.parent and told.get("blocks"):
+                found.append(files)
+        return found
+
     @contextlib.contextmanager
     def locked(self, *, exclusive: bool) -> Iterator[None]:
         """The folder's lock, shared (to read) or exclusive (to change it)."""

@@ -39,7 +39,7 @@ import sqlalchemy as sa
 
 from chatspace.service.store.passages import (
     VectorRow,
-    vector_ids,
+    vector_owners,
     vector_stamp,
     vectors_of,
     workspace_vectors,
@@ -170,13 +170,19 @@ class _Matrix:
             blocks.append(Block.write(folder, ids[part], files[part], added[part]))
         return _Matrix.of(blocks)
 
-    def without(self, kept: npt.NDArray[np.int64], folder: Path) -> _Matrix:
-        """Only the rows of the ids ``kept``; the blocks that lose one are written anew."""
-        kept = np.sort(kept)
+    def without(
+        self, kept: npt.NDArray[np.int64], keys: npt.NDArray[np.int64], folder: Path
+    ) -> _Matrix:
+        """Only the rows whose id is in ``kept`` with the file key at its place in
+        ``keys``; the blocks that lose one are written anew."""
+        order = np.argsort(kept, kind="stable")
+        kept, keys = kept[order], keys[order]
         blocks = []
         for block in self.blocks:
             at = np.minimum(np.searchsorted(kept, block.ids), len(kept) - 1)
-            keep = kept[at] == block.ids if len(kept) else np.zeros(len(block), np.bool_)
+            keep = np.zeros(len(block), np.bool_)
+            if len(kept):
+                keep = (kept[at] == block.ids) & (keys[at] == block.files)
             if keep.all():
                 blocks.append(block)
             elif keep.any():
@@ -309,13 +315,18 @@ class DenseIndex:
             with files.locked(exclusive=False):  # what another process may have written
                 found = files.read(known)
             matrix = _EMPTY if found is None else _Matrix.of(found)
-            if matrix.stamp != stamp:
+            # files this process did not write are checked once against the database's
+            # ids and files: on SQLite an id freed by a delete is given to the next
+            # passage, and the same stamp may then hold another passage's vector
+            check = held is None and found is not None
+            if matrix.stamp != stamp or check:
                 with files.locked(exclusive=True):
                     found = files.read(known)
                     matrix = _EMPTY if found is None else _Matrix.of(found)
-                    if matrix.stamp != stamp:
-                        matrix = self._refreshed(conn, matrix, files, stamp)
-                        files.publish(matrix.blocks)
+                    refreshed = self._refreshed(conn, matrix, files, stamp, check=check)
+                    if refreshed is not matrix:
+                        files.publish(refreshed.blocks)
+                    matrix = refreshed
             with self._lock:
                 self._matrices[key] = matrix
                 self._matrices.move_to_end(key)
@@ -329,18 +340,25 @@ class DenseIndex:
         matrix: _Matrix,
         files: WorkspaceFiles,
         stamp: tuple[int, int, int],
+        *,
+        check: bool = False,
     ) -> _Matrix:
         """``matrix`` brought up to the database: the vectors after its largest id; then,
-        if the stamp says more changed, by the ids."""
+        if the stamp says more changed (or ``check``), by the ids and their files."""
         where, dim, folder = files.what, self.embedder.dim, files.folder
         while rows := workspace_vectors(conn, **where, after=matrix.stamp[1], limit=BLOCK_ROWS):
             matrix = matrix.appended(rows, dim, folder)
-        if matrix.stamp != stamp:  # passages removed, or vectors stored below the largest id
-            now = np.array(vector_ids(conn, **where), np.int64)
-            matrix = matrix.without(now, folder)
-            held = np.concatenate([b.ids for b in matrix.blocks]) if matrix.blocks else now[:0]
-            missing = np.setdiff1d(now, held)
-            matrix = matrix.appended(
-                vectors_of(conn, missing.tolist(), model=where["model"]), dim, folder
+        if matrix.stamp != stamp or check:  # removed, stored below the largest id, reused
+            owners = vector_owners(conn, **where)
+            now = np.fromiter((pid for pid, _ in owners), np.int64, len(owners))
+            known: dict[str, int] = {}  # a file's key computed once, not once a passage
+            keys = np.fromiter(
+                (known.get(f) or known.setdefault(f, file_key(f)) for _, f in owners),
+                np.int64,
+                len(owners),
             )
+            matrix = matrix.without(now, keys, folder)
+            held = np.concatenate([b.ids for b in matrix.blocks]) if matrix.blocks else now[:0]
+            missing = np.setdiff1d(now, held).tolist()
+            matrix = matrix.appended(vectors_of(conn, missing, model=where["model"]), dim, folder)
         return matrix

@@ -127,6 +127,7 @@ def _rankers(
     import sqlalchemy as sa
 
     from chatspace.service.retrieval.dense import DenseIndex
+    from chatspace.service.retrieval.dense_files import files_beside
     from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
     from chatspace.service.retrieval.index import open_index
     from chatspace.service.retrieval.search import (
@@ -137,7 +138,7 @@ def _rankers(
         search_terms,
     )
 
-    dense = DenseIndex(WordLlamaEmbedder())
+    dense = DenseIndex(WordLlamaEmbedder(), files_beside(conn.engine))
     chatspace, lexical = _chatspace_rankers(
         conn, org_id, path_of, open_index(conn.engine, dense.embedder)
     )

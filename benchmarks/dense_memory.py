@@ -23,9 +23,11 @@ ADDED = 1_000
 """Vectors added (after the largest id) before the refresh is timed: 100 files' worth."""
 
 
-def _rss_mb() -> float:
+def _rss_mb(kind: str = "RssAnon") -> float:
+    """This process's resident MB of ``kind`` (``RssAnon``: its own memory; ``RssFile``:
+    mapped files' pages, the page cache's)."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{kind}:"):
             return int(line.split()[1]) / 1024
     return 0.0
 
@@ -68,11 +70,12 @@ def _fill(url: str, count: int, first: int = 0) -> None:
 def measure(url: str) -> dict[str, float]:
     """In this process: the index's memory and times over the database at ``url``."""
     from chatspace.service.retrieval.dense import DenseIndex
+    from chatspace.service.retrieval.dense_files import files_beside
     from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
     from chatspace.service.store.db import open_database
 
     engine = open_database(url)
-    dense = DenseIndex(WordLlamaEmbedder())
+    dense = DenseIndex(WordLlamaEmbedder(), files_beside(engine))
     dense.embedder.embed(["warm up"])
     before = _rss_mb()
     asked = [f"What does section {i} say about indexes and tables?" for i in range(QUESTIONS)]
@@ -107,7 +110,8 @@ def measure(url: str) -> dict[str, float]:
         "question_p50_ms": statistics.median(times),
         "question_max_ms": max(times),
         "refresh_s": refresh_s,
-        "rss_mb": _rss_mb(),
+        "rss_anon_mb": _rss_mb(),
+        "rss_file_mb": _rss_mb("RssFile"),
     }
 
 

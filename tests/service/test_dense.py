@@ -1,17 +1,26 @@
-"""SQLite's dense index (and PostgreSQL's without pgvector), ``retrieval/dense.py``: what a
-process holds per passage is what is stored (float16) and its id and file, and a refresh
+"""SQLite's dense index (and PostgreSQL's without pgvector), ``retrieval/dense.py``: the
+vectors live in memory-mapped files beside the database, as stored (float16) with their
+id and file, shared by the processes on it and found again by a restarted one; a refresh
 after vectors were added or removed reads and rewrites only what changed, ranking exactly
 as a process that loads the workspace afresh."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import textwrap
+import tracemalloc
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 import sqlalchemy as sa
 
 from chatspace.service.retrieval import dense as dense_module
+from chatspace.service.retrieval import dense_files
 from chatspace.service.retrieval.dense import DenseIndex
 from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
 from chatspace.service.retrieval.index import PassageIndex, open_index
@@ -22,6 +31,8 @@ from support.rows import add_indexed_file, sqlite_steps
 
 QUESTION = "Which river crosses the northern valley?"
 WHERE = {"org_id": "o", "workspace_id": "default"}
+KEY = ("o", "default")
+Ranking = tuple[list[int], dict[int, float | None]]
 
 
 @pytest.fixture
@@ -32,8 +43,8 @@ def engine(database_url: str) -> Iterator[sa.Engine]:
 
 
 @pytest.fixture
-def index(engine: sa.Engine) -> PassageIndex:
-    return open_index(engine, WordLlamaEmbedder())
+def index(engine: sa.Engine, tmp_path: Path) -> PassageIndex:
+    return open_index(engine, WordLlamaEmbedder(), tmp_path / "index")
 
 
 def _file(engine: sa.Engine, index: PassageIndex, file_id: str, count: int = 6) -> None:
@@ -41,12 +52,12 @@ def _file(engine: sa.Engine, index: PassageIndex, file_id: str, count: int = 6) 
     add_indexed_file(engine, index, org="o", file_id=file_id, passages=passages)
 
 
-def _fresh() -> DenseIndex:
-    """A process's dense index with nothing held yet (PostgreSQL's without pgvector)."""
-    return DenseIndex(WordLlamaEmbedder())
+def _fresh(folder: Path) -> DenseIndex:
+    """A process's dense index with nothing held yet, its files in ``folder``."""
+    return DenseIndex(WordLlamaEmbedder(), folder)
 
 
-def _ranking(engine: sa.Engine, dense: DenseIndex) -> tuple[list[int], dict[int, float | None]]:
+def _ranking(engine: sa.Engine, dense: DenseIndex) -> Ranking:
     with engine.connect() as conn:
         sims = dense.similarities(conn, **WHERE, question=QUESTION)
         ids = conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all()
@@ -55,24 +66,52 @@ def _ranking(engine: sa.Engine, dense: DenseIndex) -> tuple[list[int], dict[int,
     return sims.best(10, file_ids=None), {pid: found.get(pid) for pid in ids}
 
 
+class _Loaded:
+    """A fresh load's ranking, from a folder of its own each time."""
+
+    def __init__(self, engine: sa.Engine, root: Path) -> None:
+        self.engine, self.root, self.made = engine, root, 0
+
+    def __call__(self) -> Ranking:
+        self.made += 1
+        return _ranking(self.engine, _fresh(self.root / f"fresh-{self.made}"))
+
+
+def _no_vectors_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on, reading any vector from the database fails (ids may be read)."""
+
+    def refusing(name: str) -> Any:
+        reading = getattr(dense_module, name)
+
+        def read(*args: Any, **kwargs: Any) -> Any:
+            found = reading(*args, **kwargs)
+            assert found == [], "the files held it: no vector to read from the database"
+            return found
+
+        return read
+
+    for name in ("workspace_vectors", "vectors_of"):
+        monkeypatch.setattr(dense_module, name, refusing(name))
+
+
 def test_a_refresh_reads_what_changed_and_ranks_as_a_fresh_load(
-    engine: sa.Engine, index: PassageIndex, monkeypatch: pytest.MonkeyPatch
+    engine: sa.Engine, index: PassageIndex, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(dense_module, "BLOCK_ROWS", 4)
-    dense = _fresh()
+    fresh = _Loaded(engine, tmp_path)
+    dense = _fresh(tmp_path / "dense")
     for file_id in ("alpha", "beta", "gamma"):
         _file(engine, index, file_id)
     _ranking(engine, dense)
-    held = dense._matrices[("o", "default")]
+    held = dense._matrices[KEY]
     assert [len(b) for b in held.blocks] == [4, 4, 4, 4, 2]
 
     _file(engine, index, "delta")  # added after the largest id held
     after_add = _ranking(engine, dense)
-    grown = dense._matrices[("o", "default")]
-    assert grown.blocks[:4] == held.blocks[:4]  # the same arrays: kept, not read again
+    grown = dense._matrices[KEY]
     assert all(a is b for a, b in zip(grown.blocks[:4], held.blocks[:4], strict=True))
     assert [len(b) for b in grown.blocks] == [4, 4, 4, 4, 4, 4]
-    assert after_add == _ranking(engine, _fresh())
+    assert after_add == fresh()
 
     with write_transaction(engine) as conn:  # a file removed, a vector made pending again
         passage_store.delete_file_passages(conn, ["beta"])
@@ -82,17 +121,17 @@ def test_a_refresh_reads_what_changed_and_ranks_as_a_fresh_load(
             )
         )
     after_remove = _ranking(engine, dense)
-    shrunk = dense._matrices[("o", "default")]
-    assert len(shrunk.ids) == 24 - 6 - 3
+    shrunk = dense._matrices[KEY]
+    assert len(shrunk) == 24 - 6 - 3
     assert after_remove[1][min(after_remove[1])] is not None
     assert sum(v is None for v in after_remove[1].values()) == 3  # no vector: no similarity
-    assert after_remove == _ranking(engine, _fresh())
+    assert after_remove == fresh()
 
     while _embed(engine, index):
         pass  # the pending vectors stored again, below the largest id held
     after_restore = _ranking(engine, dense)
-    assert len(dense._matrices[("o", "default")].ids) == 18
-    assert after_restore == _ranking(engine, _fresh())
+    assert len(dense._matrices[KEY]) == 18
+    assert after_restore == fresh()
     assert after_restore[0][0] in after_add[0]
 
 
@@ -109,7 +148,7 @@ def _pending(engine: sa.Engine, pid: int) -> None:
 
 
 def test_a_vector_removed_as_another_is_stored_below_the_largest_is_seen(
-    engine: sa.Engine, index: PassageIndex
+    engine: sa.Engine, index: PassageIndex, tmp_path: Path
 ) -> None:
     """Between two questions one passage lost its vector and another, below the largest
     id, got one: the count and the largest id are as they were, and the copy held kept
@@ -120,7 +159,7 @@ def test_a_vector_removed_as_another_is_stored_below_the_largest_is_seen(
         ids = conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all()
     stored, removed = ids[2], ids[7]
     _pending(engine, stored)
-    dense = _fresh()
+    dense = _fresh(tmp_path / "dense")
     before = _ranking(engine, dense)
     assert before[1][stored] is None
     while _embed(engine, index):
@@ -129,7 +168,7 @@ def test_a_vector_removed_as_another_is_stored_below_the_largest_is_seen(
     after = _ranking(engine, dense)
     assert after[1][stored] is not None
     assert after[1][removed] is None
-    assert after == _ranking(engine, _fresh())
+    assert after == _Loaded(engine, tmp_path)()
 
 
 def _embed(engine: sa.Engine, index: PassageIndex) -> int:
@@ -139,16 +178,134 @@ def _embed(engine: sa.Engine, index: PassageIndex) -> int:
     return embed_batch(engine, index.dense)
 
 
-def test_a_passage_held_costs_what_is_stored(engine: sa.Engine, index: PassageIndex) -> None:
+def test_the_vectors_are_not_held_on_the_heap(
+    engine: sa.Engine, index: PassageIndex, tmp_path: Path
+) -> None:
+    """What a process allocates for a workspace does not grow with its passages: the
+    vectors, ids and file keys are pages of files it maps (528 bytes a passage on disk)."""
+
+    def allocated(folder: Path) -> int:
+        dense = _fresh(folder)
+        dense.embedder.embed(["warm up"])
+        tracemalloc.start()
+        try:
+            with engine.connect() as conn:
+                dense._matrix(conn, "o", "default")
+            return tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+
+    _file(engine, index, "alpha", count=20)
+    few = allocated(tmp_path / "few")
+    for file_id in ("beta", "gamma", "delta", "epsilon"):
+        _file(engine, index, file_id, count=100)
+    many = allocated(tmp_path / "many")
+    assert many - few < 20 * 528  # 400 passages more: 211,200 bytes if they were held
+    blocks = list((tmp_path / "many").glob("*/*.block"))
+    assert sum(b.stat().st_size for b in blocks) == 420 * 528 + 32 * len(blocks)
+
+
+def test_a_restarted_process_reuses_the_files_and_a_deleted_file_is_gone(
+    engine: sa.Engine, index: PassageIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "dense"
+    for file_id in ("alpha", "beta", "gamma"):
+        _file(engine, index, file_id)
+    first = _ranking(engine, _fresh(folder))
+    with monkeypatch.context() as patched:
+        _no_vectors_read(patched)
+        assert _ranking(engine, _fresh(folder)) == first  # restarted: found, not read
+    with engine.connect() as conn:
+        beta = set(conn.scalars(sa.text("SELECT id FROM passages WHERE file_id = 'beta'")).all())
+    with write_transaction(engine) as conn:
+        passage_store.delete_file_passages(conn, ["beta"])
+    after = _fresh(folder)
+    best, cosine = _ranking(engine, after)
+    assert not beta & set(best)
+    with engine.connect() as conn:
+        assert after.similarities(conn, **WHERE, question=QUESTION).of(sorted(beta)) == {}
+    assert (best, cosine) == _Loaded(engine, tmp_path)()
+    with monkeypatch.context() as patched:
+        _no_vectors_read(patched)
+        assert _ranking(engine, _fresh(folder)) == (best, cosine)
+
+
+_OTHER_PROCESS = """
+import json, sys
+from pathlib import Path
+import sqlalchemy as sa
+from chatspace.service.retrieval.dense import DenseIndex
+from chatspace.service.retrieval.embeddings import WordLlamaEmbedder
+from chatspace.service.store import passages
+from chatspace.service.store.db import open_database
+from chatspace.service.store.transactions import write_transaction
+
+engine = open_database(sys.argv[1])
+with write_transaction(engine) as conn:
+    passages.delete_file_passages(conn, ["alpha"])
+dense = DenseIndex(WordLlamaEmbedder(), Path(sys.argv[2]))
+with engine.connect() as conn:
+    sims = dense.similarities(conn, org_id="o", workspace_id="default", question=sys.argv[3])
+    print(json.dumps(sims.best(10, file_ids=None)))
+"""
+
+
+def test_two_processes_on_one_folder_agree(
+    engine: sa.Engine,
+    index: PassageIndex,
+    database_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another process deletes a file and refreshes the files this one maps: this one
+    reads what it wrote, not the database, and ranks as it does; the blocks the other
+    replaced stay readable here until then."""
+    folder = tmp_path / "dense"
+    for file_id in ("alpha", "beta", "gamma"):
+        _file(engine, index, file_id)
+    here = _fresh(folder)
+    _ranking(engine, here)
+    held = here._matrices[KEY]
+    script = textwrap.dedent(_OTHER_PROCESS)
+    done = subprocess.run(
+        [sys.executable, "-c", script, database_url, str(folder), QUESTION],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    theirs = json.loads(done.stdout)
+    assert held.vectors(np.arange(len(held)), 256).shape == (18, 256)  # unlinked, still mapped
+    with monkeypatch.context() as patched:
+        _no_vectors_read(patched)
+        best, _ = _ranking(engine, here)
+    assert best == theirs
+    assert len(here._matrices[KEY]) == 12
+
+
+def test_what_another_boot_wrote_or_a_crash_left_is_not_used(
+    engine: sa.Engine, index: PassageIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files written but perhaps never flushed (another boot of the machine) are read
+    again from the database; files a crash left half-written are removed."""
+    folder = tmp_path / "dense"
     for file_id in ("alpha", "beta"):
-        _file(engine, index, file_id, count=40)
-    dense = _fresh()
-    _ranking(engine, dense)
-    held = dense._matrices[("o", "default")]
-    arrays = [held.ids, held.codes, held.by_id, *held.blocks]
-    per_passage = sum(a.nbytes for a in arrays) / len(held.ids)
-    assert per_passage == 512 + 8 + 4 + 4  # float16 vector, id, file code, id order
-    assert all(b.dtype == np.float16 for b in held.blocks)
+        _file(engine, index, file_id)
+    with monkeypatch.context() as patched:
+        patched.setattr(dense_files, "_BOOT", "a boot before")
+        before = _ranking(engine, _fresh(folder))
+    (workspace,) = folder.iterdir()
+    left = workspace / ".abc.block.tmp"
+    left.write_bytes(b"half")
+    read: list[int] = []
+    reading = dense_module.workspace_vectors
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        found = reading(*args, **kwargs)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(dense_module, "workspace_vectors", counted)
+    assert _ranking(engine, _fresh(folder)) == before
+    assert read == [12, 0]
+    assert not left.exists()
 
 
 _RECOUNTED_STAMPS = (
@@ -219,3 +376,64 @@ def test_the_stamp_a_question_asks_for_does_not_grow_with_the_passages(
     for n in range(30):
         _file(engine, index, f"more-{n}")
     assert _steps(engine) == (few, 186)
+
+
+@pytest.mark.parametrize("size", [0, 5, 200, 3_199, 3_201, 50_000])
+def test_the_largest_similarities_are_those_a_whole_sort_finds(size: int) -> None:
+    """Only the values at or above a bound drawn from a sample are partitioned: the
+    ``k`` largest are the same as a whole sort's, wherever they lie."""
+    values = np.random.default_rng(size).standard_normal(size)
+    values[-3:] += 10  # the largest at the end, past the last sampled value
+    for k in (1, 200):
+        found = dense_module._largest(values, k)
+        assert sorted(found.tolist()) == sorted(np.argsort(-values)[:k].tolist())
+
+
+def test_the_files_of_a_deleted_workspace_are_emptied_at_start(
+    engine: sa.Engine, index: PassageIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No question refreshes the files of a workspace that is gone: the next start
+    empties them (the others are kept, and found again without reading the database)."""
+    folder = tmp_path / "dense"
+    _file(engine, index, "alpha")
+    add_indexed_file(engine, index, org="o", workspace="lab", file_id="gamma",
+                     passages=["The lab's river."])  # fmt: skip
+    dense = _fresh(folder)
+    with engine.connect() as conn:
+        dense.similarities(conn, org_id="o", workspace_id="lab", question=QUESTION)
+    _ranking(engine, dense)
+    assert len(list(folder.glob("*/*.block"))) == 2
+    with write_transaction(engine) as conn:
+        passage_store.drop_workspace_index(conn, org_id="o", workspace_id="lab")
+    first = _ranking(engine, dense)
+    restarted = _fresh(folder)
+    with engine.connect() as conn:
+        assert restarted.release_unused(conn) == 1
+    (kept,) = folder.glob("*/*.block")
+    with monkeypatch.context() as patched:
+        _no_vectors_read(patched)
+        assert _ranking(engine, restarted) == first
+    assert list(folder.glob("*/*.block")) == [kept]
+
+
+@pytest.mark.sqlite_only
+def test_an_id_given_again_to_another_file_is_not_served_stale_after_a_restart(
+    engine: sa.Engine, index: PassageIndex, tmp_path: Path
+) -> None:
+    """SQLite gives the ids a deleted file freed to the next file's passages: with as
+    many passages, the stamp (count, largest id, sum) is the one the files hold. A
+    process that maps them checks their ids' files once and reads those anew."""
+    folder = tmp_path / "dense"
+    for file_id in ("alpha", "beta"):
+        _file(engine, index, file_id)
+    _ranking(engine, _fresh(folder))
+    with engine.connect() as conn:
+        before = conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all()
+    with write_transaction(engine) as conn:
+        passage_store.delete_file_passages(conn, ["beta"])
+    add_indexed_file(engine, index, org="o", file_id="other", passages=[
+        f"Invoice {i} is paid within thirty days." for i in range(6)
+    ])  # fmt: skip
+    with engine.connect() as conn:
+        assert conn.scalars(sa.text("SELECT id FROM passages ORDER BY id")).all() == before
+    assert _ranking(engine, _fresh(folder)) == _Loaded(engine, tmp_path)()

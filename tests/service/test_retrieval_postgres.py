@@ -376,7 +376,7 @@ def test_without_pgvector_the_service_compares_vectors_in_memory(
     url = pg.new_database(owner="plain")
     engine = open_database(url)
     try:
-        index = open_index(engine, EMBEDDER)
+        index = open_index(engine, EMBEDDER, tmp_path / "dense")
         assert isinstance(index.dense, DenseIndex)
     finally:
         engine.dispose()

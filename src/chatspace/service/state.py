@@ -13,6 +13,7 @@ from chatspace.local.auth import SECRET_ENV, load_or_create_secret
 from .config import Settings
 from .engines.registry import ModelRegistry
 from .ratelimit import RateLimiter
+from .retrieval.dense import DenseIndex
 from .retrieval.embeddings import open_embedder
 from .retrieval.index import PassageIndex, open_index
 from .saved_models import SavedModels
@@ -64,7 +65,10 @@ class AppState:
         if sealer is None and algorithm == "HS256":
             sealer = Sealer(key)
         models = ModelRegistry.from_settings(settings)
-        index = open_index(db, open_embedder(settings.embeddings))
+        index = open_index(db, open_embedder(settings.embeddings), settings.data_dir / "dense")
+        if isinstance(index.dense, DenseIndex):  # what deleted workspaces left on disk
+            with db.connect() as conn:
+                index.dense.release_unused(conn)
         return cls(
             settings=settings,
             db=db,

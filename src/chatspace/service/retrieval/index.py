@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import sqlalchemy as sa
@@ -25,6 +26,7 @@ import sqlalchemy as sa
 from chatspace.service.store.dialects import is_postgres
 
 from .dense import DenseIndex, Nearest
+from .dense_files import files_beside
 from .embeddings import Embedder
 from .postgres_index import PgVectors, PostgresText, has_vector_column
 from .search import Passage, Searched
@@ -119,10 +121,15 @@ class PassageIndex:
     dense: Dense | None
 
 
-def open_index(engine: sa.Engine, embedder: Embedder | None) -> PassageIndex:
-    """The implementations for ``engine``'s dialect (with ``embedder``: hybrid)."""
+def open_index(
+    engine: sa.Engine, embedder: Embedder | None, folder: Path | None = None
+) -> PassageIndex:
+    """The implementations for ``engine``'s dialect (with ``embedder``: hybrid). The
+    vectors of a SQLite database are compared in files beside it (:func:`files_beside`),
+    those of a PostgreSQL database without pgvector in files under ``folder``."""
     if not is_postgres(engine):
-        return PassageIndex(Fts5Text(), DenseIndex(embedder) if embedder else None)
+        dense = DenseIndex(embedder, files_beside(engine)) if embedder else None
+        return PassageIndex(Fts5Text(), dense)
     if embedder is None:
         return PassageIndex(PostgresText(), None)
     with engine.connect() as conn:
@@ -132,6 +139,10 @@ def open_index(engine: sa.Engine, embedder: Embedder | None) -> PassageIndex:
             "pgvector is not installed in this database (CREATE EXTENSION vector needs a "
             "superuser): passage vectors are compared in memory, workspace by workspace"
         )
-        return PassageIndex(PostgresText(), DenseIndex(embedder))
+        if folder is None:
+            raise ValueError(
+                "a PostgreSQL database without pgvector needs a folder for its vectors"
+            )
+        return PassageIndex(PostgresText(), DenseIndex(embedder, folder))
     text = PostgresText()
     return PassageIndex(text, PgVectors(embedder, text))

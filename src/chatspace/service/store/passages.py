@@ -41,7 +41,7 @@ __all__ = [
     "index_exists",
     "index_table",
     "set_vectors",
-    "vector_ids",
+    "vector_owners",
     "vector_stamp",
     "vectors_of",
     "workspace_vectors",
@@ -228,10 +228,16 @@ def workspace_vectors(
     return [(int(pid), file_id, bytes(vector)) for pid, file_id, vector in rows]
 
 
-def vector_ids(conn: sa.Connection, *, org_id: str, workspace_id: str, model: str) -> list[int]:
-    """The ids of a workspace's passages with vectors of ``model`` (no vectors read)."""
+def vector_owners(
+    conn: sa.Connection, *, org_id: str, workspace_id: str, model: str
+) -> list[tuple[int, str]]:
+    """The ids of a workspace's passages with vectors of ``model``, and their files (no
+    vectors read)."""
     p = schema.passages
-    return list(conn.scalars(sa.select(p.c.id).where(_of_workspace(org_id, workspace_id, model))))
+    rows = conn.execute(
+        sa.select(p.c.id, p.c.file_id).where(_of_workspace(org_id, workspace_id, model))
+    )
+    return [(int(pid), file_id) for pid, file_id in rows]
 
 
 def vectors_of(conn: sa.Connection, ids: Sequence[int], *, model: str) -> list[VectorRow]:

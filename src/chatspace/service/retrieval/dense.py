@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,7 @@ import numpy.typing as npt
 import sqlalchemy as sa
 
 from chatspace.service.store.passages import (
+    Stamp,
     VectorRow,
     vector_owners,
     vector_stamp,
@@ -86,23 +87,34 @@ class _Matrix:
     blocks: tuple[Block, ...]
     starts: npt.NDArray[np.intp]
     """Where each block's rows begin, and after the last, the number of rows."""
+    removed_at: int = 0
+    """The database's last removal when these rows were read (the stamp's fourth part;
+    -1: not known, as in files that do not say it)."""
 
     @classmethod
-    def of(cls, blocks: Sequence[Block]) -> _Matrix:
-        return cls(tuple(blocks), np.cumsum([0, *(len(b) for b in blocks)]).astype(np.intp))
+    def of(cls, blocks: Sequence[Block], removed_at: int = 0) -> _Matrix:
+        starts = np.cumsum([0, *(len(b) for b in blocks)]).astype(np.intp)
+        return cls(tuple(blocks), starts, removed_at)
+
+    @classmethod
+    def read(cls, files: WorkspaceFiles, known: Mapping[str, Block]) -> _Matrix:
+        """What ``files`` hold (empty where they hold no whole copy)."""
+        found = files.read(known)
+        return cls.of(*found) if found is not None else cls.of(())
 
     def __len__(self) -> int:
         return int(self.starts[-1])
 
     @property
-    def stamp(self) -> tuple[int, int, int]:
+    def stamp(self) -> Stamp:
         """What :func:`vector_stamp` says of the database this matrix holds."""
         if not len(self):
-            return 0, 0, 0
+            return 0, 0, 0, 0
         return (
             len(self),
             max(int(b.ids[-1]) for b in self.blocks),
             sum(b.total for b in self.blocks),
+            self.removed_at,
         )
 
     def rows(self, pids: Sequence[int]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
@@ -168,7 +180,7 @@ class _Matrix:
         for at in range(0, len(ids), BLOCK_ROWS):
             part = slice(at, at + BLOCK_ROWS)
             blocks.append(Block.write(folder, ids[part], files[part], added[part]))
-        return _Matrix.of(blocks)
+        return _Matrix.of(blocks, self.removed_at)
 
     def without(
         self, kept: npt.NDArray[np.int64], keys: npt.NDArray[np.int64], folder: Path
@@ -189,10 +201,7 @@ class _Matrix:
                 blocks.append(
                     Block.write(folder, block.ids[keep], block.files[keep], block.vectors[keep])
                 )
-        return _Matrix.of(blocks)
-
-
-_EMPTY = _Matrix.of(())
+        return _Matrix.of(blocks, self.removed_at)
 
 
 def _largest(values: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.intp]:
@@ -313,19 +322,13 @@ class DenseIndex:
             files = WorkspaceFiles(self.folder, org_id, workspace_id, model)
             known = {b.name: b for b in held.blocks} if held is not None else {}
             with files.locked(exclusive=False):  # what another process may have written
-                found = files.read(known)
-            matrix = _EMPTY if found is None else _Matrix.of(found)
-            # files this process did not write are checked once against the database's
-            # ids and files: on SQLite an id freed by a delete is given to the next
-            # passage, and the same stamp may then hold another passage's vector
-            check = held is None and found is not None
-            if matrix.stamp != stamp or check:
+                matrix = _Matrix.read(files, known)
+            if matrix.stamp != stamp:
                 with files.locked(exclusive=True):
-                    found = files.read(known)
-                    matrix = _EMPTY if found is None else _Matrix.of(found)
-                    refreshed = self._refreshed(conn, matrix, files, stamp, check=check)
+                    matrix = _Matrix.read(files, known)
+                    refreshed = self._refreshed(conn, matrix, files, stamp)
                     if refreshed is not matrix:
-                        files.publish(refreshed.blocks)
+                        files.publish(refreshed.blocks, refreshed.removed_at)
                     matrix = refreshed
             with self._lock:
                 self._matrices[key] = matrix
@@ -339,16 +342,17 @@ class DenseIndex:
         conn: sa.Connection,
         matrix: _Matrix,
         files: WorkspaceFiles,
-        stamp: tuple[int, int, int],
-        *,
-        check: bool = False,
+        stamp: Stamp,
     ) -> _Matrix:
         """``matrix`` brought up to the database: the vectors after its largest id; then,
-        if the stamp says more changed (or ``check``), by the ids and their files."""
+        if the stamp says more changed (a vector removed since it was read, stored below
+        that id), by the ids and their files: on SQLite an id freed by a delete is given
+        to the next passage, and a row held may be another passage's now."""
         where, dim, folder = files.what, self.embedder.dim, files.folder
+        removed = len(matrix) > 0 and matrix.removed_at != stamp[3]
         while rows := workspace_vectors(conn, **where, after=matrix.stamp[1], limit=BLOCK_ROWS):
             matrix = matrix.appended(rows, dim, folder)
-        if matrix.stamp != stamp or check:  # removed, stored below the largest id, reused
+        if matrix.stamp[:3] != stamp[:3] or removed:
             owners = vector_owners(conn, **where)
             now = np.fromiter((pid for pid, _ in owners), np.int64, len(owners))
             known: dict[str, int] = {}  # a file's key computed once, not once a passage
@@ -361,4 +365,4 @@ class DenseIndex:
             held = np.concatenate([b.ids for b in matrix.blocks]) if matrix.blocks else now[:0]
             missing = np.setdiff1d(now, held).tolist()
             matrix = matrix.appended(vectors_of(conn, missing, model=where["model"]), dim, folder)
-        return matrix
+        return replace(matrix, removed_at=stamp[3])

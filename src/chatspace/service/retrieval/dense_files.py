@@ -12,8 +12,9 @@ One folder per workspace and model (``<folder>/<digest>/``) holds:
 - **blocks**: immutable files of at most ``BLOCK_ROWS`` rows, written whole under a
   temporary name and renamed: a header, then the rows' passage ids (ascending), their
   files' keys (:func:`file_key`) and their float16 vectors;
-- ``manifest.json``: the blocks that make up the workspace, in order, and the boot of the
-  machine that wrote them, replaced atomically (``os.replace``);
+- ``manifest.json``: the blocks that make up the workspace, in order, the boot of the
+  machine that wrote them and the database's last removal of a vector when they were
+  read (the stamp's fourth part), replaced atomically (``os.replace``);
 - ``lock``: ``flock``'d shared to read the manifest and map its blocks, exclusive to
   change them. A block no manifest names is removed by the next writer; a process that
   still maps one keeps reading it (an unlinked file lives on while it is mapped).
@@ -170,26 +171,30 @@ class WorkspaceFiles:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def read(self, known: Mapping[str, Block]) -> tuple[Block, ...] | None:
-        """The blocks the manifest names (those in ``known`` not mapped again); None where
-        there is no whole copy of this boot. Call it holding the lock."""
+    def read(self, known: Mapping[str, Block]) -> tuple[tuple[Block, ...], int] | None:
+        """The blocks the manifest names (those in ``known`` not mapped again), and the
+        database's last removal when they were written (-1 where it does not say); None
+        where there is no whole copy of this boot. Call it holding the lock."""
         try:
             manifest = json.loads((self.folder / _MANIFEST).read_text())
             if manifest.get("boot") != _BOOT or manifest.get("of") != self.what:
                 return None
-            return tuple(
+            blocks = tuple(
                 known.get(name) or Block.open(self.folder / name) for name in manifest["blocks"]
             )
+            return blocks, int(manifest.get("removed_at", -1))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def publish(self, blocks: tuple[Block, ...]) -> None:
-        """Make ``blocks`` the workspace's copy, and remove the files no longer in it.
-        Call it holding the lock, exclusive."""
+    def publish(self, blocks: tuple[Block, ...], removed_at: int = 0) -> None:
+        """Make ``blocks`` the workspace's copy (read at the database's last removal
+        ``removed_at``), and remove the files no longer in it. Call it holding the lock,
+        exclusive."""
         names = [b.name for b in blocks]
         partial = self.folder / f".{_MANIFEST}.{uuid.uuid4().hex}.tmp"
+        written = {"of": self.what, "boot": _BOOT, "blocks": names, "removed_at": removed_at}
         with partial.open("w") as out:
-            out.write(json.dumps({"of": self.what, "boot": _BOOT, "blocks": names}))
+            out.write(json.dumps(written))
             out.flush()
             _flush_without_boot(out.fileno())
         os.replace(partial, self.folder / _MANIFEST)

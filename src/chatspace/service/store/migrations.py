@@ -736,3 +736,51 @@ def m017_pending_by_workspace(conn: sa.Connection) -> None:
     conn.exec_driver_sql(
         f"CREATE INDEX files_pending_by_workspace ON files (org_id, workspace_id) WHERE {pending}"
     )
+
+
+@migration
+def m018_vector_removals(conn: sa.Connection) -> None:
+    """SQLite: when a workspace's passage vectors last lost one (``removed_at``, a value of
+    a clock every removal advances), in the stamp the dense index reads. SQLite gives the
+    id of a deleted row to the next one (no ``AUTOINCREMENT``): delete a workspace's newest
+    file, upload another with as many passages, and the stamp's count, largest id and sum
+    of ids are those of before, so a process kept the deleted file's vectors for the new
+    passages. The clock is one row, not a column of the stamps: a workspace's row goes
+    with its last vector, and the one made again later must not start where it stood."""
+    if conn.dialect.name != "sqlite":
+        return
+    removed = (
+        "UPDATE vector_clock SET value = value + 1 WHERE old.vector_model IS NOT NULL; "
+        "UPDATE vector_stamps SET passages = passages - 1, id_sum = id_sum - old.id, "
+        "removed_at = (SELECT value FROM vector_clock) "
+        "WHERE org_id = old.org_id AND workspace_id = old.workspace_id "
+        "AND model = old.vector_model; "
+        "DELETE FROM vector_stamps WHERE org_id = old.org_id "
+        "AND workspace_id = old.workspace_id AND model = old.vector_model AND passages <= 0;"
+    )
+    counted = (
+        "(SELECT value FROM vector_clock) ON CONFLICT (org_id, workspace_id, model) "
+        "DO UPDATE SET passages = passages + 1, id_sum = id_sum + excluded.id_sum;"
+    )
+    _run(
+        conn,
+        "CREATE TABLE vector_clock (value INTEGER NOT NULL)\n--\n"
+        "INSERT INTO vector_clock VALUES (0)\n--\n"
+        "ALTER TABLE vector_stamps ADD COLUMN removed_at INTEGER NOT NULL DEFAULT 0\n--\n"
+        "DROP TRIGGER passages_vector_added\n--\n"
+        "DROP TRIGGER passages_vector_removed\n--\n"
+        "DROP TRIGGER passages_vector_changed\n--\n"
+        "CREATE TRIGGER passages_vector_added AFTER INSERT ON passages "
+        "WHEN new.vector_model IS NOT NULL BEGIN "
+        "INSERT INTO vector_stamps "
+        "SELECT new.org_id, new.workspace_id, new.vector_model, 1, new.id, "
+        f"{counted} END\n--\n"
+        "CREATE TRIGGER passages_vector_removed AFTER DELETE ON passages "
+        f"WHEN old.vector_model IS NOT NULL BEGIN {removed} END\n--\n"
+        "CREATE TRIGGER passages_vector_changed AFTER UPDATE OF vector_model ON passages "
+        f"WHEN old.vector_model IS NOT new.vector_model BEGIN {removed} "
+        "INSERT INTO vector_stamps "
+        "SELECT new.org_id, new.workspace_id, new.vector_model, 1, new.id, "
+        f"{counted.replace(' ON CONFLICT', ' WHERE new.vector_model IS NOT NULL ON CONFLICT')} "
+        "END",
+    )

@@ -32,6 +32,7 @@ from .dialects import is_postgres
 __all__ = [
     "TOKENIZER",
     "PendingRow",
+    "Stamp",
     "VectorRow",
     "add_passages",
     "claim_pending",
@@ -174,29 +175,38 @@ def _of_workspace(org_id: str, workspace_id: str, model: str) -> sa.ColumnElemen
     )
 
 
-def vector_stamp(
-    conn: sa.Connection, *, org_id: str, workspace_id: str, model: str
-) -> tuple[int, int, int]:
-    """``(count, largest id, sum of ids)`` of a workspace's passages with vectors of
-    ``model``: it changes whenever one is added or removed, so a copy held in memory knows
-    it is stale (the sum: when one below the largest is removed and another stored, as
-    a file is deleted while the vectors of others are being computed). On SQLite the
-    count and the sum are kept by triggers (``vector_stamps``, migration
-    ``m016_vector_stamps``) and the largest id is one step down an index: what a question
-    costs here does not grow with the passages."""
+Stamp = tuple[int, int, int, int]
+"""What :func:`vector_stamp` says: count, largest id, sum of ids, last removal."""
+
+
+def vector_stamp(conn: sa.Connection, *, org_id: str, workspace_id: str, model: str) -> Stamp:
+    """``(count, largest id, sum of ids, last removal)`` of a workspace's passages with
+    vectors of ``model``: it changes whenever one is added or removed, so a copy held in
+    memory knows it is stale (the sum: when one below the largest is removed and another
+    stored, as a file is deleted while the vectors of others are being computed; the last
+    removal: when SQLite gives a deleted passage's id to the next one, and the three
+    others come back as they were). On SQLite they are kept by triggers
+    (``vector_stamps``, migrations ``m016_vector_stamps`` and ``m018_vector_removals``)
+    and the largest id is one step down an index: what a question costs here does not
+    grow with the passages. PostgreSQL never gives an id twice: its last removal is 0."""
     p = schema.passages
     if not is_postgres(conn):
         largest = sa.select(sa.func.max(p.c.id)).where(_of_workspace(org_id, workspace_id, model))
         kept = conn.execute(
             sa.text(
-                "SELECT passages, id_sum FROM vector_stamps "
+                "SELECT passages, id_sum, removed_at FROM vector_stamps "
                 "WHERE org_id = :o AND workspace_id = :w AND model = :m"
             ),
             {"o": org_id, "w": workspace_id, "m": model},
         ).first()
         if kept is None:
-            return 0, 0, 0
-        return int(kept[0]), int(conn.execute(largest).scalar_one() or 0), int(kept[1])
+            return 0, 0, 0, 0
+        return (
+            int(kept[0]),
+            int(conn.execute(largest).scalar_one() or 0),
+            int(kept[1]),
+            int(kept[2]),
+        )
     found = conn.execute(
         sa.select(
             sa.func.count(),
@@ -204,7 +214,7 @@ def vector_stamp(
             sa.func.coalesce(sa.func.sum(p.c.id), 0),
         ).where(_of_workspace(org_id, workspace_id, model))
     ).one()
-    return int(found[0]), int(found[1]), int(found[2])
+    return int(found[0]), int(found[1]), int(found[2]), 0
 
 
 def workspace_vectors(

@@ -159,8 +159,14 @@ def test_answers_pass_the_proxy_with_their_request_id(team: Deployment, org: str
     ids = [a.headers["x-request-id"] for a in answers]
     assert all(a.status_code == 200 for a in answers)
     assert all(i.startswith("req_") for i in ids)
-    log = "\n".join(team.proxy.access_log())
-    assert all(f"request_id={i}" in log for i in ids)
+    # nginx writes a request's line once its answer is sent: the client may read first
+    log = wait_until(
+        lambda: (
+            (text := "\n".join(team.proxy.access_log()))
+            and all(f"request_id={i}" in text for i in ids)
+            and text
+        )
+    )
     # Round robin: both replicas answered.
     for replica in team.replicas:
         assert f"upstream={replica.url.removeprefix('http://')}" in log

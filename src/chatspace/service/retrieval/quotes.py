@@ -258,18 +258,13 @@ def is_label(line: str) -> bool:
     return not ends and len(stripped.split()) <= 6 and not _HAS_DIGIT.search(stripped)
 
 
-def _quantity(sentence: str) -> bool:
-    """Whether ``sentence`` holds a number other than a date's day or a time of day."""
-    return _HAS_DIGIT.search(_DATE_OR_TIME.sub(" ", sentence)) is not None
-
-
 def _shape(question: str) -> Callable[[str], bool] | None:
     """What the answer to ``question`` must hold: a duration or size ("how long"), a
     quantity, a date or a name."""
     if _ASKS_LENGTH.search(question):
         return lambda sentence: _LENGTH.search(sentence) is not None
     if _ASKS_NUMBER.search(question):
-        return _quantity
+        return lambda sentence: bool(quantities_in(sentence))
     if _ASKS_DATE.search(question):
         return lambda sentence: _MONTH.search(sentence) is not None
     if _ASKS_NAME.search(question):

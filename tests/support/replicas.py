@@ -30,6 +30,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
+
 from chatspace.local.auth import mint_token
 
 from .processes import stop_process
@@ -162,7 +164,23 @@ class Deployment:
         old.stop()
         port = int(old.url.rsplit(":", 1)[1])
         self.replicas[index] = start_service(old.data_dir, *self.args, env=self.env, port=port)
+        self._wait_until_proxied(port)
         return self.replicas[index]
+
+    def _wait_until_proxied(self, port: int, timeout: float = 15.0) -> None:
+        """Ask through the proxy until the replica on ``port`` answers one request: until
+        then nginx may still count it out (``fail_timeout``), and a test that kills the
+        other replica would see "no live upstreams"."""
+        address = f"upstream=127.0.0.1:{port} "
+        deadline = time.monotonic() + timeout
+        with httpx.Client(base_url=self.url, headers=self.headers("restart-probe")) as client:
+            while True:
+                seen = len(self.proxy.access_log())
+                assert client.get("/models").status_code == 200
+                if any(address in line for line in self.proxy.access_log()[seen:]):
+                    return
+                assert time.monotonic() < deadline, f"the proxy sends nothing to :{port}"
+                time.sleep(0.05)
 
 
 @contextmanager

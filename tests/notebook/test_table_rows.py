@@ -1,7 +1,8 @@
 """A cited table row is shown with its column names wherever the notebook lists sources:
 ``%%chat``, ``%completions show``, ``%chat export`` (a real IPython shell) and the chat
-panel (real widgets), over workbooks and CSV files uploaded to the real service, which
-quotes the row as a line of CSV (``South,March,58300,547``)."""
+panel (real widgets), over workbooks, CSV files and the tables of Word and PowerPoint
+documents uploaded to the real service, which quotes the row as a line of CSV
+(``South,March,58300,547``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,13 @@ from chatspace.client import Client
 from chatspace.notebook.panels import ChatPanel
 from chatspace.notebook.session import NotebookSession
 from support.magics import render_markdown, run
-from support.office_files import SALES, sales_xlsx
+from support.office_files import (
+    SALES,
+    acme_contract_docx,
+    sales_deck_pptx,
+    sales_report_docx,
+    sales_xlsx,
+)
 
 QUESTION = "What was the revenue of the South region in March?"
 RAW = "South,March,58300,547"
@@ -83,3 +90,23 @@ def test_the_panel_quotes_a_csv_row_by_its_columns(
         assert RAW.replace(",", delimiter) not in html
     finally:
         panel.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "document"), [("sales.docx", sales_report_docx), ("sales.pptx", sales_deck_pptx)]
+)
+def test_a_documents_table_row_is_shown_by_its_columns(
+    ip: Any, nb_session: NotebookSession, client: Client, name: str, document: Any
+) -> None:
+    """A Word or PowerPoint table's row has no ``row`` location (a document may hold many
+    tables): the notebook finds it under its table's header in the file's text. It showed
+    ``South,March,"58,300",547``. A sentence of the same document stays as it is."""
+    client.files.upload(document(), filename=name, progress=False)
+    client.files.upload(acme_contract_docx(), filename="acme-contract.docx", progress=False)
+    ran = run(ip, f"%%chat\n{QUESTION}")
+    quotes = [c.quote for c in ran.value.citations if c.filename == name]
+    assert quotes[0] == "Region: South, Month: March, Revenue (EUR): 58,300, Units: 547"
+    fee = run(ip, "%%chat\nWhat is the annual fee in the Acme contract?")
+    assert fee.value.citations[0].quote == (
+        "The annual fee is EUR 184,000, invoiced quarterly in advance."
+    )

@@ -11,7 +11,13 @@ import pytest
 
 from chatspace.service.config import Settings
 from chatspace.service.engines.local import NO_MATCH
-from chatspace.service.retrieval.search import DEFAULT_RELEVANCE, is_follow_up, names_in, query_of
+from chatspace.service.retrieval.search import (
+    DEFAULT_RELEVANCE,
+    is_follow_up,
+    name_phrases,
+    names_in,
+    query_of,
+)
 from chatspace.service.retrieval.terms import options_in
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
@@ -94,6 +100,34 @@ def test_a_passage_without_a_rare_name_of_the_question_is_not_cited(client: http
     assert "inheritance.md" not in _cited(ask(client, "What is the capital city of Australia?"))
     assert _cited(ask(client, "How many capitals does a state have?"))[0] == "inheritance.md"
     assert _cited(ask(client, "Is Australia/Sydney a time zone name?"))[0] == "zones.md"
+
+
+def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
+    client: httpx.Client,
+) -> None:
+    """A manual knows "Microsoft Windows" and "SQL server" (PostgreSQL's manual, the
+    no-answer question pg-285), each word of "Microsoft SQL Server" but never the name:
+    its build notes were cited for the product's default port. A name it spells together,
+    in any case and across punctuation ("SELECT ... FOR UPDATE"), is answered."""
+    upload(
+        client,
+        [
+            (
+                "install-windows.md",
+                "# Building on Windows\n\nBuild with the Microsoft Windows SDK. The SQL server "
+                "listens on TCP port 5432 by default.\n",
+            ),
+            ("locking.md", "# Row locks\n\nSELECT ... FOR UPDATE locks the rows it returns.\n"),
+        ],
+    )
+    assert _cited(ask(client, "What is the default TCP port of Microsoft SQL Server?")) == []
+    assert _cited(ask(client, "What is the default TCP port of the SQL server?")) == [
+        "install-windows.md"
+    ]
+    assert _cited(ask(client, "Which rows does SELECT FOR UPDATE lock?"))[0] == "locking.md"
+    assert name_phrases("What does the Redis EXPIRE command do?") == {("redis", "expire")}
+    assert name_phrases("How Do I Configure Logging?") == set(), "a title"
+    assert name_phrases("Is it in SQL Server's index, for a CFO, CEO?") == {("sql", "server")}
 
 
 SETTINGS_PAGE = (

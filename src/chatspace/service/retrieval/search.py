@@ -36,7 +36,10 @@ the same way on every engine, in two steps:
    *Australia*" is not answered by "Each state has many cities, but only one capital." A
    word joined by underscores (``max_query_memory``) counts as a name, capitalized or not:
    it names a setting, a function or a column that the files must know; so does a long
-   option (``--data-checksums``), which a candidate must spell whole.
+   option (``--data-checksums``), which a candidate must spell whole, and a name of several
+   capitalized words (:func:`name_phrases`), which a candidate or its file's name must
+   spell together: a manual that says "Microsoft Windows" and "SQL server" does not know
+   "Microsoft SQL Server".
    When none is left, the answer says that nothing in the files answers the question.
 
 The question is the user's own words: sentences a tool wraps around it to shape the
@@ -72,6 +75,7 @@ from .terms import (
     WORD,
     holds_identifier,
     holds_option,
+    holds_phrase,
     is_identifier,
     options_in,
     search_terms,
@@ -90,6 +94,7 @@ __all__ = [
     "Retrieval",
     "Searched",
     "is_follow_up",
+    "name_phrases",
     "names_in",
     "query_of",
     "rank",
@@ -198,6 +203,8 @@ class Query:
     that a file need not spell out, not a subject the files must know."""
     options: frozenset[str] = frozenset()
     """The long options the question spells (``--single-transaction``)."""
+    phrases: frozenset[tuple[str, ...]] = frozenset()
+    """The names the question writes in several words (:func:`name_phrases`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +257,28 @@ def names_in(question: str) -> frozenset[str]:
         if word[0].isupper() and not _begins_sentence(question, match.start()):
             names.add(word.lower())
     return frozenset(names) & frozenset(search_terms(question))
+
+
+def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
+    """The names of ``question`` written in several capitalized words in a row, inside a
+    sentence ("the *Microsoft SQL Server*", "*REFRESH MATERIALIZED VIEW CONCURRENTLY*"),
+    lowercased: a file that knows the thing spells them together. None in a question
+    written as a title (every word of more than three letters capitalized)."""
+    words = list(WORD.finditer(question))
+    if all(w.group()[0].isupper() for w in words if len(w.group()) > 3):
+        return frozenset()
+    runs: list[list[str]] = [[]]
+    end = 0
+    for match in words:
+        word = match.group()
+        if not word[0].isupper() or _begins_sentence(question, match.start()):
+            runs.append([])
+        elif runs[-1] and question[end : match.start()].isspace():
+            runs[-1].append(word.lower())
+        else:  # "Server's", "CFO, CEO": a run ends at anything but blanks
+            runs.append([word.lower()])
+        end = match.end()
+    return frozenset(tuple(run) for run in runs if len(run) >= 2)
 
 
 def _begins_sentence(text: str, at: int) -> bool:
@@ -314,7 +343,16 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
     names = names_in(question)
     roles = frozenset(m.lower() for m in _ACRONYM.findall(question)) & names
     options = options_in(question)
-    return Query(tuple(terms), tuple(terms.values()), follow_up, text, names, roles, options)
+    return Query(
+        tuple(terms),
+        tuple(terms.values()),
+        follow_up,
+        text,
+        names,
+        roles,
+        options,
+        name_phrases(question),
+    )
 
 
 def _idf(n: int, df: int) -> float:
@@ -477,12 +515,19 @@ def _label_tokens(p: Passage) -> list[str]:
     return [p.text[a:b] for a, b in p.hits if any(s <= a and b <= e for s, e in spans)]
 
 
-def _unknown_option(query: Query, rows: Sequence[Hit]) -> bool:
+def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
     """Whether the question spells a long option that no candidate spells whole
     ("pg_dump's ``--parallel-restore-threads``": the index found "parallel", "restore"
-    and "threads", each elsewhere). The candidates hold the passages with its rare words,
-    so a file that documents it is among them."""
-    return any(not any(holds_option(p.text, o) for _, p in rows) for o in query.options)
+    and "threads", each elsewhere), or a name of several words that no candidate, nor its
+    file's name, spells together ("the default port of *Microsoft SQL Server*": a manual
+    knows "Microsoft Windows" and "SQL server"). The candidates hold the passages with
+    its rare words, so a file that documents it is among them."""
+    if any(not any(holds_option(p.text, o) for _, p in rows) for o in query.options):
+        return True
+    return any(
+        not any(holds_phrase(p.text, words) or holds_phrase(p.filename, words) for _, p in rows)
+        for words in query.phrases
+    )
 
 
 def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
@@ -663,7 +708,7 @@ def rank(
     # a question about something the files do not know: nothing is relevant
     unknown = (
         relevance > 0
-        and (lexical.unknown_names or _unknown_option(query, rows))
+        and (lexical.unknown_names or _unknown_spelling(query, rows))
         and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}

@@ -1,6 +1,7 @@
 """The words of a question that are searched: content words less English stop words, and
-identifiers (words joined by underscores), which must be found whole; and the long
-options a question spells (``--single-transaction``), which a file must spell too.
+identifiers (words joined by underscores), which must be found whole; the long options a
+question spells (``--single-transaction``), which a file must spell too; and names of
+several words, which a file spells together (:func:`holds_phrase`).
 
 Both the ranking (:mod:`.search`) and the choice of a quote (:mod:`.quotes`) read a
 question through these rules, so they live below both.
@@ -9,6 +10,7 @@ question through these rules, so they live below both.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 __all__ = [
     "MAX_TERMS",
@@ -16,6 +18,7 @@ __all__ = [
     "WORD",
     "holds_identifier",
     "holds_option",
+    "holds_phrase",
     "is_identifier",
     "options_in",
     "search_terms",
@@ -62,6 +65,15 @@ def holds_option(text: str, option: str) -> bool:
     """Whether ``text`` spells the long option ``option`` whole: ``--link`` is not in
     ``--link-dest``."""
     return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text, re.I) is not None
+
+
+def holds_phrase(text: str, words: Sequence[str]) -> bool:
+    """Whether ``text`` spells ``words`` one after the other, whatever their case and
+    whatever stands between them but letters and digits ("SELECT ... FOR UPDATE",
+    "write-ahead log", ``sql_server.md``)."""
+    between = r"[\W_]+"
+    pattern = between.join(re.escape(w) for w in words)
+    return re.search(rf"(?<![^\W_]){pattern}(?![^\W_])", text, re.I) is not None
 
 
 def search_terms(question: str) -> tuple[str, ...]:

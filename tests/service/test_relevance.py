@@ -108,7 +108,9 @@ def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
     """A manual knows "Microsoft Windows" and "SQL server" (PostgreSQL's manual, the
     no-answer question pg-285), each word of "Microsoft SQL Server" but never the name:
     its build notes were cited for the product's default port. A name it spells together,
-    in any case and across punctuation ("SELECT ... FOR UPDATE"), is answered."""
+    in any case and across punctuation ("SELECT ... FOR UPDATE"), is answered. Only names
+    with a word in capitals count (products, commands): not a document's name a user
+    capitalizes ("the Acme Contract")."""
     upload(
         client,
         [
@@ -118,6 +120,7 @@ def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
                 "listens on TCP port 5432 by default.\n",
             ),
             ("locking.md", "# Row locks\n\nSELECT ... FOR UPDATE locks the rows it returns.\n"),
+            ("terms-2025.md", "This contract between Acme GmbH and us sets a fee of EUR 9,000.\n"),
         ],
     )
     assert _cited(ask(client, "What is the default TCP port of Microsoft SQL Server?")) == []
@@ -125,6 +128,9 @@ def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
         "install-windows.md"
     ]
     assert _cited(ask(client, "Which rows does SELECT FOR UPDATE lock?"))[0] == "locking.md"
+    # a document's name a user capitalizes is no such name: the file words it its own way
+    assert _cited(ask(client, "What is the fee of the Acme Contract?"))[0] == "terms-2025.md"
+    assert name_phrases("What is the fee of the Acme Contract?") == set()
     assert name_phrases("What does the Redis EXPIRE command do?") == {("redis", "expire")}
     assert name_phrases("How Do I Configure Logging?") == set(), "a title"
     assert name_phrases("Is it in SQL Server's index, for a CFO, CEO?") == {("sql", "server")}

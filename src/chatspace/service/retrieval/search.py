@@ -261,9 +261,12 @@ def names_in(question: str) -> frozenset[str]:
 
 def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     """The names of ``question`` written in several capitalized words in a row, inside a
-    sentence ("the *Microsoft SQL Server*", "*REFRESH MATERIALIZED VIEW CONCURRENTLY*"),
-    lowercased: a file that knows the thing spells them together. None in a question
-    written as a title (every word of more than three letters capitalized)."""
+    sentence, one of them in capitals ("the *Microsoft SQL Server*", "*REFRESH MATERIALIZED
+    VIEW CONCURRENTLY*"), lowercased: a product's or a command's name, which a file that
+    knows the thing spells together. Not "the *Acme Contract*": a document's name that a
+    user capitalizes, and the file words its own way ("this contract between Acme GmbH").
+    None in a question written as a title (every word of more than three letters
+    capitalized)."""
     words = list(WORD.finditer(question))
     if all(w.group()[0].isupper() for w in words if len(w.group()) > 3):
         return frozenset()
@@ -274,11 +277,15 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
         if not word[0].isupper() or _begins_sentence(question, match.start()):
             runs.append([])
         elif runs[-1] and question[end : match.start()].isspace():
-            runs[-1].append(word.lower())
+            runs[-1].append(word)
         else:  # "Server's", "CFO, CEO": a run ends at anything but blanks
-            runs.append([word.lower()])
+            runs.append([word])
         end = match.end()
-    return frozenset(tuple(run) for run in runs if len(run) >= 2)
+    return frozenset(
+        tuple(w.lower() for w in run)
+        for run in runs
+        if len(run) >= 2 and any(len(w) > 1 and w.isupper() for w in run)
+    )
 
 
 def _begins_sentence(text: str, at: int) -> bool:

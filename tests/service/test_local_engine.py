@@ -279,6 +279,24 @@ def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:
     assert len(quote) <= MAX_QUOTE_CHARS
 
 
+def test_a_quote_goes_on_to_what_its_colon_announces() -> None:
+    """PostgreSQL's manual (libpq-pgpass.html, the dev question pg-147): "What is the line
+    format of the .pgpass file?" quoted "This file should contain lines of the following
+    format:" and stopped before the format, a blank line below."""
+    text = (
+        "The file .pgpass can contain passwords. This file should contain lines of the "
+        "following format:\n\nhostname:port:database:username:password"
+    )
+    quote = best_quote(_passage(text, "format", "file"), {"format": 0.7, "file": 0.3})
+    assert quote == (
+        "This file should contain lines of the following format:\n\n"
+        "hostname:port:database:username:password"
+    )
+    beyond = text.replace("hostname", "hostname" + ":x" * MAX_QUOTE_CHARS)
+    quote = best_quote(_passage(beyond, "format", "file"), {"format": 0.7, "file": 0.3})
+    assert quote == "This file should contain lines of the following format:", "the bound"
+
+
 def test_code_and_table_rows_are_quoted_alone() -> None:
     """Only sentences of prose join a quote: a line of code or a table row stays itself."""
     text = "We drop the outliers of the penguin data.\npenguins.dropna()\nThen we plot them."

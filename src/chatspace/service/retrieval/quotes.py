@@ -31,7 +31,9 @@ that fits, the one whose matched terms weigh most, where
 
 Then the sentences of prose after it that refer back to it ("It", "This", ... first)
 join, within the bounds: a following sentence that only shares words with it ("The Q3
-churn in Nice ..." after Lyon's) may be another fact, and stays out.
+churn in Nice ..." after Lyon's) may be another fact, and stays out. A quote that ends
+with a colon goes on with the line or paragraph it announces ("lines of the following
+format:", then the format), within the bounds.
 
 A passage may be quoted twice (:func:`quote_spans`, ``service-l0``'s answers): the best run
 apart from the first, when it holds words of the question the first does not and weighs
@@ -450,6 +452,16 @@ def quote_spans(
             and _REFERS_BACK.match(lines[j]) is not None
         )
 
+    def introduces(lo: int, hi: int) -> bool:
+        """Sentence ``hi`` ends with a colon and what it introduces follows, within the
+        bounds (even past a blank line: "lines of the following format:", then the
+        format): a quote does not stop before what it announces."""
+        return (
+            lines[hi].rstrip().endswith(":")
+            and hi + 1 < len(units)
+            and units[hi + 1].end - units[lo].start <= MAX_QUOTE_CHARS
+        )
+
     spans: list[tuple[int, int]] = []
     taken: list[tuple[int, int]] = []
     first = 0.0
@@ -468,6 +480,8 @@ def quote_spans(
         while prose and hi - lo + 1 < MAX_QUOTE_SENTENCES and hi + 1 < len(units):
             if any(a <= hi + 1 <= b for a, b in taken) or not goes_on(lo, hi + 1):
                 break
+            hi += 1
+        if introduces(lo, hi) and not any(a <= hi + 1 <= b for a, b in taken):
             hi += 1
         taken.append((lo, hi))
         said = said.union(*terms[lo : hi + 1])

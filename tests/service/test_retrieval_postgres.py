@@ -424,6 +424,40 @@ def _term_stats(url: str) -> dict[tuple[str, str, str], int]:
     return {**kept, **passages}
 
 
+_COUNT_INSERTS = (
+    "CREATE TABLE insert_statements (at timestamptz DEFAULT now())",
+    "CREATE FUNCTION count_insert() RETURNS trigger LANGUAGE plpgsql AS "
+    "$$ BEGIN INSERT INTO insert_statements DEFAULT VALUES; RETURN NULL; END $$",
+    "CREATE TRIGGER count_inserts AFTER INSERT ON passages "
+    "FOR EACH STATEMENT EXECUTE FUNCTION count_insert()",
+)
+
+
+def test_an_uploads_passages_are_one_statement(pg: PgServer, tmp_path: Path) -> None:
+    """The term statistics' triggers run once a statement: the passages of an upload's
+    files are written by one ``INSERT``, so they count each term once, not once a passage
+    (an executemany's one-row statements made uploads of a large workspace 5x slower:
+    benchmarks/results/results-scale.md). The counts still equal a recount."""
+    url = pg.new_database()
+    service = start_service(tmp_path / "data", env={"CHATSPACE_DATABASE_URL": url})
+    try:
+        engine = sa.create_engine(url)
+        with engine.begin() as conn:
+            for statement in _COUNT_INSERTS:
+                conn.exec_driver_sql(statement)
+        texts = [" ".join(PETS[i * 60 : (i + 1) * 60]) for i in range(3)]  # 3 passages each
+        with client_for(service, "org-batch") as c:
+            upload(c, [(f"pets-{i}.md", text) for i, text in enumerate(texts)])
+        with engine.connect() as conn:
+            passages = conn.scalar(sa.text("SELECT count(*) FROM passages"))
+            statements = conn.scalar(sa.text("SELECT count(*) FROM insert_statements"))
+        engine.dispose()
+        assert (passages, statements) == (9, 1)
+        assert _term_stats(url)[("org-batch", "default", "")] == 9
+    finally:
+        service.stop()
+
+
 def test_term_statistics_follow_uploads_deletes_and_expiry(pg: PgServer, tmp_path: Path) -> None:
     """``fts_terms`` and ``fts_workspaces`` (migration ``m013_term_stats``) equal a recount
     of the passages after each write that adds or removes some, or none (a metadata

@@ -29,7 +29,7 @@ from chatspace.service.json_values import JSONRejected, parse_json_object
 from chatspace.service.operations import reading, writing
 from chatspace.service.problems import Invalid
 from chatspace.service.retrieval.extract import Extracted, extract
-from chatspace.service.retrieval.indexing import index_file
+from chatspace.service.retrieval.indexing import index_files
 from chatspace.service.state import AppState
 from chatspace.service.store import files as file_store
 from chatspace.service.store.blobs import TempBlob
@@ -183,6 +183,7 @@ async def create_files(
         now = int(time.time())
         days = state.settings.retention_days
         created: list[File] = []
+        indexed: list[tuple[str, Extracted | None]] = []
         for new in new_files:
             file_id = file_store.new_file_id()
             blob = state.blobs.place(new.temp, file_id)
@@ -207,13 +208,8 @@ async def create_files(
                     vectors_pending=embeds and bool(new.extracted and new.extracted.passages),
                 )
             )
-            index_file(
-                conn,
-                file_id=file_id,
-                org_id=caller.org_id,
-                workspace_id=workspace,
-                extracted=new.extracted,
-            )
+            indexed.append((file_id, new.extracted))
+        index_files(conn, org_id=caller.org_id, workspace_id=workspace, files=indexed)
         return once.answer(created)
 
     def run() -> Answer:

@@ -15,11 +15,12 @@ The passages' vectors come after it, in the background (:mod:`chatspace.service.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
-from chatspace.service.store.passages import add_passages
+from chatspace.service.store.passages import add_files_passages
 
 if TYPE_CHECKING:
     from .extract import Extracted
@@ -28,6 +29,7 @@ __all__ = [
     "OVERLAP_CHARS",
     "PASSAGE_CHARS",
     "index_file",
+    "index_files",
     "split_passages",
 ]
 
@@ -78,18 +80,35 @@ def index_file(
     workspace_id: str,
     extracted: Extracted | None,
 ) -> int:
-    """Insert the file's passages with their locations and index them (in the caller's
-    transaction); their vectors are pending.
+    """:func:`index_files` of one file."""
+    files = [(file_id, extracted)]
+    return index_files(conn, org_id=org_id, workspace_id=workspace_id, files=files)
 
-    Returns the number of passages; 0 when the file has no extractable text.
+
+def index_files(
+    conn: sa.Connection,
+    *,
+    org_id: str,
+    workspace_id: str,
+    files: Sequence[tuple[str, Extracted | None]],
+) -> int:
+    """Insert the files' passages (``(file id, its extracted text)``) with their locations
+    and index them (in the caller's transaction, at once: an upload's files in one
+    statement); their vectors are pending.
+
+    Returns the number of passages; 0 when no file has extractable text.
     """
-    if extracted is None:
-        return 0
-    return add_passages(
+    return add_files_passages(
         conn,
         org_id=org_id,
         workspace_id=workspace_id,
-        file_id=file_id,
-        passages=extracted.passages,
-        locations=[[list(mark) for mark in marks] for marks in extracted.locations] or None,
+        files=[
+            (
+                file_id,
+                extracted.passages,
+                [[list(mark) for mark in marks] for marks in extracted.locations] or None,
+            )
+            for file_id, extracted in files
+            if extracted is not None
+        ],
     )

@@ -36,10 +36,10 @@ the same way on every engine, in two steps:
    *Australia*" is not answered by "Each state has many cities, but only one capital." A
    word joined by underscores (``max_query_memory``) counts as a name, capitalized or not:
    it names a setting, a function or a column that the files must know; so does a long
-   option (``--data-checksums``), which a candidate must spell whole, and a name of several
-   capitalized words (:func:`name_phrases`), which a candidate or its file's name must
-   spell together: a manual that says "Microsoft Windows" and "SQL server" does not know
-   "Microsoft SQL Server".
+   option (``--data-checksums``), which a candidate must spell whole, and a product's or
+   a command's name of several capitalized words, one in capitals (:func:`name_phrases`),
+   which a candidate or its file's name must spell together: a manual that says
+   "Microsoft Windows" and "SQL server" does not know "Microsoft SQL Server".
    When none is left, the answer says that nothing in the files answers the question.
 
 The question is the user's own words: sentences a tool wraps around it to shape the
@@ -118,6 +118,10 @@ DENSE_CHARS = 4000
 """Characters of a question (and of each turn a follow-up continues) whose vector is
 compared: a question pasted with a whole document is searched by its start, in a
 millisecond, not by embedding megabytes."""
+MAX_PHRASES = 8
+PHRASE_WORDS = 6
+"""The most names of several words a question is read for, and their most words
+(:func:`name_phrases`): a longer run of capitalized words is a heading, not a name."""
 DEFAULT_RELEVANCE = 0.35
 """The relevance a passage needs to be cited by words alone (``--embeddings off``; with a
 dense model, its own ``relevance``: :class:`~.embeddings.Embedder`), calibrated on the dev
@@ -266,7 +270,10 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     knows the thing spells together. Not "the *Acme Contract*": a document's name that a
     user capitalizes, and the file words its own way ("this contract between Acme GmbH").
     None in a question written as a title (every word of more than three letters
-    capitalized)."""
+    capitalized). At most :data:`MAX_PHRASES` names of at most :data:`PHRASE_WORDS` words,
+    from the question's first :data:`DENSE_CHARS` characters: each is looked for in every
+    candidate, and a pasted document is no list of names."""
+    question = question[:DENSE_CHARS]
     words = list(WORD.finditer(question))
     if all(w.group()[0].isupper() for w in words if len(w.group()) > 3):
         return frozenset()
@@ -281,11 +288,12 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
         else:  # "Server's", "CFO, CEO": a run ends at anything but blanks
             runs.append([word])
         end = match.end()
-    return frozenset(
+    names = [
         tuple(w.lower() for w in run)
         for run in runs
-        if len(run) >= 2 and any(len(w) > 1 and w.isupper() for w in run)
-    )
+        if 2 <= len(run) <= PHRASE_WORDS and any(len(w) > 1 and w.isupper() for w in run)
+    ]
+    return frozenset(names[:MAX_PHRASES])
 
 
 def _begins_sentence(text: str, at: int) -> bool:

@@ -42,6 +42,8 @@ def _text_of(client: Client, file_id: str, workspace: str) -> str:
             text = client.files.text(file_id, workspace=workspace)
         except ChatspaceError:  # deleted since, or no text: the row stays as quoted
             text = ""
+        if len(text) > _KEPT_CHARS:
+            return text  # read again when asked again, never kept
         while _texts and sum(map(len, _texts.values())) + len(text) > _KEPT_CHARS:
             del _texts[next(iter(_texts))]
         _texts[key] = text

@@ -77,7 +77,7 @@ _PIECE = re.compile(f"{_SPACE}*[^{_SPACE}]+|{_SPACE}+")
 """A run of spaces and the characters up to the next space: no token spans two."""
 PIECES_KEPT = 65_536
 """Pieces whose token ids :class:`_Tokens` keeps, by the text after their first ``▁``
-(cleared when full): about 11 MB when full (tracemalloc, uploads of generated prose), the
+(cleared when full): about 16 MB when full (tracemalloc, uploads of generated prose), the
 heap an upload grows by until then (``benchmarks/results/results-scale.md``, session 32)."""
 
 

@@ -462,6 +462,10 @@ def quote_spans(
             and units[hi + 1].end - units[lo].start <= MAX_QUOTE_CHARS
         )
 
+    def quoted(i: int) -> bool:
+        """Sentence ``i`` is in a quote already taken."""
+        return any(a <= i <= b for a, b in taken)
+
     spans: list[tuple[int, int]] = []
     taken: list[tuple[int, int]] = []
     first = 0.0
@@ -478,10 +482,10 @@ def quote_spans(
         first = first if taken else value
         prose = all(_PROSE.search(lines[i]) for i in range(lo, hi + 1))
         while prose and hi - lo + 1 < MAX_QUOTE_SENTENCES and hi + 1 < len(units):
-            if any(a <= hi + 1 <= b for a, b in taken) or not goes_on(lo, hi + 1):
+            if quoted(hi + 1) or not goes_on(lo, hi + 1):
                 break
             hi += 1
-        if introduces(lo, hi) and not any(a <= hi + 1 <= b for a, b in taken):
+        if introduces(lo, hi) and not quoted(hi + 1):
             hi += 1
         taken.append((lo, hi))
         said = said.union(*terms[lo : hi + 1])

@@ -255,12 +255,14 @@ def _searched_text(messages: Sequence[ChatMessage]) -> str:
 def names_in(question: str) -> frozenset[str]:
     """The search terms ``question`` writes as names: capitalized inside a sentence
     ("the capital of *Australia*", "the *NPS* of *Nice*"), lowercased."""
-    names = set()
-    for match in WORD.finditer(question):
-        word = match.group()
-        if word[0].isupper() and not _begins_sentence(question, match.start()):
-            names.add(word.lower())
+    names = {m.group().lower() for m in WORD.finditer(question) if _is_name(question, m)}
     return frozenset(names) & frozenset(search_terms(question))
+
+
+def _is_name(question: str, match: re.Match[str]) -> bool:
+    """Whether the word ``match`` of ``question`` is written as a name: capitalized, and
+    not because it starts a sentence."""
+    return match.group()[0].isupper() and not _begins_sentence(question, match.start())
 
 
 def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
@@ -281,7 +283,7 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     end = 0
     for match in words:
         word = match.group()
-        if not word[0].isupper() or _begins_sentence(question, match.start()):
+        if not _is_name(question, match):
             runs.append([])
         elif runs[-1] and question[end : match.start()].isspace():
             runs[-1].append(word)

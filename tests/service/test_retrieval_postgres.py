@@ -10,6 +10,8 @@ here), with the real embedding model.
 from __future__ import annotations
 
 import itertools
+import random
+import string
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.index import PassageIndex, open_index
 from chatspace.service.retrieval.postgres_index import PgVectors
 from chatspace.service.retrieval.scope import Scope
-from chatspace.service.retrieval.search import Passage, query_of, search
+from chatspace.service.retrieval.search import Passage, Searched, query_of, search
 from chatspace.service.store import files as file_store
 from chatspace.service.store import schema
 from chatspace.service.store.db import open_database
@@ -324,6 +326,89 @@ def test_candidates_cut_anywhere_are_the_head_of_every_match_ranked(db: sa.Engin
     assert len({score for _, _, score in every[7:]}) > 1  # the cats' passages rank apart
     for limit in range(1, 21):
         assert candidates(limit) == every[:limit], limit
+
+
+def test_common_terms_are_read_only_when_their_passages_can_rank(db: sa.Engine) -> None:
+    """Past the bound, the common terms find candidates only all together (:class:`Searched`)
+    and in a scan of their own, gated: a passage holding them and no rare term covers
+    their weights alone, so while the ``limit``-th passage of the rare term covers more,
+    that scan reads nothing (the statement's plan says it never ran). Whatever the
+    limit, the candidates are the head of every match ranked."""
+    index = open_index(db, None)
+    invoices = [f"Invoice {i} for the cats' food{' in the garden' * (i % 2)}." for i in range(4)]
+    both = [f"The cats play in the garden {'and nap ' * i}on day {i}." for i in range(6)]
+    cats = [f"The cats nap on day {i}." for i in range(5)]  # one common term: not searched
+    add_indexed_file(db, index, org="o", file_id="mixed", passages=[*invoices, *both, *cats])
+    plans: list[dict[str, object]] = []
+
+    def candidates(limit: int) -> list[tuple[int, float]]:
+        with db.connect() as conn:
+            found = index.text.candidates(
+                conn,
+                where=("o", "default"),
+                terms=("invoice", "cats", "garden"),
+                weights=(3.0, 0.5, 0.6),
+                scope=Scope(file_ids=None),
+                limit=limit,
+                searched=Searched(("invoice",), ("cats", "garden")),
+            )
+        return [(p.ord, p.score) for _, p in found]
+
+    def explain(conn: object, cursor: object, statement: str, params: object, *_: object) -> None:
+        if "common AS MATERIALIZED" in statement:
+            raw = db.raw_connection()
+            try:
+                with raw.cursor() as cur:
+                    cur.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + statement, params)
+                    plans.append(cur.fetchone()[0][0]["Plan"])
+            finally:
+                raw.close()
+
+    every = candidates(100)
+    assert [ord_ for ord_, _ in every[:4]] == [1, 3, 0, 2]  # the invoices, garden first
+    assert [ord_ for ord_, _ in every[4:]] == sorted(range(4, 10), key=lambda o: every[o][1])
+    sa.event.listen(db, "before_cursor_execute", explain)
+    try:
+        for limit in range(1, 12):
+            assert candidates(limit) == every[:limit], limit
+    finally:
+        sa.event.remove(db, "before_cursor_execute", explain)
+    scans = [_full_text_scans_run(plan) for plan in plans]
+    assert scans == [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2], scans
+
+
+def _full_text_scans_run(plan: dict[str, object]) -> int:
+    """How many nodes of ``plan`` (EXPLAIN ANALYZE's JSON) that read the passages by their
+    ``tsvector`` ran."""
+    conditions = " ".join(str(plan.get(k, "")) for k in ("Filter", "Index Cond", "Recheck Cond"))
+    ran = plan.get("Relation Name") == "passages" and "@@" in conditions
+    children = plan.get("Plans", [])
+    assert isinstance(children, list)
+    ran_here = ran and plan.get("Actual Loops", 0) != 0
+    return int(ran_here) + sum(_full_text_scans_run(child) for child in children)
+
+
+def test_a_passages_tsvector_stays_in_its_row(db: sa.Engine) -> None:
+    """The candidates statement reads the ``tsvector`` of every passage it scores: kept in
+    the row (``m019_search_vector_inline``), not out of line where PostgreSQL moves a
+    row's largest value past 2 KB; the text and the vectors, read for the few kept, go."""
+    index = open_index(db, EMBEDDER)
+    rng = random.Random(7)
+    words = ["".join(rng.choices(string.ascii_lowercase, k=8)) for _ in range(1000)]
+    long = [" ".join(words[i : i + 90]) for i in range(0, 900, 90)]  # 809 characters each
+    add_indexed_file(db, index, org="o", file_id="pets", passages=long)
+    with db.connect() as conn:
+        where = conn.exec_driver_sql(
+            "SELECT count(*), count(pg_column_toast_chunk_id(search_vector)), "
+            "count(pg_column_toast_chunk_id(text)) + count(pg_column_toast_chunk_id(vector)) "
+            "+ count(pg_column_toast_chunk_id(embedding)), min(length(text)) "
+            "FROM passages WHERE embedding IS NOT NULL"
+        ).one()
+    passages, tsvectors_out, others_out, shortest = where
+    assert passages == 10
+    assert shortest > 800
+    assert tsvectors_out == 0
+    assert others_out >= passages  # the rows are that long: something else left them
 
 
 def test_a_table_cell_holding_nul_is_indexed(db: sa.Engine, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from starlette.types import Message, Receive, Scope, Send
 from chatspace._version import __version__
 from chatspace.types.common import HTTPValidationError
 
-from . import discovery, housekeeping
+from . import discovery, housekeeping, memory
 from .config import Settings
 from .http.asgi import HTTPMiddleware
 from .http.errors import error_body, on_problem
@@ -148,6 +148,7 @@ def create_app(settings: Settings | None = None, *, state: AppState | None = Non
                 discovery.running(state.models, endpoints),
                 state.saved_models.running(),
                 state.vectors.running() if state.vectors else nullcontext(),
+                memory.trimming(),
             ):
                 yield
         finally:

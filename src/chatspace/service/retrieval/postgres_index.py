@@ -76,9 +76,9 @@ _MATCHING = """
 """The passages of a workspace matching the terms ``either``, with their ``cover``: found
 on the passages' index alone (the few expired files of the workspace looked up by
 ``files_expiring``, not every file joined). A long ``tsvector`` is stored out of line
-(TOAST): ``whole`` reads it once a row, where each term's ``@@`` of the cover would read
-it again (four terms: 14 buffers a row, a third of the statement at half a million
-passages)."""
+(TOAST, before ``m019_search_vector_inline``): ``whole`` reads it once a row, where each
+term's ``@@`` of the cover read it again (four terms: 14 buffers a row, 40% of the
+statement at half a million passages)."""
 _THRESHOLD = """coalesce(
         (SELECT m.cover FROM {cte} AS m ORDER BY m.cover DESC OFFSET :skip LIMIT 1),
         '-Infinity')"""
@@ -112,8 +112,8 @@ the common ones' read only when they can rank (MaxScore's bound, exact): a passa
 all of them and none of the rare terms covers exactly their weights (``common``), so
 when the ``limit``-th passage of ``rare`` covers more, none of them is kept and the
 ``common`` scan, gated on that (a one-time filter: PostgreSQL does not start it), reads
-nothing. "What does it say about created, columns and indexes?" at half a million
-passages: 6,844 passages read, not 26,635."""
+nothing. "What does it say about convert, server and gconn?" at a million passages:
+12,244 passages scored, not 26,135 (``benchmarks/results/results-scale.md``)."""
 _STEMS = sa.text("""
 SELECT u.word, coalesce((
     SELECT array_agg(v.lexeme ORDER BY v.positions[1], v.lexeme)

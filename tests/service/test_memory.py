@@ -1,13 +1,13 @@
 """Freed memory given back to the system (:mod:`chatspace.service.memory`): real heap
 memory of this process, allocated and freed through the C library, measured by the
-kernel (``RssAnon``). The machines this runs on use glibc; elsewhere the module does
-nothing, which the first test says rather than skips."""
+kernel (``RssAnon``). Where the C library is glibc (every machine this runs on) the call
+must be found; elsewhere there is nothing to give back and the last two tests say so."""
 
 from __future__ import annotations
 
 import ctypes
+import platform
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +20,7 @@ from chatspace.service import memory
 CHUNK = 2048  # below glibc's mmap threshold: from the heap, as the service's small objects
 CHUNKS = 40_000  # 80 MB
 
-pytestmark = pytest.mark.skipif(
+without_trim = pytest.mark.skipif(
     memory._TRIM is None, reason=f"no malloc_trim in this C library ({sys.platform})"
 )
 
@@ -51,6 +51,12 @@ def _freed_but_kept() -> Iterator[float]:
         libc.free(top)
 
 
+def test_glibc_has_it_found() -> None:
+    if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
+        assert memory._TRIM is not None
+
+
+@without_trim
 def test_freed_heap_memory_is_given_back() -> None:
     with _freed_but_kept() as held:
         assert memory.give_back_freed()
@@ -58,6 +64,7 @@ def test_freed_heap_memory_is_given_back() -> None:
     assert held - after > 0.8 * CHUNK * CHUNKS / 1e6, (held, after)
 
 
+@without_trim
 def test_the_services_task_gives_it_back_every_interval() -> None:
     async def main() -> float:
         with _freed_but_kept() as held:
@@ -67,6 +74,4 @@ def test_the_services_task_gives_it_back_every_interval() -> None:
                         await anyio.sleep(0.05)
             return held - _rss_anon_mb()
 
-    start = time.monotonic()
-    assert anyio.run(main) > 60
-    assert time.monotonic() - start < 10
+    assert anyio.run(main) > 0.8 * CHUNK * CHUNKS / 1e6

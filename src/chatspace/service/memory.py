@@ -8,8 +8,8 @@ high-water mark: at a million passages (SQLite), 3,000 files uploaded raised the
 process's anonymous memory from 208 to 259 MB, and ``malloc_trim(0)`` took it to 183
 (``benchmarks/results/results-scale.md``, "The upload path's memory"). A task of the
 service's lifespan calls it every :data:`TRIM_SECONDS`, in a worker thread (it walks the
-arenas' free chunks: a few milliseconds). Elsewhere than glibc (macOS, musl) there is
-nothing to call and the task does not run.
+arenas' free chunks: 11 ms after 80 MB freed, 0.02 ms with nothing to give back).
+Elsewhere than glibc (macOS, musl) there is nothing to call and the task does not run.
 """
 
 from __future__ import annotations

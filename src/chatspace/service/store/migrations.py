@@ -793,10 +793,10 @@ def m019_search_vector_inline(conn: sa.Connection) -> None:
     its largest values out of line (TOAST), and the ``tsvector``, the largest, went: the
     candidates statement read it from the TOAST table for every passage it scored. With
     storage ``MAIN`` the text and the vectors leave the row first (they are read for the
-    50 candidates kept, not for the thousands scored): 250,000 passages of the scale
-    benchmark, the candidates of its 50 questions p50 156 -> 84 ms
-    (``benchmarks/results/results-scale.md``). Rows written before keep theirs out of line
-    until written again."""
+    50 candidates kept, not for the thousands scored): the scale benchmark's 1,019,779
+    passages copied, the candidates statement of its 50 questions p50 189 -> 101 ms,
+    max 376 -> 199 (``benchmarks/results/results-scale.md``). Rows written before keep
+    theirs out of line until written again (``VACUUM FULL passages`` writes them all)."""
     if conn.dialect.name != "postgresql":
         return
     conn.exec_driver_sql("ALTER TABLE passages ALTER COLUMN search_vector SET STORAGE MAIN")

@@ -279,6 +279,29 @@ def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:
     assert len(quote) <= MAX_QUOTE_CHARS
 
 
+def test_a_quote_that_starts_by_referring_back_joins_the_sentence_it_refers_to() -> None:
+    """PostgreSQL's manual (sql-createtable.html, the dev question pg-047): "Are unlogged
+    tables crash-safe?" quoted "However, they are not crash-safe: ..." with nothing to
+    say what "they" are. A quote whose first sentence refers back starts with the whole
+    sentence of prose before it, within the bounds; a fragment the passage starts with
+    (cut mid-sentence) is not joined."""
+    before = (
+        "Data written to unlogged tables is not written to the write-ahead log, which "
+        "makes them considerably faster than ordinary tables."
+    )
+    answer = (
+        "However, they are not crash-safe: an unlogged table is automatically truncated "
+        "after a crash or unclean shutdown."
+    )
+    text = f"If specified, the table is created as an unlogged table. {before} {answer}"
+    quote = best_quote(_passage(text, "crash"), {"crash": 1.0})
+    assert quote == f"{before} {answer}", quote
+    fragment = f"considerably faster than ordinary tables. {answer}"
+    assert best_quote(_passage(fragment, "crash"), {"crash": 1.0}) == answer
+    long = text.replace("which makes", "which " + "x " * 200 + "makes")
+    assert best_quote(_passage(long, "crash"), {"crash": 1.0}) == answer, "the bound"
+
+
 def test_a_quote_goes_on_to_what_its_colon_announces() -> None:
     """PostgreSQL's manual (libpq-pgpass.html, the dev question pg-147): "What is the line
     format of the .pgpass file?" quoted "This file should contain lines of the following

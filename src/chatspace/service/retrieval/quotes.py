@@ -33,7 +33,9 @@ Then the sentences of prose after it that refer back to it ("It", "This", ... fi
 join, within the bounds: a following sentence that only shares words with it ("The Q3
 churn in Nice ..." after Lyon's) may be another fact, and stays out. A quote that ends
 with a colon goes on with the line or paragraph it announces ("lines of the following
-format:", then the format), within the bounds.
+format:", then the format), within the bounds. A quote whose first sentence itself refers
+back ("However, they are not crash-safe") starts with the whole sentence of prose before
+it, which says what "they" are (its location is then that sentence's).
 
 A passage may be quoted twice (:func:`quote_spans`, ``service-l0``'s answers): the best run
 apart from the first, when it holds words of the question the first does not and weighs
@@ -466,6 +468,21 @@ def quote_spans(
         """Sentence ``i`` is in a quote already taken."""
         return any(a <= i <= b for a, b in taken)
 
+    def continues(lo: int, hi: int) -> bool:
+        """The quote's first sentence refers back ("It should always be avoided") to the
+        whole sentence of prose before it, which it joins within the bounds: a quote
+        does not start with a pronoun whose subject the reader cannot see."""
+        return (
+            lo > 0
+            and hi - lo + 1 < MAX_QUOTE_SENTENCES
+            and _REFERS_BACK.match(lines[lo]) is not None
+            and not labels[lo - 1]
+            and lines[lo - 1][:1].isupper()
+            and _PROSE.search(lines[lo - 1]) is not None
+            and fits(lo - 1, hi)
+            and not quoted(lo - 1)
+        )
+
     spans: list[tuple[int, int]] = []
     taken: list[tuple[int, int]] = []
     first = 0.0
@@ -481,6 +498,8 @@ def quote_spans(
             break
         first = first if taken else value
         prose = all(_PROSE.search(lines[i]) for i in range(lo, hi + 1))
+        if prose and continues(lo, hi):
+            lo -= 1
         while prose and hi - lo + 1 < MAX_QUOTE_SENTENCES and hi + 1 < len(units):
             if quoted(hi + 1) or not goes_on(lo, hi + 1):
                 break

@@ -382,10 +382,10 @@ def _full_text_scans_run(plan: dict[str, object]) -> int:
     ``tsvector`` ran."""
     conditions = " ".join(str(plan.get(k, "")) for k in ("Filter", "Index Cond", "Recheck Cond"))
     ran = plan.get("Relation Name") == "passages" and "@@" in conditions
+    ran = ran and plan.get("Actual Loops", 0) != 0
     children = plan.get("Plans", [])
     assert isinstance(children, list)
-    ran_here = ran and plan.get("Actual Loops", 0) != 0
-    return int(ran_here) + sum(_full_text_scans_run(child) for child in children)
+    return int(ran) + sum(_full_text_scans_run(child) for child in children)
 
 
 def test_a_passages_tsvector_stays_in_its_row(db: sa.Engine) -> None:
@@ -396,15 +396,15 @@ def test_a_passages_tsvector_stays_in_its_row(db: sa.Engine) -> None:
     rng = random.Random(7)
     words = ["".join(rng.choices(string.ascii_lowercase, k=8)) for _ in range(1000)]
     long = [" ".join(words[i : i + 90]) for i in range(0, 900, 90)]  # 809 characters each
-    add_indexed_file(db, index, org="o", file_id="pets", passages=long)
+    add_indexed_file(db, index, org="o", file_id="words", passages=long)
     with db.connect() as conn:
-        where = conn.exec_driver_sql(
+        stored = conn.exec_driver_sql(
             "SELECT count(*), count(pg_column_toast_chunk_id(search_vector)), "
             "count(pg_column_toast_chunk_id(text)) + count(pg_column_toast_chunk_id(vector)) "
             "+ count(pg_column_toast_chunk_id(embedding)), min(length(text)) "
             "FROM passages WHERE embedding IS NOT NULL"
         ).one()
-    passages, tsvectors_out, others_out, shortest = where
+    passages, tsvectors_out, others_out, shortest = stored
     assert passages == 10
     assert shortest > 800
     assert tsvectors_out == 0

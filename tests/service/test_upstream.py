@@ -187,7 +187,9 @@ def test_request_forwarded_with_context_key_and_mapped_name(
     ]
     assert body["temperature"] == 0.3
     assert body["max_tokens"] == 50
-    assert body["stream"] is False
+    # a whole answer is asked for as a stream, which the service can close (upstream.py)
+    assert body["stream"] is True
+    assert body["stream_options"] == {"include_usage": True}
     assert "top_p" not in body, "only what the caller set is forwarded"
     answer = response.json()
     assert answer["model"] == "renamed"

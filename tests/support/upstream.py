@@ -88,7 +88,8 @@ def _chunk(
 ) -> dict[str, Any]:
     choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": logprobs}
     head = {"id": "up-1", "object": "chat.completion.chunk", "created": 1, "model": "x"}
-    return {**head, "choices": [choice]}
+    # OpenAI's API sends the fingerprint in every chunk
+    return {**head, "system_fingerprint": "fp-upstream", "choices": [choice]}
 
 
 class FakeUpstream:

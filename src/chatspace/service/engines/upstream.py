@@ -9,7 +9,9 @@ request field the caller set is forwarded as given (tools, ``response_format``,
 ``logprobs``, ...), except those that belong to this service
 (:attr:`~chatspace.types.ChatCompletionRequest.SERVICE_FIELDS`) and the two token limits,
 sent as one ``max_tokens``. Tool calls and log probabilities come back as the upstream
-sent them. Usage is the upstream's own.
+sent them. Every answer is asked for as a stream (:meth:`UpstreamEngine.generate` says
+why); usage is the upstream's own where its stream reports it, else counted
+(:meth:`UpstreamEngine.counted`).
 
 Failures: an unreachable server or an HTTP error status is a 502 that quotes the
 upstream's own error message (one line, cut, with the connection's key and address
@@ -21,6 +23,7 @@ how to check it, as the registry words it for each source.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -190,7 +193,7 @@ class UpstreamEngine:
             body["stream_options"] = {"include_usage": True}
         return body
 
-    def counted(self, job: Job, contents: Sequence[str]) -> UsageReport:
+    def counted(self, job: Job, contents: Sequence[str]) -> CompletionUsage:
         """The usage of a server that reports none (llama.cpp's server streams none, as it
         ignores ``stream_options``), by the service's tokenizer: the prompt is what the
         model read, the passages' system message included, as in a count the model gives."""
@@ -198,10 +201,9 @@ class UpstreamEngine:
         given = [context_message(self.given(found))["content"]] if found.searched else []
         prompt = count_texts([*given, *(m.text() for m in job.request.messages)])
         completion = count_texts(contents)
-        usage = CompletionUsage(
+        return CompletionUsage(
             prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
         )
-        return UsageReport(usage)
 
     def _failed(self, why: str, reason: str = "", *, advise: bool = False) -> UpstreamFailed:
         said = f": {self._scrubbed(reason)}" if reason else ""
@@ -248,12 +250,23 @@ class UpstreamEngine:
         return UpstreamTimeout(f"The upstream model '{self.name}' did not answer in time.")
 
     async def generate(self, job: Job) -> AsyncIterator[Event]:
+        """The upstream's answer as events. A whole (not streamed) answer is asked for as a
+        stream too, and must arrive within the connection's timeout: when it does not, the
+        stream is closed, which stops the model's generation (llama.cpp's server, like
+        others, stops on a closed stream but finishes a plain request whoever waits for
+        it). A small local model that repeats itself until its context is full would
+        otherwise keep the server busy for minutes after the 504, and every question asked
+        meanwhile would wait behind it."""
         if job.request.stream:
             async for event in self._stream(job):
                 yield event
             return
-        data = await self.post(self.body(job, stream=False))
-        for event in self._answer_events(data, job):
+        try:
+            async with asyncio.timeout(self.client.timeout.read):
+                events = [event async for event in self._stream(job)]
+        except TimeoutError:
+            raise self._timeout() from None
+        for event in events:
             yield event
 
     def _answer_events(self, data: dict[str, Any], job: Job) -> list[Event]:
@@ -275,9 +288,8 @@ class UpstreamEngine:
                 events.append(ChoiceDone(index, choice.get("finish_reason") or "stop", notes))
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._failed("its answer is not a chat completion") from None
-        usage = _usage(data.get("usage"))
-        reported = UsageReport(usage, data.get("system_fingerprint")) if usage is not None else None
-        events.append(reported or self.counted(job, contents))
+        usage = _usage(data.get("usage")) or self.counted(job, contents)
+        events.append(UsageReport(usage, data.get("system_fingerprint")))
         return events
 
     async def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -305,7 +317,8 @@ class UpstreamEngine:
         """The upstream's stream as events; a server that ignores ``stream`` and answers
         one JSON completion is taken as it is."""
         contents: dict[int, list[str]] = {}
-        usage: UsageReport | None = None
+        usage: CompletionUsage | None = None
+        fingerprint: str | None = None
         chunks = 0
         try:
             async with self.client.stream(
@@ -326,9 +339,8 @@ class UpstreamEngine:
                         break
                     chunk = self._chunk(data)
                     chunks += 1
-                    reported = _usage(chunk.get("usage"))
-                    if reported is not None:
-                        usage = UsageReport(reported, chunk.get("system_fingerprint"))
+                    usage = _usage(chunk.get("usage")) or usage
+                    fingerprint = chunk.get("system_fingerprint") or fingerprint
                     for event in self._chunk_events(chunk, contents, job.retrieval):
                         yield event
         except httpx.TimeoutException:
@@ -337,7 +349,9 @@ class UpstreamEngine:
             raise self._failed("its server could not be reached", advise=True) from None
         if not chunks:
             raise self._failed("it streamed no answer")
-        yield usage or self.counted(job, ["".join(c) for c in contents.values()])
+        if usage is None:
+            usage = self.counted(job, ["".join(c) for c in contents.values()])
+        yield UsageReport(usage, fingerprint)
 
     def _chunk(self, data: str) -> dict[str, Any]:
         try:

@@ -4,8 +4,9 @@ It runs in the benchmark's own process, so a benchmark can configure ``chatspace
 --upstream-url`` with it and see, end to end, the context the service sends a model (the
 system message numbering the passages ``[1] filename``) and what the service makes of the
 model's answer (its annotations). The answer is looked up by the model name and the text
-of the last user message; a question it has no answer for gets :data:`UNKNOWN`. Plain (not
-streamed) chat completions only, which is what the client sends unless asked to stream.
+of the last user message; a question it has no answer for gets :data:`UNKNOWN`. It is
+given whole, or streamed as one chunk when the request asks for a stream (as the service
+asks for every answer).
 
 The server itself (uvicorn in a thread on 127.0.0.1, ``GET /v1/models``) is the tests'
 :class:`support.upstream.FakeUpstream`; only the answers differ.
@@ -14,16 +15,16 @@ The server itself (uvicorn in a thread on 127.0.0.1, ``GET /v1/models``) is the 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 # The tests' support code, imported as the tests import it (pytest's pythonpath).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support.upstream import FakeUpstream
+from support.upstream import FakeUpstream, chunk, sse_event
 
 __all__ = ["UNKNOWN", "ScriptedUpstream"]
 
@@ -42,14 +43,14 @@ class ScriptedUpstream(FakeUpstream):
 
     async def _chat(self, request: Request) -> Response:
         body: dict[str, Any] = await request.json()
-        if body.get("stream"):
-            return JSONResponse({"error": {"message": "streaming is not scripted"}}, 400)
         model = str(body.get("model"))
         messages = body.get("messages") or []
         question = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
         system = [m["content"] for m in messages if m["role"] == "system"]
         self.contexts[(model, question)] = "\n\n".join(system)
         content = self.script.get(model, {}).get(question, UNKNOWN)
+        if body.get("stream"):
+            return StreamingResponse(_streamed(content), media_type="text/event-stream")
         message = {"role": "assistant", "content": content}
         return JSONResponse(
             {
@@ -61,3 +62,11 @@ class ScriptedUpstream(FakeUpstream):
                 "usage": _USAGE,
             }
         )
+
+
+async def _streamed(content: str) -> AsyncIterator[bytes]:
+    """``content`` as one chunk, then the finish reason and the usage, as OpenAI streams."""
+    yield sse_event(chunk({"role": "assistant", "content": content}))
+    yield sse_event(chunk({}, "stop"))
+    yield sse_event({"object": "chat.completion.chunk", "choices": [], "usage": _USAGE})
+    yield b"data: [DONE]\n\n"

@@ -46,6 +46,7 @@ from chatspace.service.retrieval.scope import DEFAULT_TOP_K
 from ._harness import Section
 from ._scripted_upstream import ScriptedUpstream
 from ._service import start, wait_for_vectors
+from .bench_retrieval_quality import dense_models
 from .pgdocs import Canned, Question, check, compose, docs_dir, load, norm, subset
 
 __all__ = ["blocks", "run"]
@@ -58,6 +59,7 @@ CLIENTS = 2
 """Requests in flight at once (the machine has 2 cores; the service's threads do the work)."""
 NOT_DOCUMENTED = "The documentation I was given does not cover this."
 CHATSPACE = "chatspace (service-l0 quotes, upstream context)"
+MINILM = "chatspace, --embeddings minilm"
 BM25S = "bm25s (5 best passages, best passage)"
 ATTRIBUTION = "chatspace + model answering without [n]"
 MARKERS = "chatspace + model writing [1] after the supported sentence"
@@ -135,10 +137,15 @@ class Asked:
 
 
 def _ask_all(
-    pages: Sequence[str], questions: Sequence[Question], canned: Mapping[str, Canned], scratch: Path
+    pages: Sequence[str],
+    questions: Sequence[Question],
+    canned: Mapping[str, Canned],
+    data_dir: Path,
+    *options: str,
 ) -> Asked:
-    """Upload ``pages`` through a service whose upstream is the scripted model, check the
-    set against the service's text, ask every question of each model, and rank with bm25s."""
+    """Upload ``pages`` through a service (started with ``options`` too) whose upstream is
+    the scripted model, check the set against the service's text, ask every question of
+    each model, and rank with bm25s."""
     from chatspace import Client
     from chatspace.service.store.db import open_database
 
@@ -151,8 +158,8 @@ def _ask_all(
         script[MARKED][q.question] = compose(canned[q.id], marker=True).content
     clock = [time.perf_counter()]
     upstream = ScriptedUpstream(script).start()
-    service = start(scratch / "evidence-data", "--no-autodetect", "--upstream-url", upstream.url,
-                    "--upstream-model", PLAIN, "--upstream-model", MARKED)  # fmt: skip
+    service = start(data_dir, "--no-autodetect", "--upstream-url", upstream.url,
+                    "--upstream-model", PLAIN, "--upstream-model", MARKED, *options)  # fmt: skip
     org_id = "evidence"
     answers: dict[str, dict[str, Any]] = {"l0": {}, PLAIN: {}, MARKED: {}}
     try:
@@ -186,6 +193,32 @@ def _ask_all(
     steps = ("service start", "upload", "chat requests", "bm25s")
     seconds = {step: b - a for step, (a, b) in zip(steps, pairwise(clock), strict=True)}
     return Asked(answers, dict(upstream.contexts), ranked, seconds)
+
+
+def _minilm_rows(
+    section: Section, asked: Asked, questions: Sequence[Question], canned: Mapping[str, Canned]
+) -> None:
+    """The row of the service with MiniLM (``--embeddings minilm``) and its notes: the
+    dense model measured on real documents, with what it costs here."""
+    test = [q for q in questions if q.split == "test"]
+    main = ("top1_file", "answer_in_quote", "answer_in_top1", "evidence_recall")
+    ours = _retrieval(asked, test)[CHATSPACE]
+    rows, _ = _attribution(asked, [q for q in test if q.page is not None], canned)
+    section.add(
+        MINILM,
+        **{k: ours[k] for k in (*main, "no_answer_silent")},
+        **rows[ATTRIBUTION],
+    )
+    dev = [q for q in questions if q.split == "dev"]
+    section.notes.append(f"Dev split, {MINILM}: {_figures(asked, dev, canned)}")
+    for kind in ("literal", "paraphrase"):
+        part = [q for q in test if q.kind == kind]
+        shown = [f"{k} {_retrieval(asked, part)[CHATSPACE][k]:.3f}" for k in main]
+        section.notes.append(f"{kind} ({len(part)} questions), {MINILM}: " + ", ".join(shown))
+    section.notes.append(
+        f"{MINILM}: upload until every passage's vector was stored "
+        f"{asked.seconds['upload']:.0f} s (WordLlama's: in the time line below)"
+    )
 
 
 def _retrieval(asked: Asked, group: Sequence[Question]) -> dict[str, dict[str, float]]:
@@ -278,7 +311,7 @@ def _figures(asked: Asked, group: Sequence[Question], canned: Mapping[str, Canne
 def run(size: dict[str, Any], scratch: Path) -> Section:
     every, canned = load()
     questions, pages = subset(every, size["evidence"])
-    asked = _ask_all(pages, questions, canned, scratch)
+    asked = _ask_all(pages, questions, canned, scratch / "evidence-data")
     dev = [q for q in questions if q.split == "dev"]
     test = [q for q in questions if q.split == "test"]
     answerable = [q for q in test if q.page is not None]
@@ -308,6 +341,10 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     rows, note = _attribution(asked, answerable, canned)
     for name, metrics in rows.items():
         section.add(name, **metrics)
+    if "minilm" in dense_models():
+        minilm = _ask_all(pages, questions, canned, scratch / "evidence-minilm",
+                          "--embeddings", "minilm")  # fmt: skip
+        _minilm_rows(section, minilm, questions, canned)
     section.notes.append(
         f"Dev split ({len(dev)} questions), chatspace: {_figures(asked, dev, canned)}"
     )

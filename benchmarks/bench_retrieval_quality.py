@@ -416,7 +416,7 @@ class _Memo:
         return np.stack([self._seen[t] for t in texts]) if texts else self.embedder.embed([])
 
 
-def _dense_models() -> dict[str, str]:
+def dense_models() -> dict[str, str]:
     """The ``--embeddings`` models measured: WordLlama, and MiniLM with its extra."""
     from chatspace.service.retrieval.embeddings import ModelMissingError, open_embedder
 
@@ -489,7 +489,7 @@ def compare_models(
 
     dev = (_split(questions, "dev"), _split(paraphrases, "dev"))
     test = (_split(questions, "test"), _split(paraphrases, "test"))
-    models = _dense_models()
+    models = dense_models()
     section = Section(
         "dense-models",
         f"7b. Dense models side by side ({len(test[1])} test questions in other words, "

@@ -19,7 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from browser.conftest import running_lab
 from support.lab import KERNEL_IDLE_JS, Lab, shot, watched_page
-from support.upstream import USAGE, FakeUpstream, _chunk, _event
+from support.upstream import USAGE, FakeUpstream, chunk, sse_event
 
 pytestmark = pytest.mark.browser
 
@@ -51,13 +51,13 @@ class SlowUpstream(FakeUpstream):
     """Streams a long answer, one word every ``PACE`` seconds."""
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
-        yield _event(_chunk({"role": "assistant", "content": ""}))
+        yield sse_event(chunk({"role": "assistant", "content": ""}))
         for i in range(WORDS):
             word = f"word{i}" + ("\n\n" if i % 12 == 11 else " ")
-            yield _event(_chunk({"content": word}))
+            yield sse_event(chunk({"content": word}))
             await asyncio.sleep(PACE)
-        yield _event(_chunk({}, "stop"))
-        yield _event(
+        yield sse_event(chunk({}, "stop"))
+        yield sse_event(
             {"id": "up-1", "object": "chat.completion.chunk", "choices": [], "usage": USAGE}
         )
         yield b"data: [DONE]\n\n"

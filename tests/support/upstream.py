@@ -79,13 +79,13 @@ def closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _event(data: Any) -> bytes:
+def sse_event(data: Any) -> bytes:
+    """One server-sent event of ``data`` as JSON, as OpenAI frames them."""
     return f"data: {json.dumps(data)}\n\n".encode()
 
 
-def _chunk(
-    delta: dict[str, Any], finish: str | None = None, logprobs: Any = None
-) -> dict[str, Any]:
+def chunk(delta: dict[str, Any], finish: str | None = None, logprobs: Any = None) -> dict[str, Any]:
+    """A ``chat.completion.chunk`` of one choice."""
     choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": logprobs}
     head = {"id": "up-1", "object": "chat.completion.chunk", "created": 1, "model": "x"}
     # OpenAI's API sends the fingerprint in every chunk
@@ -233,8 +233,8 @@ class FakeUpstream:
             else:
                 head = {"id": CALL["id"], "type": "function"} if i == 0 else {}
                 delta = {"tool_calls": [{"index": 0, **head, "function": function}]}
-            yield _event(_chunk({"role": "assistant", **delta} if i == 0 else delta))
-        yield _event(_chunk({}, "function_call" if legacy else "tool_calls"))
+            yield sse_event(chunk({"role": "assistant", **delta} if i == 0 else delta))
+        yield sse_event(chunk({}, "function_call" if legacy else "tool_calls"))
         yield b"data: [DONE]\n\n"
 
     async def _framed(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
@@ -250,21 +250,21 @@ class FakeUpstream:
             yield f"{framed}\r\n".encode()
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
-        yield _event(_chunk({"role": "assistant", "content": ""}))
+        yield sse_event(chunk({"role": "assistant", "content": ""}))
         pieces = self.pieces[:2] if body["model"] in ("midstream", "stall") else self.pieces
         for i, piece in enumerate(pieces):
             logprobs = {"content": [LOGPROBS[i]]} if body["model"] == "logprobs" else None
-            yield _event(_chunk({"content": piece}, logprobs=logprobs))
+            yield sse_event(chunk({"content": piece}, logprobs=logprobs))
         if body["model"] == "stall":
             assert self._release is not None
             await self._release.wait()
             return
         if body["model"] == "midstream":
-            yield _event({"error": {"message": "model crashed", "type": "server_error"}})
+            yield sse_event({"error": {"message": "model crashed", "type": "server_error"}})
             return
-        yield _event(_chunk({}, "stop"))
+        yield sse_event(chunk({}, "stop"))
         if (body.get("stream_options") or {}).get("include_usage"):
-            yield _event(
+            yield sse_event(
                 {"id": "up-1", "object": "chat.completion.chunk", "choices": [], "usage": USAGE}
             )
         yield b"data: [DONE]\n\n"

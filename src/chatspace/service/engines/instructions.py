@@ -14,9 +14,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from chatspace.service.problems import UpstreamFailed
+from chatspace.service.retrieval.search import Retrieval
+from chatspace.types import ChatCompletionRequest
 from chatspace.types.files import FILE_METADATA_MAX_BYTES as MAX_JSON_BYTES
 from chatspace.types.files import FILE_METADATA_MAX_KEY_LENGTH as MAX_KEY_CHARS
 from chatspace.types.files import FILE_METADATA_MAX_KEYS as MAX_KEYS
+
+from .base import ContentDelta, Job
 
 if TYPE_CHECKING:
     from .upstream import UpstreamEngine
@@ -62,21 +66,21 @@ async def derive_with_model(
         f"Instructions: {instructions}\n\nFile name: {filename}\n"
         f"Content type: {content_type}\n\nText of the file:\n{shown}"
     )
-    body = {
-        "model": engine.remote,
-        "messages": [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": prompt},
-        ],
-        "response_format": {"type": "json_object"},
-        "temperature": 0,
-    }
-    data = await engine.post(body)
-    try:
-        content = data["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        content = None
-    metadata = parse_metadata_answer(content) if isinstance(content, str) else None
+    request = ChatCompletionRequest.model_validate(
+        {
+            "model": engine.name,
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": prompt},
+            ],
+            "response_format": {"type": "json_object"},
+            "temperature": 0,
+        }
+    )
+    # asked as any answer is, within the connection's timeout (UpstreamEngine.generate)
+    job = Job(request, Retrieval(question=prompt))
+    content = "".join([e.text async for e in engine.generate(job) if isinstance(e, ContentDelta)])
+    metadata = parse_metadata_answer(content)
     if metadata is None:
         raise UpstreamFailed(
             f"The model '{engine.name}' did not answer the instructions with a JSON object "

@@ -292,18 +292,6 @@ class UpstreamEngine:
         events.append(UsageReport(usage, data.get("system_fingerprint")))
         return events
 
-    async def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A plain chat completion request to the upstream; its JSON answer."""
-        try:
-            response = await self.client.post("chat/completions", json=body)
-        except httpx.TimeoutException:
-            raise self._timeout() from None
-        except httpx.HTTPError:
-            raise self._failed("its server could not be reached", advise=True) from None
-        if response.status_code >= 400:
-            raise await self._refused(response)
-        return self._json(response)
-
     def _json(self, response: httpx.Response) -> dict[str, Any]:
         try:
             data = response.json()

@@ -5,8 +5,9 @@ that writes its own words (:mod:`support.llama_server`, its environment made by
 ``make setup-llama``). A 135M model answers from the passage most of the time, sometimes
 invents a number, and never writes ``[n]`` markers, so these tests pin only what it does
 every time: an answer arrives, plain and streamed, with its finish reason and token counts,
-the stream and the stored completion agree, and the file's passage reached the model (its
-own prompt token count says so). Never its exact words.
+the stream and the stored completion agree, the file's passage reached the model (the
+answer's facts are attributed to it), and an answer past its timeout stops the model.
+Never its exact words.
 """
 
 from __future__ import annotations

@@ -252,11 +252,11 @@ class UpstreamEngine:
     async def generate(self, job: Job) -> AsyncIterator[Event]:
         """The upstream's answer as events. A whole (not streamed) answer is asked for as a
         stream too, and must arrive within the connection's timeout: when it does not, the
-        stream is closed, which stops the model's generation (llama.cpp's server, like
-        others, stops on a closed stream but finishes a plain request whoever waits for
-        it). A small local model that repeats itself until its context is full would
-        otherwise keep the server busy for minutes after the 504, and every question asked
-        meanwhile would wait behind it."""
+        stream is closed, which stops the model's generation (llama.cpp's server stops on
+        a closed stream but finishes a plain request whoever waits for it). A small local
+        model that repeats itself until its context is full would otherwise keep the
+        server busy for minutes after the 504, and every question asked meanwhile would
+        wait behind it."""
         if job.request.stream:
             async for event in self._stream(job):
                 yield event

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 # The tests' support code, imported as the tests import it (pytest's pythonpath).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support.upstream import FakeUpstream, chunk, sse_event
+from support.upstream import FakeUpstream, chunk, sse_event, stream_end
 
 __all__ = ["UNKNOWN", "ScriptedUpstream"]
 
@@ -67,6 +67,5 @@ class ScriptedUpstream(FakeUpstream):
 async def _streamed(content: str) -> AsyncIterator[bytes]:
     """``content`` as one chunk, then the finish reason and the usage, as OpenAI streams."""
     yield sse_event(chunk({"role": "assistant", "content": content}))
-    yield sse_event(chunk({}, "stop"))
-    yield sse_event({"object": "chat.completion.chunk", "choices": [], "usage": _USAGE})
-    yield b"data: [DONE]\n\n"
+    for part in stream_end(_USAGE):
+        yield part

@@ -19,7 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from browser.conftest import running_lab
 from support.lab import KERNEL_IDLE_JS, Lab, shot, watched_page
-from support.upstream import USAGE, FakeUpstream, chunk, sse_event
+from support.upstream import USAGE, FakeUpstream, chunk, sse_event, stream_end
 
 pytestmark = pytest.mark.browser
 
@@ -56,11 +56,8 @@ class SlowUpstream(FakeUpstream):
             word = f"word{i}" + ("\n\n" if i % 12 == 11 else " ")
             yield sse_event(chunk({"content": word}))
             await asyncio.sleep(PACE)
-        yield sse_event(chunk({}, "stop"))
-        yield sse_event(
-            {"id": "up-1", "object": "chat.completion.chunk", "choices": [], "usage": USAGE}
-        )
-        yield b"data: [DONE]\n\n"
+        for part in stream_end(USAGE):
+            yield part
 
 
 @pytest.fixture(scope="module")

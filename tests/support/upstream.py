@@ -92,6 +92,19 @@ def chunk(delta: dict[str, Any], finish: str | None = None, logprobs: Any = None
     return {**head, "system_fingerprint": "fp-upstream", "choices": [choice]}
 
 
+def stream_end(usage: dict[str, Any] | None) -> list[bytes]:
+    """The end of a stream as OpenAI sends it: the finish reason, the usage chunk (``None``:
+    not asked for), ``[DONE]``."""
+    end = [sse_event(chunk({}, "stop"))]
+    if usage is not None:
+        end.append(
+            sse_event(
+                {"id": "up-1", "object": "chat.completion.chunk", "choices": [], "usage": usage}
+            )
+        )
+    return [*end, b"data: [DONE]\n\n"]
+
+
 class FakeUpstream:
     """The server; ``requests`` holds ``{"headers", "body"}`` of each request received."""
 
@@ -262,9 +275,6 @@ class FakeUpstream:
         if body["model"] == "midstream":
             yield sse_event({"error": {"message": "model crashed", "type": "server_error"}})
             return
-        yield sse_event(chunk({}, "stop"))
-        if (body.get("stream_options") or {}).get("include_usage"):
-            yield sse_event(
-                {"id": "up-1", "object": "chat.completion.chunk", "choices": [], "usage": USAGE}
-            )
-        yield b"data: [DONE]\n\n"
+        asked = (body.get("stream_options") or {}).get("include_usage")
+        for part in stream_end(USAGE if asked else None):
+            yield part

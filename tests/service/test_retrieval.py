@@ -85,6 +85,38 @@ def test_html_without_a_closed_head_still_has_its_body(tmp_path: Path) -> None:
     assert _html_text(tmp_path, "<html><head><title>T</title><body><p>text</p>") == "T\ntext"
 
 
+def test_html_navigation_is_left_out(tmp_path: Path) -> None:
+    """A menu, a table of contents, a Prev / Next bar and a "See Also" line of names are
+    links, not text: passages carried them to models and quotes showed them. Text that
+    links what it names stays: prose, a reference's parameters (two thirds links), a
+    book's index; and a character reference to a control character is a blank, never a
+    link's mark."""
+    html = """<html><head><title>Vacuum</title></head><body>
+    <nav><a href="/">Home</a> <a href="/docs">Docs</a></nav>
+    <div class="navheader"><a href="prev.html">Prev</a> <a href="next.html">Next</a></div>
+    <div class="toc"><dl><dt><a href="a.html">24.1. Routine Vacuuming</a></dt>
+    <dd><dl><dt><a href="b.html">24.1.1. Vacuuming Basics</a></dt></dl></dd></dl></div>
+    <p>Existing replication slots and their state can be seen in the
+    <a href="view.html">pg_replication_slots</a> view.</p>
+    <ul><li><code>path</code> <a href="s.html">&lt;string&gt;</a> |
+    <a href="b.html">&lt;Buffer&gt;</a></li></ul>
+    <p>&#14;Totals are final, see <a href="t.html">Table 1</a>.</p>
+    <h2>See Also</h2><p><a href="v.html">VACUUM</a>, <a href="a.html">ANALYZE</a></p>
+    <dl><dt>vacuum_cost_delay configuration parameter,
+    <a href="c.html">Cost-based Vacuum Delay</a></dt></dl>
+    <pre><a href="#x">CHECK_STOPPED</a>;</pre></body></html>"""
+    assert _html_text(tmp_path, html) == (
+        "Vacuum\n"
+        "Existing replication slots and their state can be seen in the "
+        "pg_replication_slots view.\n"
+        "path <string> | <Buffer>\n"
+        "Totals are final, see Table 1.\n"
+        "See Also\n"
+        "vacuum_cost_delay configuration parameter, Cost-based Vacuum Delay\n"
+        "CHECK_STOPPED;"
+    )
+
+
 def test_html_file_by_extension_or_content_type(tmp_path: Path) -> None:
     path = tmp_path / "page"
     path.write_text("<p>Hello <i>there</i></p><script>alert(1)</script>")

@@ -95,12 +95,22 @@ _PROSE_CELL = 120
 read a cell a line rather than as rows of data."""
 _CAPTION_CHARS = 100
 """The longest title of a table."""
-_DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head")
-_BLOCK_TAGS = [
+_DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head", "nav")
+_NAVIGATION = 0.9
+"""Share of link text from which a line is navigation, not text: an entry of a table of
+contents, a "See also" line of names, a Prev / Up / Next bar. Lower shares are text: a
+reference links every type and name it mentions (Node.js's API lists its parameters as
+"path <string> | <Buffer> | <URL>", two thirds links), and so does a book's index
+("vacuum_cost_delay configuration parameter, Cost-based Vacuum Delay")."""
+_LINK_START, _LINK_END = "\x0e", "\x0f"
+"""Around a link's text while lines are measured: control characters, which :func:`_lines`
+makes blanks in the page's own text (a character reference can make one)."""
+_LINKED = re.compile(f"{_LINK_START}([^{_LINK_END}]*){_LINK_END}")
+_BLOCK_TAGS = {
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "fieldset",
     "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
     "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
-]  # fmt: skip
+}  # fmt: skip
 
 
 def kind_of(filename: str, content_type: str) -> str:
@@ -204,29 +214,27 @@ def _html(text: str, size: int) -> Iterator[Block]:
     Line breaks of the source inside a paragraph are blanks, as a browser shows them (a
     manual wrapped at 80 columns would otherwise cut its sentences at every line end);
     only ``<pre>`` keeps its lines. A cell's paragraphs are one cell ("concat_ws ( sep
-    text, ... ) → text", then what it does)."""
+    text, ... ) → text", then what it does).
+
+    Navigation is left out: ``<nav>``, and by its link density, as readability and
+    jusText judge it, a line (outside ``<pre>``, where linked names are code) that is
+    links and little else (:data:`_NAVIGATION`). Each page of PostgreSQL's manual
+    otherwise began with "Prev", "Up", "Home", "Next", and its chapters with their tables
+    of contents: words of every page, and lines in the passages a model is sent."""
     from bs4 import BeautifulSoup
-    from bs4.element import NavigableString
 
     soup = BeautifulSoup(text, "lxml")
     title = " ".join(soup.title.get_text().split()) if soup.title else ""
     for tag in soup.find_all(_DROPPED_TAGS):
         tag.decompose()
-    for string in soup.find_all(string=True):
-        # Only text: a comment or CDATA made a plain string would show.
-        if type(string) is NavigableString and "\n" in string and not string.find_parent("pre"):
-            string.replace_with(_BLANKS.sub(" ", string))
     found: list[Table] = []
+    at: dict[int, int] = {}
     for table in soup.find_all("table"):
         rows = _data_table(table)
         if rows is not None:
-            caption = _caption(table)
-            table.replace_with(f"\n{_TABLE_AT}{len(found)}\n")
-            found.append(Table(rows, title=caption))
-    for tag in soup.find_all(_BLOCK_TAGS):
-        tag.insert_before("\n")
-        tag.insert_after("\n")
-    lines = [" ".join(line.split()) for line in soup.get_text().split("\n")]
+            at[id(table)] = len(found)
+            found.append(Table(rows, title=_caption(table)))
+    lines = _lines(soup, at)
     paragraph = [title] if title else []
     for line in lines:
         if line.startswith(_TABLE_AT) and line[len(_TABLE_AT) :].isdigit():
@@ -239,6 +247,51 @@ def _html(text: str, size: int) -> Iterator[Block]:
             paragraph.append(line)
     if paragraph:
         yield "\n".join(paragraph)
+
+
+def _lines(soup: Any, tables: dict[int, int]) -> list[str]:
+    """The page's visible text in lines as a browser breaks them: at each block tag's
+    start and end, and around each data table (``tables``: its number by the ``id`` of
+    its tag), which is a line of its own naming its number. Line breaks of the source are
+    blanks outside ``<pre>``; navigation lines are empty (:func:`_text_of`).
+
+    One walk of the tree, with a stack: a line break inserted before and after each
+    block tag, for ``get_text``, cost the tree's depth each time (a page of 20,000
+    nested blocks took 81 s to read)."""
+    from bs4.element import CData, NavigableString, Tag
+
+    parts: list[str] = []
+    stack: list[tuple[Any, bool]] = [(soup, False)]  # (node or text to add, in <pre>)
+    while stack:
+        node, in_pre = stack.pop()
+        if type(node) is str:
+            parts.append(node)
+        elif isinstance(node, Tag):
+            if id(node) in tables:
+                parts.append(f"\n{_TABLE_AT}{tables[id(node)]}\n")
+                continue
+            if node.name in _BLOCK_TAGS:
+                parts.append("\n")
+                stack.append(("\n", in_pre))
+            if node.name == "a" and not in_pre:
+                parts.append(_LINK_START)
+                stack.append((_LINK_END, in_pre))
+            inside = in_pre or node.name == "pre"
+            stack.extend((child, inside) for child in reversed(node.contents))
+        elif type(node) in (NavigableString, CData):
+            shown = CONTROL.sub(" ", node) if CONTROL.search(node) else str(node)
+            parts.append(_BLANKS.sub(" ", shown) if "\n" in shown and not in_pre else shown)
+    return [_text_of(line) for line in "".join(parts).split("\n")]
+
+
+def _text_of(line: str) -> str:
+    """A line of the page with its blanks made single and its link marks taken out; empty
+    when it is navigation (:data:`_NAVIGATION`)."""
+    linked = sum(len("".join(link.split())) for link in _LINKED.findall(line))
+    words = line.replace(_LINK_START, "").replace(_LINK_END, "").split()
+    if linked and linked >= _NAVIGATION * sum(map(len, words)):
+        return ""
+    return " ".join(words)
 
 
 def _caption(table: Any) -> str | None:

@@ -324,6 +324,16 @@ def test_a_data_table_of_a_web_page_reads_as_a_table(tmp_path: Path) -> None:
     assert text.endswith("The following sections describe the types in detail.")
 
 
+def test_two_tables_side_by_side_are_two_tables(tmp_path: Path) -> None:
+    """Two ``DataFrame.to_html()`` one after the other: the first is neither lost nor the
+    second's title (a table is never a caption)."""
+    sales = pd.DataFrame({"region": ["North", "South"], "revenue": [10, 20]})
+    teams = pd.DataFrame({"team": ["ML", "Web"], "size": [3, 4]})
+    page = "<h1>Report</h1>" + sales.to_html(index=False) + teams.to_html(index=False)
+    text = _extract_text(tmp_path, "report.html", page.encode())
+    assert text == ("Report\nregion,revenue\nNorth,10\nSouth,20\n\nteam,size\nML,3\nWeb,4"), text
+
+
 def test_a_web_page_s_table_answers_with_its_columns(client: httpx.Client) -> None:
     upload(client, [("numeric.html", MANUAL_PAGE)])
     answer = ask(client, "What is the range of the integer type?")

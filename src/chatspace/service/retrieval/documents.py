@@ -109,7 +109,7 @@ _LINKED = re.compile(f"{_LINK_START}([^{_LINK_END}]*){_LINK_END}")
 _BLOCK_TAGS = {
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "fieldset",
     "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
-    "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
+    "hr", "li", "main", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
 }  # fmt: skip
 
 

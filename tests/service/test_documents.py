@@ -188,9 +188,9 @@ def test_a_sheet_of_huge_rows_is_read_within_the_cell_bound(tmp_path: Path) -> N
 
 @pytest.mark.timeout(60)
 def test_a_deeply_nested_page_is_read_in_one_walk(tmp_path: Path) -> None:
-    """40,000 nested blocks, each with a line break in its text: read as a browser shows
-    it, in a second. Breaking lines by inserting them into the tree took time in the
-    depth for every block (20,000 took 81 s)."""
+    """40,000 nested blocks, each with a line break in its text, read as a browser shows
+    them. Breaking lines by inserting them into the tree took time in the depth for
+    every block (20,000 took 81 s)."""
     depth = 40_000
     page = "<html><body>" + "<div>x\n" * depth + "</div>" * depth + "</body></html>"
     assert _text(tmp_path, "deep.html", page) == "\n".join(["x"] * depth)

@@ -87,10 +87,9 @@ def test_html_without_a_closed_head_still_has_its_body(tmp_path: Path) -> None:
 
 def test_html_navigation_is_left_out(tmp_path: Path) -> None:
     """A menu, a table of contents, a Prev / Next bar and a "See Also" line of names are
-    links, not text: passages carried them to models and quotes showed them. Text that
-    links what it names stays: prose, a reference's parameters (two thirds links), a
-    book's index; and a character reference to a control character is a blank, never a
-    link's mark."""
+    links, not text, which passages carried to models. Text that links what it names
+    stays: prose, a reference's parameters (two thirds links), a book's index, code;
+    and a character reference to a control character is a blank, never a link's mark."""
     html = """<html><head><title>Vacuum</title></head><body>
     <nav><a href="/">Home</a> <a href="/docs">Docs</a></nav>
     <div class="navheader"><a href="prev.html">Prev</a> <a href="next.html">Next</a></div>

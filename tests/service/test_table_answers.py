@@ -331,7 +331,7 @@ def test_two_tables_side_by_side_are_two_tables(tmp_path: Path) -> None:
     teams = pd.DataFrame({"team": ["ML", "Web"], "size": [3, 4]})
     page = "<h1>Report</h1>" + sales.to_html(index=False) + teams.to_html(index=False)
     text = _extract_text(tmp_path, "report.html", page.encode())
-    assert text == ("Report\nregion,revenue\nNorth,10\nSouth,20\n\nteam,size\nML,3\nWeb,4"), text
+    assert text == "Report\nregion,revenue\nNorth,10\nSouth,20\n\nteam,size\nML,3\nWeb,4", text
 
 
 def test_a_web_page_s_table_answers_with_its_columns(client: httpx.Client) -> None:

@@ -279,7 +279,7 @@ def _lines(soup: Any, tables: dict[int, int]) -> list[str]:
             inside = in_pre or node.name == "pre"
             stack.extend((child, inside) for child in reversed(node.contents))
         elif type(node) in (NavigableString, CData):
-            shown = CONTROL.sub(" ", node) if CONTROL.search(node) else str(node)
+            shown = CONTROL.sub(" ", node)
             parts.append(_BLANKS.sub(" ", shown) if "\n" in shown and not in_pre else shown)
     return [_text_of(line) for line in "".join(parts).split("\n")]
 

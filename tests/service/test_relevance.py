@@ -111,7 +111,8 @@ def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
     its build notes were cited for the product's default port. A name it spells together,
     in any case and across punctuation ("SELECT ... FOR UPDATE"), is answered. Only names
     with a word in capitals count (products, commands): not a document's name a user
-    capitalizes ("the Acme Contract")."""
+    capitalizes ("the Acme Contract"), nor acronyms in a row ("its MIME XML file": the
+    spec that says "XML file" and "MIME types" answered nothing)."""
     upload(
         client,
         [
@@ -122,6 +123,11 @@ def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
             ),
             ("locking.md", "# Row locks\n\nSELECT ... FOR UPDATE locks the rows it returns.\n"),
             ("terms-2025.md", "This contract between Acme GmbH and us sets a fee of EUR 9,000.\n"),
+            (
+                "packages.md",
+                "# Packages\n\nAn application installs one XML file into the packages "
+                "directory, then runs update-mime-database, which merges the MIME types.\n",
+            ),
         ],
     )
     assert _cited(ask(client, "What is the default TCP port of Microsoft SQL Server?")) == []
@@ -131,12 +137,18 @@ def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
     assert _cited(ask(client, "Which rows does SELECT FOR UPDATE lock?"))[0] == "locking.md"
     # a document's name a user capitalizes is no such name: the file words it its own way
     assert _cited(ask(client, "What is the fee of the Acme Contract?"))[0] == "terms-2025.md"
+    # acronyms in a row say what kind of thing it is, and a file writes them apart
+    assert _cited(ask(client, "What must run after installing its MIME XML file?"))[0] == (
+        "packages.md"
+    )
     assert name_phrases("What is the fee of the Acme Contract?") == set()
     assert name_phrases("What does the Redis EXPIRE command do?") == {("redis", "expire")}
     assert name_phrases("How Do I Configure Logging?") == set(), "a title"
     pasted = "Is it in " + "".join(f"the Alpha{i} BETA with " for i in range(5000)) + "?"
     assert len(name_phrases(pasted)) == MAX_PHRASES, "a pasted document is no list of names"
     assert name_phrases("Is it in SQL Server's index, for a CFO, CEO?") == {("sql", "server")}
+    assert name_phrases("Which command must run after installing its MIME XML file?") == set()
+    assert name_phrases("Is a REST API call to AWS S3 logged?") == {("aws", "s3")}
 
 
 SETTINGS_PAGE = (

@@ -272,9 +272,11 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     knows the thing spells together. Not "the *Acme Contract*": a document's name that a
     user capitalizes, and the file words its own way ("this contract between Acme GmbH").
     None in a question written as a title (every word of more than three letters
-    capitalized). At most :data:`MAX_PHRASES` names of at most :data:`PHRASE_WORDS` words,
-    from the question's first :data:`DENSE_CHARS` characters: each is looked for in every
-    candidate, and a pasted document is no list of names."""
+    capitalized), nor short acronyms in a row ("its *MIME XML* file", "a *REST API*"): like
+    a role's ("CFO"), each says what kind of thing it is, and a file writes them apart
+    ("the XML file ... MIME types"). At most :data:`MAX_PHRASES` names of at most
+    :data:`PHRASE_WORDS` words, from the question's first :data:`DENSE_CHARS` characters:
+    each is looked for in every candidate, and a pasted document is no list of names."""
     question = question[:DENSE_CHARS]
     words = list(WORD.finditer(question))
     if all(w.group()[0].isupper() for w in words if len(w.group()) > 3):
@@ -293,7 +295,9 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     names = [
         tuple(w.lower() for w in run)
         for run in runs
-        if 2 <= len(run) <= PHRASE_WORDS and any(len(w) > 1 and w.isupper() for w in run)
+        if 2 <= len(run) <= PHRASE_WORDS
+        and any(len(w) > 1 and w.isupper() for w in run)
+        and not all(_ACRONYM.fullmatch(w) for w in run)
     ]
     return frozenset(names[:MAX_PHRASES])
 

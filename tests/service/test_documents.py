@@ -25,6 +25,7 @@ from support.documents import (
     odt_bytes,
     parquet_bytes,
     pdf_bytes,
+    pdf_lines_bytes,
     pptx_bytes,
     xlsx_bytes,
     zip_bomb_xlsx,
@@ -106,6 +107,34 @@ def test_a_long_table_repeats_its_header_in_every_passage(tmp_path: Path) -> Non
         assert len(passage) <= 1000
     rows = [line for _, p in found.passages for line in p.split("\n")[1:]]
     assert rows == LONG_CSV.split("\n")[1:], "every row once, whole, in order"
+
+
+def test_a_pdf_is_read_without_its_running_header_and_footer(tmp_path: Path) -> None:
+    """As a manual typeset by TeX sets them (GNU libtasn1's: "Chapter 2: ASN.1 structure
+    handling 3" atop each page, which was quoted as evidence): the running header goes on
+    every page, the page numbers (here from 7 on) go, and a title repeated as it is stays
+    on the first page. Lines that repeat further in stay: two functions' entries that end
+    alike, a short page's number that is no page's number."""
+    pages = [
+        ["Widget Manual", "Widgets are small tools.", "7"],
+        ["Widget Manual", "Chapter 2: Sizes 8", "A widget weighs 3 grams.", "der: a buffer.",
+         "der len: its size.", "8"],
+        ["Widget Manual", "Chapter 2: Sizes 9", "A gadget weighs 5 grams.", "der: a buffer.",
+         "der len: the final size.", "9"],
+        ["Widget Manual", "Chapter 2: Sizes 10", "Totals", "42"],
+    ]  # fmt: skip
+    found = _extract(tmp_path, "manual.pdf", pdf_lines_bytes(*pages))
+    assert found is not None
+    shown = found.text.split("\n\n")
+    assert shown == [
+        "Widget Manual\nWidgets are small tools.",
+        "A widget weighs 3 grams.\nder: a buffer.\nder len: its size.",
+        "A gadget weighs 5 grams.\nder: a buffer.\nder len: the final size.",
+        "Totals\n42",
+    ]
+    assert _text(tmp_path, "one.pdf", pdf_lines_bytes(["Widget Manual", "Totals", "1"])) == (
+        "Widget Manual\nTotals\n1"
+    ), "one page repeats nothing"
 
 
 def test_json_records_are_cut_between_whole_records(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ import codecs
 import contextlib
 import re
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator
 from itertools import islice
 from pathlib import Path
@@ -87,6 +88,14 @@ _BY_TYPE = {
 }
 _ZIPPED = {"docx", "xlsx", "pptx", "odt"}
 _BLANKS = re.compile(r"\s+")
+_NUMBERS = re.compile(r"\d+")
+_EDGE_LINES = 2
+"""How many lines at the top and at the bottom of a PDF page may be its running header or
+footer (a title and a date, a page number under a line of text)."""
+_RUNNING_REACH = 2
+"""How many pages away a running line is looked for: a book's left and right pages have
+headers of their own."""
+_PAGE_NUMBER_DIGITS = 4
 _TABLE_AT = "\x00table "
 """Where a data table stood in an HTML page's text, on a line of its own (no page's text
 holds NUL: :func:`clean` made it a blank)."""
@@ -384,7 +393,9 @@ _TEXT_READERS: dict[str, Callable[[str, int], Iterator[Block]]] = {
 
 
 def _pdf(path: Path) -> Iterator[Block]:
-    """Each page's text (pypdf's layout-free extraction), a block per page, at its page."""
+    """Each page's text (pypdf's layout-free extraction), a block per page, at its page,
+    without its running header and footer (:func:`_without_running_lines`, which needs
+    the pages around each: they are read first, up to as much text as a file keeps)."""
     import logging
 
     from pypdf import PdfReader
@@ -393,9 +404,79 @@ def _pdf(path: Path) -> Iterator[Block]:
     reader = PdfReader(path)
     if reader.is_encrypted and not reader.decrypt(""):
         return
-    for number, page in enumerate(islice(reader.pages, MAX_PAGES), start=1):
+    pages: list[str] = []
+    read = 0
+    for page in islice(reader.pages, MAX_PAGES):
+        pages.append((page.extract_text() or "").strip())
+        read += len(pages[-1])
+        if read > MAX_TEXT_BYTES:  # more than a file's text is kept: no page further
+            break
+    for number, text in enumerate(_without_running_lines(pages), start=1):
         yield Location(page=number)
-        yield (page.extract_text() or "").strip()
+        yield text
+
+
+def _without_running_lines(pages: list[str]) -> list[str]:
+    """The pages without the lines a PDF repeats at their edges, as a Word document's
+    headers and footers are left out: a page number alone (a number that is the page's
+    own plus the offset of another page's), and a line that a page :data:`_RUNNING_REACH`
+    or less away has at the same place from its top or bottom, its numbers aside
+    ("Chapter 4: Function reference 9", then "... 10"); a line that repeats as it is stays
+    on the first page that has it (a title, a table's header row). A line further in is
+    looked at only when the one outside it went (a header of two lines): two functions'
+    entries that end alike stay. Each page of a manual otherwise began with its running
+    header, which was quoted as evidence ("Chapter 2: ASN.1 structure handling 3")."""
+    lines = [page.split("\n") for page in pages]
+    edges = [_edges(page) for page in lines]
+    offsets = Counter(
+        int(page[i]) - number
+        for number, (page, found) in enumerate(zip(lines, edges, strict=True))
+        for i in found.values()
+        if _page_number(page[i])
+    )
+    shown = [{place: " ".join(page[i].split()) for place, i in found.items()}
+             for page, found in zip(lines, edges, strict=True)]  # fmt: skip
+    keys = [{place: _NUMBERS.sub("#", line) for place, line in found.items()} for found in shown]
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for number, page in enumerate(lines):
+        near = [
+            other
+            for other in range(number - _RUNNING_REACH, number + _RUNNING_REACH + 1)
+            if 0 <= other < len(pages) and other != number
+        ]
+        dropped: set[int] = set()
+        for side in (range(_EDGE_LINES), range(-1, -1 - _EDGE_LINES, -1)):
+            for place in side:  # from the edge inwards, while lines repeat
+                if place not in edges[number]:
+                    break
+                i, key = edges[number][place], keys[number][place]
+                if _page_number(page[i]):
+                    running = offsets[int(page[i]) - number] > 1
+                else:
+                    alike = [shown[n][place] for n in near if keys[n].get(place) == key]
+                    paged = any(line != shown[number][place] for line in alike)
+                    running = bool(alike) and ((place, key) in seen or paged)
+                if not running:
+                    break
+                dropped.add(i)
+        seen.update(keys[number].items())
+        out.append("\n".join(line for i, line in enumerate(page) if i not in dropped).strip())
+    return out
+
+
+def _edges(page: list[str]) -> dict[int, int]:
+    """A page's first and last :data:`_EDGE_LINES` lines that hold text, by their place:
+    0, 1, ... from the top, -1, -2, ... from the bottom."""
+    filled = [i for i, line in enumerate(page) if line.strip()]
+    top = dict(enumerate(filled[:_EDGE_LINES]))
+    bottom = {-1 - place: i for place, i in enumerate(reversed(filled[-_EDGE_LINES:]))}
+    return {**bottom, **{p: i for p, i in top.items() if i not in bottom.values()}}
+
+
+def _page_number(line: str) -> bool:
+    bare = line.strip()
+    return bare.isdigit() and len(bare) <= _PAGE_NUMBER_DIGITS
 
 
 def _docx(path: Path) -> Iterator[Block]:

@@ -137,6 +137,31 @@ def test_a_pdf_is_read_without_its_running_header_and_footer(tmp_path: Path) -> 
     ), "one page repeats nothing"
 
 
+OS_MARKDOWN = (
+    "# OS\n\n## `os.EOL`\n\n<!-- YAML\nadded: v0.7.8\n-->\n\n* {string}\n\n"
+    "The operating system-specific end-of-line marker.\n\nSee [`path.sep`][].\n\n"
+    "```html\n<!-- a comment in an example stays -->\n[x]: #kept\n```\n\n"
+    "[`path.sep`]: path.md#pathsep\n"
+)
+"""As Node.js's API documents itself (Debian's ``nodejs-doc``): each entry's history in an
+HTML comment, links by reference."""
+
+
+def test_markdown_is_read_without_what_never_shows(tmp_path: Path) -> None:
+    """An HTML comment and a link reference definition are not text (the comment's "added:
+    v0.7.8" was quoted for "What is os.EOL?"); a code block keeps both; every line stays
+    where it was, for the quote's line."""
+    text = _text(tmp_path, "os.md", OS_MARKDOWN)
+    assert text is not None
+    for hidden in ("YAML", "v0.7.8", "pathsep"):
+        assert hidden not in text
+    assert "<!-- a comment in an example stays -->\n[x]: #kept" in text
+    assert "See [`path.sep`][]." in text
+    lines = text.split("\n")
+    assert lines.index("The operating system-specific end-of-line marker.") == 10
+    assert OS_MARKDOWN.split("\n")[10] == lines[10]
+
+
 def test_json_records_are_cut_between_whole_records(tmp_path: Path) -> None:
     records = [{"region": f"R{i}", "budget": i, "note": "x" * 40} for i in range(100)]
     text = json.dumps(records, indent=1)
@@ -278,6 +303,14 @@ def test_documents_are_served_as_text_and_cited(client: httpx.Client) -> None:
         assert cited[0][0] == filename, question
         assert cited[0][1].endswith(quote), question
         assert cited[0][1] in texts[filename], "the quote is text of the file"
+
+
+def test_a_markdown_file_is_quoted_by_what_it_shows_at_its_line(client: httpx.Client) -> None:
+    upload(client, [("os.md", OS_MARKDOWN)])
+    response = ask(client, "What is os.EOL?")
+    note = response["choices"][0]["message"]["annotations"][0]["file_citation"]
+    assert note["quote"] == "The operating system-specific end-of-line marker."
+    assert note["location"] == {"line": 11}
 
 
 def test_a_notebook_is_quoted_by_its_cells_never_its_json(client: httpx.Client) -> None:

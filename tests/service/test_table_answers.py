@@ -411,3 +411,72 @@ def test_rows_looked_up_are_shown_up_to_a_bound() -> None:
 def test_a_question_without_a_matching_row_leaves_the_passage_to_prose() -> None:
     text = "region,revenue\nNorth,100\nSouth,50"
     assert answer_tables(_passages(text), "Who founded the company?", ["founded"]) == {}
+
+
+IRIS = (
+    "species,petal_length,petal_width\nsetosa,1.4,0.2\nvirginica,6.0,2.5\nvirginica,5.1,1.9\n"
+    "versicolor,4.7,1.4\nvirginica,6.7,2.2"
+)
+"""Five rows of the iris data as a data scientist has it."""
+
+
+def _answered(question: str, terms: list[str]) -> Any:
+    (bullets,) = answer_tables(_passages(IRIS), question, terms).values()
+    return bullets
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "said", "rows"),
+    [
+        (
+            "How many flowers have a petal width above 2?",
+            ["flowers", "petal", "width"],
+            "Rows with petal_width above 2: 2 of 5 (t.csv) ",
+            [2, 5],
+        ),
+        (
+            "What is the total petal width of virginica flowers with a petal length of at least 6?",
+            ["total", "petal", "width", "virginica", "flowers", "length"],
+            "Total petal_width for species virginica, petal_length at least 6: 4.7 "
+            "(sum of 2 rows of t.csv) ",
+            [2, 5],
+        ),
+        (
+            "What is the average petal length of flowers with petal_width < 1.5?",
+            ["average", "petal", "length", "flowers", "petal_width"],
+            "Average petal_length for petal_width < 1.5: 3.050 (mean of 2 rows of t.csv) ",
+            [1, 4],
+        ),
+    ],
+)
+def test_a_condition_on_a_number_keeps_the_rows_that_meet_it(
+    question: str, terms: list[str], said: str, rows: list[int]
+) -> None:
+    """ "How many flowers have a petal width above 2?" of the iris data answered the sum
+    of a column ("Total petal_width: 179.9"): a count asked with a comparison counts
+    the rows that meet it, and a total or an average is computed over them; the column
+    compared is the one its words name, the one computed the one the rest names."""
+    (bullet,) = _answered(question, terms)
+    assert bullet[0] == said
+    lines = IRIS.split("\n")
+    assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]
+
+
+def test_a_condition_on_no_column_computes_nothing() -> None:
+    """ "a stem length": no column is named so, and "petal_length" is not it."""
+    bullets = answer_tables(
+        _passages(IRIS),
+        "How many flowers have a stem length over 3?",
+        ["flowers", "stem", "length"],
+    )
+    assert all("Rows with" not in str(b) for found in bullets.values() for b in found)
+
+
+def test_a_superlative_of_a_measure_names_its_column() -> None:
+    """ "the longest petal" is extreme in petal_length (the table has two petal columns)."""
+    (bullet,) = _answered("Which species has the longest petal?", ["species", "longest", "petal"])
+    assert bullet[0] == "Highest petal_length: 6.7 (max of 5 rows): "
+    assert bullet[-1].quote == "virginica,6.7,2.2"
+    (bullet,) = _answered("Which species has the shortest petal?", ["species", "shortest", "petal"])
+    assert bullet[0] == "Lowest petal_length: 1.4 (min of 5 rows): "
+    assert bullet[-1].quote == "setosa,1.4,0.2"

@@ -10,16 +10,22 @@ answers. Here the question is read against the table, computed with pandas:
   columns combine with AND. Words that name a column, that ask for a computation, and
   numbers are no filters. A word found in several columns filters the one where it is a
   whole cell, else the leftmost.
+- **conditions**: words that name a numeric column, then a comparison with a number
+  ("a petal width above 2", "units of at least 500", "price < 10") keep the rows that
+  meet it; a condition whose words no column's name holds ("a stem length") computes
+  nothing.
 - **the column asked about**: the numeric column (every non-empty cell a number such as
   ``58,300``, ``12%``, ``EUR 1,200``) whose name shares the most words with the question
   ("return rate" names ``return_rate`` more than ``units_returned``), filters left aside;
   without one, the only numeric column left, if every question word is a column's, a
   filter's or the file name's ("What is the total for North?", but no "total revenue" of
-  a sheet of targets).
+  a sheet of targets). Words only a condition says name its column, not this one; a
+  superlative of a measure names the measure ("the *longest* petal": ``petal_length``).
 - **what is asked**: an average ("average", "mean"); a sum ("total", "sum", "how much",
   or "how many" / "number of" with a numeric column named: "How many units did North
-  sell?"); a count of rows ("How many tickets are open?", when every filtered column
-  repeats its values: "How many inhabitants does Paris have?" looks Paris up); a
+  sell?"), unless a condition is on that column; a count of rows ("How many tickets are
+  open?", when every filtered column repeats its values: "How many inhabitants does Paris
+  have?" looks Paris up; "How many flowers have a petal width above 2?"); a
   superlative ("highest", "lowest", "most", ...: the rows with the extreme value). Else the
   rows the filters keep (at most :data:`MAX_SHOWN_ROWS`), or without filters (or when they
   keep none) the first row with the most question words.
@@ -43,7 +49,7 @@ from __future__ import annotations
 import csv
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
@@ -70,8 +76,32 @@ MAX_SHOWN_ROWS = 5
 MAX_CITED_ROWS = 10
 """Rows cited by a computed answer."""
 
-_HIGHEST = frozenset({"largest", "biggest", "highest", "most", "max", "maximum", "greatest", "top"})
-_LOWEST = frozenset({"smallest", "lowest", "least", "min", "minimum", "fewest", "cheapest"})
+_MEASURES = {
+    "longest": "length", "shortest": "length", "widest": "width", "narrowest": "width",
+    "tallest": "height", "heaviest": "weight", "lightest": "weight", "oldest": "age",
+    "youngest": "age",
+}  # fmt: skip
+"""A superlative that says which measure it is extreme in: "the longest petal" names the
+column ``petal_length``, not ``petal_width``."""
+_HIGHEST = frozenset(
+    {"largest", "biggest", "highest", "most", "max", "maximum", "greatest", "top"}
+    | {"longest", "widest", "tallest", "heaviest", "oldest"}
+)
+_LOWEST = frozenset(
+    {"smallest", "lowest", "least", "min", "minimum", "fewest", "cheapest"}
+    | {"shortest", "narrowest", "lightest", "youngest"}
+)
+_COMPARISON = re.compile(
+    r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
+    r"(above|over|more than|greater than|higher than|larger than|at least|"
+    r"below|under|less than|lower than|smaller than|at most|>=|<=|>|<)\s*(-?\d[\d,]*(?:\.\d+)?)",
+    re.I,
+)
+"""A condition on a numeric column: words that name it, then how it compares with a
+number ("a petal width above 2", "units of at least 500", "price < 10")."""
+_AT_LEAST = frozenset({"at least", ">="})
+_AT_MOST = frozenset({"at most", "<="})
+_BELOW = frozenset({"below", "under", "less than", "lower than", "smaller than", "<"})
 _SUM = frozenset({"total", "sum", "overall", "combined", "altogether"})
 _MEAN = frozenset({"average", "mean", "avg"})
 _COUNT = frozenset({"count", "number"})
@@ -225,20 +255,54 @@ def _names(column: str, terms: frozenset[str]) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class _Condition:
+    """A comparison the question puts on a numeric column: "petal width above 2"."""
+
+    naming: frozenset[str]
+    """The words before it, which name the column."""
+    op: str
+    value: str
+
+    def holds(self, values: pd.Series) -> pd.Series:
+        bound = number(self.value)
+        limit = bound[0] if bound is not None else float("nan")
+        if self.op in _AT_LEAST:
+            return values >= limit
+        if self.op in _AT_MOST:
+            return values <= limit
+        return values < limit if self.op in _BELOW else values > limit
+
+
+@dataclass(frozen=True, slots=True)
 class _Question:
     said: frozenset[str]
     """The question's words, lowercased."""
     phrases: frozenset[str]
     """Its pairs of words ("how many")."""
     wanted: frozenset[str]
-    """The search terms' words, stemmed, less those that ask for a computation."""
+    """The search terms' words, stemmed, less those that ask for a computation, with the
+    measure a superlative names (:data:`_MEASURES`)."""
+    conditions: tuple[_Condition, ...] = ()
+    asking: frozenset[str] = frozenset()
+    """The wanted words less those only the conditions say: they name the column computed
+    ("the total petal width of flowers with a petal length > 6")."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
         said = [w.lower() for w in _WORD.findall(question)]
-        wanted = set().union(*(_words(t) for t in terms)) - _ASKING
+        measures = {_MEASURES[w] for w in said if w in _MEASURES}
+        wanted = set().union(*(_words(t) for t in terms)) - _ASKING | measures
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
-        return cls(frozenset(said), frozenset(phrases), frozenset(wanted))
+        found = list(_COMPARISON.finditer(question))
+        conditions = tuple(
+            _Condition(frozenset(_words(m[1])), " ".join(m[2].lower().split()), m[3]) for m in found
+        )
+        inside = set().union(*(_words(m[0]) for m in found))
+        only_inside = inside - _words(_COMPARISON.sub(" ", question)) - measures
+        return cls(
+            frozenset(said), frozenset(phrases), frozenset(wanted), conditions,
+            frozenset(wanted - only_inside),
+        )  # fmt: skip
 
     @property
     def direction(self) -> int:
@@ -262,6 +326,9 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if view is None:
         return _best_row(table, asked.wanted)
     column, filters = view.column, view.filters
+    if asked.counting and view.compared and (column is None or column in view.compared):
+        rows = view.rows(view.keep & view.counted)
+        return _Answer("count", rows, value=f"{len(rows):,}", scope=view.scope, of=view.total)
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
     if column is not None and (asked.summing or (asked.counting and view.target is not None)):
@@ -296,6 +363,8 @@ class _View:
     """The column computed over: ``target``, else the only numeric column."""
     explained: bool
     """Whether every question word is a column's, a filter's or the file name's."""
+    compared: dict[int, _Condition]
+    """The numeric columns the question compares with a number, and how."""
 
     @classmethod
     def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
@@ -313,25 +382,35 @@ class _View:
             return None
         counted = ~frame.apply(lambda row: bool(_SUMMARY_CELLS & {str(c).lower() for c in row}), 1)
         numeric = {c: v for c in frame.columns if c not in filters and (v := _numeric(frame[c]))}
-        named = {c: _names(names[c], asked.wanted) for c in numeric}
-        target = min(
-            (c for c in named if named[c]),
-            key=lambda c: (-named[c], len(_words(names[c])) - named[c], c),
-            default=None,
-        )
+        compared: dict[int, _Condition] = {}
+        for condition in asked.conditions:
+            on = _named(names, numeric, condition.naming)
+            said = condition.naming & asked.wanted
+            if on is None or _names(names[on], said) < len(said):
+                return None  # a condition on no column ("a stem length over 3"): none holds
+            compared[on] = condition
+            keep &= condition.holds(numeric[on][0]).reindex(frame.index, fill_value=False)
+        if compared and not keep.any():
+            return None
+        others = {c: v for c, v in numeric.items() if c not in compared}
+        target = _named(names, others, asked.asking)
         # The only numeric column, when the question says nothing the table does not hold:
         # "What is the total for North?" (and not "total revenue" of a sheet of targets).
         found = {w for words in filters.values() for w in words}
         explained = asked.wanted <= naming | found | _words(PurePath(filename).stem)
         only = len(numeric) == 1 and explained
         column = next(iter(numeric)) if target is None and only else target
-        return cls(frame, names, filters, keep, counted, numeric, target, column, explained)
+        return cls(
+            frame, names, filters, keep, counted, numeric, target, column, explained, compared
+        )
 
     @property
     def scope(self) -> str:
         """The filters as words: ``Region North, Month March``."""
         kept = self.frame[self.keep]
-        return ", ".join(f"{self.names[c]} {' or '.join(kept[c].unique())}" for c in self.filters)
+        found = [f"{self.names[c]} {' or '.join(kept[c].unique())}" for c in self.filters]
+        compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
+        return ", ".join(found + compared)
 
     @property
     def total(self) -> int:
@@ -355,6 +434,17 @@ class _View:
             shown = _format(values.mean() if kind == "mean" else values.sum(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values))
+
+
+def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str]) -> int | None:
+    """Of ``columns``, the one whose name holds the most of ``words`` (then the fewest
+    other words, then the leftmost); None when no name holds one."""
+    named = {c: _names(names[c], words) for c in columns}
+    return min(
+        (c for c in named if named[c]),
+        key=lambda c: (-named[c], len(_words(names[c])) - named[c], c),
+        default=None,
+    )
 
 
 def _column_names(header: Sequence[str]) -> list[str]:

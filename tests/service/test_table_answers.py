@@ -480,3 +480,45 @@ def test_a_superlative_of_a_measure_names_its_column() -> None:
     (bullet,) = _answered("Which species has the shortest petal?", ["species", "shortest", "petal"])
     assert bullet[0] == "Lowest petal_length: 1.4 (min of 5 rows): "
     assert bullet[-1].quote == "setosa,1.4,0.2"
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "said", "rows"),
+    [
+        (
+            "How many species are there?",
+            ["species"],
+            "Distinct species: 3 (setosa, virginica, versicolor) of 5 rows (t.csv) ",
+            [1, 2, 4],
+        ),
+        (
+            "What percentage of flowers are virginica?",
+            ["percentage", "flowers", "virginica"],
+            "Rows with species virginica: 3 of 5 (60.0%) (t.csv) ",
+            [2, 3, 5],
+        ),
+        (
+            "What is the median petal length of virginica?",
+            ["median", "petal", "length", "virginica"],
+            "Median petal_length for species virginica: 6.00 (median of 3 rows of t.csv) ",
+            [2, 3, 5],
+        ),
+        (
+            "Is there a virginica with a petal width over 3?",
+            ["virginica", "petal", "width"],
+            "No row with species virginica, petal_width over 3 (of 5 rows, t.csv); "
+            "the highest petal_width: 2.5 ",
+            [2],
+        ),
+    ],
+)
+def test_distinct_values_shares_medians_and_no_row_are_answered(
+    question: str, terms: list[str], said: str, rows: list[int]
+) -> None:
+    """ "How many species are there?" answered "Rows: 150 of 150"; a share, a median and a
+    condition no row meets (which quoted the first row with a question word) were not
+    computed. A condition no row meets cites the row nearest to meeting it."""
+    (bullet,) = _answered(question, terms)
+    assert bullet[0] == said
+    lines = IRIS.split("\n")
+    assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]

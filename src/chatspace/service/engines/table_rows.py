@@ -25,10 +25,13 @@ answers. Here the question is read against the table, computed with pandas:
   or "how many" / "number of" with a numeric column named: "How many units did North
   sell?"), unless a condition is on that column; a count of rows ("How many tickets are
   open?", when every filtered column repeats its values: "How many inhabitants does Paris
-  have?" looks Paris up; "How many flowers have a petal width above 2?"); a
+  have?" looks Paris up; "How many flowers have a petal width above 2?"), with its share
+  of the rows when asked ("What percentage ..."); a count of the distinct values of a
+  column of text the question names ("How many species are there?"); a median; a
   superlative ("highest", "lowest", "most", ...: the rows with the extreme value). Else the
   rows the filters keep (at most :data:`MAX_SHOWN_ROWS`), or without filters (or when they
-  keep none) the first row with the most question words.
+  keep none) the first row with the most question words. When no row meets the
+  conditions, the answer says so and cites the row nearest to meeting the first.
 
 Rows whose text cell says "Total" (or "Subtotal", ...) take no part in computations. A
 table whose blocks were retrieved as several passages (same file, same header) is one
@@ -104,8 +107,12 @@ _AT_MOST = frozenset({"at most", "<="})
 _BELOW = frozenset({"below", "under", "less than", "lower than", "smaller than", "<"})
 _SUM = frozenset({"total", "sum", "overall", "combined", "altogether"})
 _MEAN = frozenset({"average", "mean", "avg"})
+_MEDIAN = frozenset({"median"})
+_SHARE = frozenset({"percentage", "percent", "proportion", "share", "fraction"})
+"""Words that ask for a count as a share of the rows ("What percentage of flowers are
+virginica?"); not taken out of the words that name columns ("discount percentage")."""
 _COUNT = frozenset({"count", "number"})
-_ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _COUNT
+_ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _COUNT
 _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
 _WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
@@ -148,7 +155,7 @@ class _Table:
 
 @dataclass(frozen=True, slots=True)
 class _Answer:
-    kind: str  # "rows", "sum", "mean", "count", "max" or "min"
+    kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max" or "min"
     rows: tuple[int, ...]
     """The rows shown or cited, in table order."""
     column: int = -1
@@ -157,6 +164,12 @@ class _Answer:
     """The filters as words: ``Region North, Month March``."""
     of: int = 0
     """Rows computed over (a count: rows counted among)."""
+    share: bool = False
+    """Whether a count is shown as a share of the rows too."""
+    values: tuple[str, ...] = ()
+    """The distinct values counted."""
+    nearest: str = ""
+    """When no row meets the conditions: "highest" or "lowest", the row cited."""
 
 
 def answer_tables(
@@ -313,6 +326,10 @@ class _Question:
         return bool(self.phrases & {"how many", "number of"} or "count" in self.said)
 
     @property
+    def sharing(self) -> bool:
+        return bool(self.said & _SHARE)
+
+    @property
     def summing(self) -> bool:
         return bool(self.said & _SUM or "how much" in self.phrases)
 
@@ -326,18 +343,24 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if view is None:
         return _best_row(table, asked.wanted)
     column, filters = view.column, view.filters
-    if asked.counting and view.compared and (column is None or column in view.compared):
-        rows = view.rows(view.keep & view.counted)
-        return _Answer("count", rows, value=f"{len(rows):,}", scope=view.scope, of=view.total)
+    counting = asked.counting or (asked.sharing and view.target is None)
+    if view.compared and not (view.keep & view.counted).any():
+        return view.nothing_meets()
+    if counting and view.compared and (column is None or column in view.compared):
+        return view.count(asked.sharing)
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
+    if column is not None and asked.said & _MEDIAN:
+        return view.compute("median", column)
     if column is not None and (asked.summing or (asked.counting and view.target is not None)):
         return view.compute("sum", column)
+    if counting and not filters and not view.compared:
+        kinds = {c: None for c in view.frame.columns if c not in view.numeric}
+        if (named := _named(view.names, kinds, asked.wanted)) is not None:
+            return view.distinct(named)
     repeated = all(view.frame[c].nunique() < len(view.frame) for c in filters)
-    if asked.counting and (filters or view.explained) and repeated:
-        rows = view.rows(view.keep & view.counted)
-        if rows:
-            return _Answer("count", rows, value=f"{len(rows):,}", scope=view.scope, of=view.total)
+    if counting and (filters or view.explained) and repeated and (view.keep & view.counted).any():
+        return view.count(asked.sharing)
     if column is not None and asked.direction:
         return view.compute("max" if asked.direction > 0 else "min", column)
     if filters:
@@ -365,6 +388,8 @@ class _View:
     """Whether every question word is a column's, a filter's or the file name's."""
     compared: dict[int, _Condition]
     """The numeric columns the question compares with a number, and how."""
+    matched: pd.Series
+    """The rows the filters keep, before the conditions."""
 
     @classmethod
     def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
@@ -382,6 +407,7 @@ class _View:
             return None
         counted = ~frame.apply(lambda row: bool(_SUMMARY_CELLS & {str(c).lower() for c in row}), 1)
         numeric = {c: v for c in frame.columns if c not in filters and (v := _numeric(frame[c]))}
+        matched = keep.copy()
         compared: dict[int, _Condition] = {}
         for condition in asked.conditions:
             on = _named(names, numeric, condition.naming)
@@ -390,8 +416,6 @@ class _View:
                 return None  # a condition on no column ("a stem length over 3"): none holds
             compared[on] = condition
             keep &= condition.holds(numeric[on][0]).reindex(frame.index, fill_value=False)
-        if compared and not keep.any():
-            return None
         others = {c: v for c, v in numeric.items() if c not in compared}
         target = _named(names, others, asked.asking)
         # The only numeric column, when the question says nothing the table does not hold:
@@ -401,13 +425,14 @@ class _View:
         only = len(numeric) == 1 and explained
         column = next(iter(numeric)) if target is None and only else target
         return cls(
-            frame, names, filters, keep, counted, numeric, target, column, explained, compared
-        )
+            frame, names, filters, keep, counted, numeric, target, column, explained, compared,
+            matched,
+        )  # fmt: skip
 
     @property
     def scope(self) -> str:
         """The filters as words: ``Region North, Month March``."""
-        kept = self.frame[self.keep]
+        kept = self.frame[self.matched]
         found = [f"{self.names[c]} {' or '.join(kept[c].unique())}" for c in self.filters]
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
         return ", ".join(found + compared)
@@ -419,8 +444,38 @@ class _View:
     def rows(self, mask: pd.Series) -> tuple[int, ...]:
         return tuple(int(i) for i in self.frame.index[mask])
 
+    def count(self, share: bool) -> _Answer:
+        """The rows kept, counted (``share``: as a share of the rows too)."""
+        rows = self.rows(self.keep & self.counted)
+        value = f"{len(rows):,}"
+        return _Answer("count", rows, value=value, scope=self.scope, of=self.total, share=share)
+
+    def distinct(self, column: int) -> _Answer:
+        """The distinct values of ``column`` ("How many species are there?"), each cited by
+        the first row that has it."""
+        cells = self.frame[column][self.counted]
+        first = cells[~cells.duplicated()]
+        rows = tuple(int(i) for i in first.index)
+        values = tuple(str(v) for v in first)
+        return _Answer("distinct", rows, column, f"{len(rows):,}", of=self.total, values=values)
+
+    def nothing_meets(self) -> _Answer:
+        """No row meets the conditions: the row nearest to meeting the first, cited (the
+        highest value for "above 3", the lowest for "below 1")."""
+        column, condition = next(iter(self.compared.items()))
+        values = self.numeric[column][0]
+        values = values[(self.matched & self.counted)[values.index]]
+        if values.empty:
+            return _Answer("none", (), column, scope=self.scope, of=self.total)
+        lowest = condition.op in _BELOW | _AT_MOST
+        best = values.idxmin() if lowest else values.idxmax()
+        shown = str(self.frame[column][best])
+        nearest = "lowest" if lowest else "highest"
+        return _Answer("none", (int(best),), column, shown, self.scope, self.total, nearest=nearest)
+
     def compute(self, kind: str, column: int) -> _Answer | None:
-        """``kind`` ("sum", "mean", "max" or "min") of ``column`` over the rows kept."""
+        """``kind`` ("sum", "mean", "median", "max" or "min") of ``column`` over the rows
+        kept."""
         values, places = self.numeric[column]
         values = values[(self.keep & self.counted)[values.index]]
         if values.empty:
@@ -431,7 +486,8 @@ class _View:
             shown = str(self.frame[column][rows[0]])
         else:
             rows = values.index
-            shown = _format(values.mean() if kind == "mean" else values.sum(), places, kind)
+            computed = {"mean": values.mean, "median": values.median, "sum": values.sum}[kind]
+            shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values))
 
@@ -475,8 +531,10 @@ def _numeric(column: pd.Series) -> tuple[pd.Series, int] | None:
 
 
 def _format(value: float, places: int, kind: str) -> str:
-    """``412,000``; an average with two more places than its numbers."""
-    return f"{value:,.{places + 2 if kind == 'mean' else places}f}"
+    """``412,000``; an average with two more places than its numbers, a median one more
+    (the middle of two of them)."""
+    more = {"mean": 2, "median": 1}.get(kind, 0)
+    return f"{value:,.{places + more}f}"
 
 
 def _best_row(table: _Table, wanted: frozenset[str]) -> _Answer | None:
@@ -527,15 +585,28 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
             shown = _shown(table.header, table.rows[i])
             parts += [("; " if k else "") + f'"{shown}" ({filename}) ', table.cites[i]]
         return [tuple(parts)]
-    if len(answer.rows) == 1 and answer.kind in {"sum", "mean"}:
+    if answer.kind == "none":
+        text = f"No row with {answer.scope} (of {_rows(answer.of)}, {source})"
+        if not answer.rows:
+            return [(text,)]
+        (row,) = answer.rows
+        return [(f"{text}; the {answer.nearest} {column}: {answer.value} ", table.cites[row])]
+    if answer.kind == "distinct":
+        listed = ", ".join(answer.values[:MAX_CITED_ROWS]) + (", ..." if some else "")
+        return [
+            (f"Distinct {column}: {answer.value} ({listed}) of {_rows(answer.of)} ({source}) ",
+             *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
+    if len(answer.rows) == 1 and answer.kind in {"sum", "mean", "median"}:
         (row,) = answer.rows
         value = table.rows[row][answer.column]
         return [(f"{column}{scope}: {value} ({source}) ", table.cites[row])]
     if answer.kind == "count":
         which = f" with {answer.scope}" if answer.scope else ""
-        text = f"Rows{which}: {answer.value} of {answer.of:,} ({source}{some}) "
+        share = f" ({len(answer.rows) / answer.of:.1%})" if answer.share and answer.of else ""
+        text = f"Rows{which}: {answer.value} of {answer.of:,}{share} ({source}{some}) "
     else:
-        label = "Total" if answer.kind == "sum" else "Average"
+        label = {"sum": "Total", "mean": "Average", "median": "Median"}[answer.kind]
         text = (
             f"{label} {column}{scope}: {answer.value} "
             f"({answer.kind} of {_rows(len(answer.rows))} of {source}{some}) "

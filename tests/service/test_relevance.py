@@ -251,6 +251,11 @@ def test_a_follow_up_is_searched_with_its_conversation(client: httpx.Client) -> 
         ("What is its main risk?", True),
         ("What is the capital of Australia?", False),
         ("How long does it take to hard-boil an egg at sea level?", False),
+        ("Who works there?", True),
+        # an existential "there" points back to no place
+        ("How many species are there?", False),
+        ("Is there a flower with a petal width over 3?", False),
+        ("Are there open tickets there?", True),
     ],
 )
 def test_what_counts_as_a_follow_up(question: str, follow_up: bool) -> None:

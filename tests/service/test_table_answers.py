@@ -522,3 +522,15 @@ def test_distinct_values_shares_medians_and_no_row_are_answered(
     assert bullet[0] == said
     lines = IRIS.split("\n")
     assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]
+
+
+def test_a_follow_up_s_earlier_words_fill_only_what_the_question_leaves() -> None:
+    """In a thread, the terms of the turns before a follow-up come with its own: "What is
+    the average for virginica?" after a question on setosa's petal width averaged both
+    species. Earlier words filter a column and name the column computed only where the
+    question's own do not."""
+    terms = ["average", "virginica", "setosa", "petal", "width"]
+    (bullet,) = _answered("What is the average for virginica?", terms)
+    assert (
+        bullet[0] == "Average petal_width for species virginica: 2.200 (mean of 3 rows of t.csv) "
+    )

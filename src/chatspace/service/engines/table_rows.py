@@ -293,8 +293,12 @@ class _Question:
     phrases: frozenset[str]
     """Its pairs of words ("how many")."""
     wanted: frozenset[str]
-    """The search terms' words, stemmed, less those that ask for a computation, with the
-    measure a superlative names (:data:`_MEASURES`)."""
+    """The words of the search terms the question says, stemmed, less those that ask for
+    a computation, with the measure a superlative names (:data:`_MEASURES`)."""
+    earlier: frozenset[str] = frozenset()
+    """The words of the terms a follow-up takes from the turns before it: they filter a
+    column and name the column computed only where the question's own do not ("And for
+    virginica?" after the average sepal width of setosa is not of both)."""
     conditions: tuple[_Condition, ...] = ()
     asking: frozenset[str] = frozenset()
     """The wanted words less those only the conditions say: they name the column computed
@@ -304,7 +308,9 @@ class _Question:
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
         said = [w.lower() for w in _WORD.findall(question)]
         measures = {_MEASURES[w] for w in said if w in _MEASURES}
-        wanted = set().union(*(_words(t) for t in terms)) - _ASKING | measures
+        own = _words(question)
+        wanted = set().union(*(_words(t) for t in terms if _words(t) <= own)) - _ASKING | measures
+        earlier = set().union(*(_words(t) for t in terms)) - _ASKING - wanted
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
         found = list(_COMPARISON.finditer(question))
         conditions = tuple(
@@ -313,8 +319,8 @@ class _Question:
         inside = set().union(*(_words(m[0]) for m in found))
         only_inside = inside - _words(_COMPARISON.sub(" ", question)) - measures
         return cls(
-            frozenset(said), frozenset(phrases), frozenset(wanted), conditions,
-            frozenset(wanted - only_inside),
+            frozenset(said), frozenset(phrases), frozenset(wanted), frozenset(earlier),
+            conditions, frozenset(wanted - only_inside),
         )  # fmt: skip
 
     @property
@@ -400,6 +406,8 @@ class _View:
         names = _column_names(table.header)
         naming = _words(" ".join(names))
         filters = _filters(frame, {t for t in asked.wanted - naming if not t.isdigit()})
+        before = _filters(frame, {t for t in asked.earlier - naming if not t.isdigit()})
+        filters |= {c: words for c, words in before.items() if c not in filters}
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
             keep &= frame[c].map(lambda cell, words=words: bool(_words(str(cell)) & words))
@@ -418,6 +426,7 @@ class _View:
             keep &= condition.holds(numeric[on][0]).reindex(frame.index, fill_value=False)
         others = {c: v for c, v in numeric.items() if c not in compared}
         target = _named(names, others, asked.asking)
+        target = _named(names, others, asked.earlier) if target is None else target
         # The only numeric column, when the question says nothing the table does not hold:
         # "What is the total for North?" (and not "total revenue" of a sheet of targets).
         found = {w for words in filters.values() for w in words}

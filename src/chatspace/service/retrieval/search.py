@@ -138,6 +138,11 @@ _CONTINUES = re.compile(r"^\W*(?:and|also|or|but|then|what about|how about|same 
 _POINTS_BACK = re.compile(
     r"\b(?:it|its|they|them|their|theirs|there|this|that|these|those|he|she|his|her)\b", re.I
 )
+_EXISTS = re.compile(
+    r"\b(?:is|are|was|were|be)\s+there\b|\bthere(?:\s+(?:is|are|was|were)|'s)\b", re.I
+)
+"""An existential "there" ("How many species are there?", "Is there a ..."), which points
+back to no place."""
 _FEW_TERMS = 3
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
@@ -315,10 +320,12 @@ def _begins_sentence(text: str, at: int) -> bool:
 def is_follow_up(question: str) -> bool:
     """Whether ``question`` continues the conversation rather than standing on its own:
     it starts with a connective ("And in Nice?", "What about Q4?"), or it points back
-    with a pronoun ("Who owns it?") and has at most three content words."""
+    with a pronoun ("Who owns it?", "Who works there?", not "How many are there?") and
+    has at most three content words."""
     if _CONTINUES.search(question):
         return True
-    return bool(_POINTS_BACK.search(question)) and len(search_terms(question)) <= _FEW_TERMS
+    points_back = _POINTS_BACK.search(_EXISTS.sub(" ", question))
+    return bool(points_back) and len(search_terms(question)) <= _FEW_TERMS
 
 
 def without_instructions(question: str) -> str:

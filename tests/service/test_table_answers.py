@@ -534,3 +534,14 @@ def test_a_follow_up_s_earlier_words_fill_only_what_the_question_leaves() -> Non
     assert (
         bullet[0] == "Average petal_width for species virginica: 2.200 (mean of 3 rows of t.csv) "
     )
+
+
+def test_a_condition_may_name_its_column_after_the_number() -> None:
+    """ "sold more than 500 units": the words before the number name no column of the table
+    ("products sold"), the one after it does; the rows that meet it are shown."""
+    text = "product,units_sold,price\nkettle,800,20\nlamp,300,35\nscale,650,12"
+    terms = ["products", "sold", "500", "units"]
+    (bullets,) = answer_tables(
+        _passages(text), "Which products sold more than 500 units?", terms
+    ).values()
+    assert [b[-1].quote for b in bullets] == ["kettle,800,20", "scale,650,12"]

@@ -29,9 +29,10 @@ answers. Here the question is read against the table, computed with pandas:
   of the rows when asked ("What percentage ..."); a count of the distinct values of a
   column of text the question names ("How many species are there?"); a median; a
   superlative ("highest", "lowest", "most", ...: the rows with the extreme value). Else the
-  rows the filters keep (at most :data:`MAX_SHOWN_ROWS`), or without filters (or when they
-  keep none) the first row with the most question words. When no row meets the
-  conditions, the answer says so and cites the row nearest to meeting the first.
+  rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
+  either (or when the filters keep none) the first row with the most question words.
+  When no row meets the conditions, the answer says so and cites the row nearest to
+  meeting the first.
 
 Rows whose text cell says "Total" (or "Subtotal", ...) take no part in computations. A
 table whose blocks were retrieved as several passages (same file, same header) is one
@@ -97,11 +98,13 @@ _LOWEST = frozenset(
 _COMPARISON = re.compile(
     r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
     r"(above|over|more than|greater than|higher than|larger than|at least|"
-    r"below|under|less than|lower than|smaller than|at most|>=|<=|>|<)\s*(-?\d[\d,]*(?:\.\d+)?)",
+    r"below|under|less than|lower than|smaller than|at most|>=|<=|>|<)\s*(-?\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s+([^\W\d_]+))?",
     re.I,
 )
 """A condition on a numeric column: words that name it, then how it compares with a
-number ("a petal width above 2", "units of at least 500", "price < 10")."""
+number ("a petal width above 2", "units of at least 500", "price < 10"), or the word
+after the number ("sold more than 500 units")."""
 _AT_LEAST = frozenset({"at least", ">="})
 _AT_MOST = frozenset({"at most", "<="})
 _BELOW = frozenset({"below", "under", "less than", "lower than", "smaller than", "<"})
@@ -275,6 +278,8 @@ class _Condition:
     """The words before it, which name the column."""
     op: str
     value: str
+    after: frozenset[str] = frozenset()
+    """The word after the number, which names the column when those before do not."""
 
     def holds(self, values: pd.Series) -> pd.Series:
         bound = number(self.value)
@@ -314,7 +319,13 @@ class _Question:
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
         found = list(_COMPARISON.finditer(question))
         conditions = tuple(
-            _Condition(frozenset(_words(m[1])), " ".join(m[2].lower().split()), m[3]) for m in found
+            _Condition(
+                frozenset(_words(m[1])),
+                " ".join(m[2].lower().split()),
+                m[3],
+                frozenset(_words(m[4] or "")),
+            )
+            for m in found
         )
         inside = set().union(*(_words(m[0]) for m in found))
         only_inside = inside - _words(_COMPARISON.sub(" ", question)) - measures
@@ -369,7 +380,7 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.count(asked.sharing)
     if column is not None and asked.direction:
         return view.compute("max" if asked.direction > 0 else "min", column)
-    if filters:
+    if filters or view.compared:
         return _Answer("rows", view.rows(view.keep), scope=view.scope)
     return _best_row(table, asked.wanted)
 
@@ -418,10 +429,9 @@ class _View:
         matched = keep.copy()
         compared: dict[int, _Condition] = {}
         for condition in asked.conditions:
-            on = _named(names, numeric, condition.naming)
-            said = condition.naming & asked.wanted
-            if on is None or _names(names[on], said) < len(said):
-                return None  # a condition on no column ("a stem length over 3"): none holds
+            on = _condition_column(names, numeric, condition, asked.wanted)
+            if on is None:  # a condition on no column ("a stem length over 3"): none holds
+                return None
             compared[on] = condition
             keep &= condition.holds(numeric[on][0]).reindex(frame.index, fill_value=False)
         others = {c: v for c, v in numeric.items() if c not in compared}
@@ -499,6 +509,20 @@ class _View:
             shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values))
+
+
+def _condition_column(
+    names: list[str], numeric: Mapping[int, object], condition: _Condition, wanted: frozenset[str]
+) -> int | None:
+    """The numeric column a condition is on: the one its words before the number name, all
+    of those the question searches for ("a petal width above 2"); else the one the word
+    after it names ("more than 500 units")."""
+    for naming in (condition.naming, condition.after):
+        on = _named(names, numeric, naming)
+        said = naming & wanted
+        if on is not None and _names(names[on], said) == len(said):
+            return on
+    return None
 
 
 def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str]) -> int | None:

@@ -135,6 +135,8 @@ def test_a_pdf_is_read_without_its_running_header_and_footer(tmp_path: Path) -> 
     assert _text(tmp_path, "one.pdf", pdf_lines_bytes(["Widget Manual", "Totals", "1"])) == (
         "Widget Manual\nTotals\n1"
     ), "one page repeats nothing"
+    squared = pdf_lines_bytes(["Floor area in m", "²"])
+    assert _text(tmp_path, "area.pdf", squared) == "Floor area in m\n²", "a digit, not a number"
 
 
 OS_MARKDOWN = (

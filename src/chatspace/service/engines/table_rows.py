@@ -105,6 +105,8 @@ _COMPARISON = re.compile(
 """A condition on a numeric column: words that name it, then how it compares with a
 number ("a petal width above 2", "units of at least 500", "price < 10"), or the word
 after the number ("sold more than 500 units")."""
+_CONDITION_CHARS = 4000
+"""The characters of a question read for conditions: a document pasted into it is none."""
 _AT_LEAST = frozenset({"at least", ">="})
 _AT_MOST = frozenset({"at most", "<="})
 _BELOW = frozenset({"below", "under", "less than", "lower than", "smaller than", "<"})
@@ -317,7 +319,7 @@ class _Question:
         wanted = set().union(*(_words(t) for t in terms if _words(t) <= own)) - _ASKING | measures
         earlier = set().union(*(_words(t) for t in terms)) - _ASKING - wanted
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
-        found = list(_COMPARISON.finditer(question))
+        found = list(_COMPARISON.finditer(question[:_CONDITION_CHARS]))
         conditions = tuple(
             _Condition(
                 frozenset(_words(m[1])),
@@ -328,7 +330,7 @@ class _Question:
             for m in found
         )
         inside = set().union(*(_words(m[0]) for m in found))
-        only_inside = inside - _words(_COMPARISON.sub(" ", question)) - measures
+        only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
         return cls(
             frozenset(said), frozenset(phrases), frozenset(wanted), frozenset(earlier),
             conditions, frozenset(wanted - only_inside),

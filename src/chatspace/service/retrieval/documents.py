@@ -101,6 +101,7 @@ _RUNNING_REACH = 2
 """How many pages away a running line is looked for: a book's left and right pages have
 headers of their own."""
 _PAGE_NUMBER_DIGITS = 4
+"""The most digits of a page number standing alone on a PDF page's edge line."""
 _TABLE_AT = "\x00table "
 """Where a data table stood in an HTML page's text, on a line of its own (no page's text
 holds NUL: :func:`clean` made it a blank)."""
@@ -506,8 +507,9 @@ def _edges(page: list[str]) -> dict[int, int]:
 
 
 def _page_number(line: str) -> bool:
+    """Whether ``line`` is a number alone, in ASCII digits (``int`` reads no "²")."""
     bare = line.strip()
-    return bare.isdigit() and len(bare) <= _PAGE_NUMBER_DIGITS
+    return bare.isascii() and bare.isdigit() and len(bare) <= _PAGE_NUMBER_DIGITS
 
 
 def _docx(path: Path) -> Iterator[Block]:

@@ -61,6 +61,9 @@ lab: setup
 NEED_CHROMIUM = command -v chromium >/dev/null || echo chromium
 NEED_NGINX = command -v nginx >/dev/null || test -x /usr/sbin/nginx || echo nginx
 NEED_PGDOC = test -d /usr/share/doc/postgresql-doc-15/html || echo postgresql-doc-15
+NEED_FORMATS = test -f /usr/share/doc/libtasn1-doc/libtasn1.pdf || echo libtasn1-doc; \
+	test -f /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf || echo shared-mime-info; \
+	test -f /usr/share/doc/nodejs/api/fs.md || echo nodejs
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 apt_install = @missing="$(foreach need,$(1),$$($($(need))))"; missing=$$(echo $$missing); \
 	test -z "$$missing" || { $(SUDO) apt-get update -q && \
@@ -118,7 +121,7 @@ test-fast: setup setup-litellm setup-llama
 	$(BIN)/python -m pytest -m "not browser and not slow" -x -q
 
 bench-deps:
-	$(call apt_install,NEED_PGDOC)
+	$(call apt_install,NEED_PGDOC NEED_FORMATS)
 
 bench: setup bench-deps
 	$(BIN)/python -m benchmarks

@@ -9,9 +9,11 @@ replicas) runs only when named, ``--only team``, and writes a report of its own
 PostgreSQL + S3: hours on 2 cores) runs only when named too and writes ``results-scale``
 (``results-scale-<engine>`` when ``--engines`` names one). ``retrieval-quality`` is
 sections 7 and 7b (``labelled``) then 9 (``evidence``), each of which runs alone when named.
-``--embeddings MODEL`` starts the services with that dense model (``chatspace serve
---embeddings``; section 7 stays the default model's, 7b compares them) and writes
-``results-<size>-<model>`` unless it is the default.
+``formats`` (section 9b: PDF manuals, Markdown documents and a table nobody here wrote, from
+Debian's packages: ``make bench-deps``) runs only when named and writes
+``results-formats-<size>``. ``--embeddings MODEL`` starts the services with that dense
+model (``chatspace serve --embeddings``; section 7 stays the default model's, 7b compares
+them) and writes ``results-<size>-<model>`` unless it is the default.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from . import (
     bench_completion_search,
     bench_evidence,
     bench_filters,
+    bench_formats,
     bench_imports,
     bench_listing,
     bench_requests,
@@ -65,8 +68,9 @@ NAMES = [
     "requests", "streaming", "listing", "completion-search", "transfer", "imports", "service",
     "retrieval-quality", "filters",
 ]  # fmt: skip
-ON_REQUEST = ["team", "scale"]
-"""Run only when named: they need more than the service (PostgreSQL, S3, nginx), or hours."""
+ON_REQUEST = ["team", "scale", "formats"]
+"""Run only when named: they need more than the service (PostgreSQL, S3, nginx; Debian's
+documentation packages), or hours."""
 PARTS = ["labelled", "evidence"]
 """The parts of ``retrieval-quality``, run alone when named: sections 7 and 7b (the
 project's labelled set), section 9 (PostgreSQL's manual)."""
@@ -128,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_retrieval_quality.run(size, scratch)
                 elif name == "evidence":
                     found = bench_evidence.run(size, scratch)
+                elif name == "formats":
+                    found = bench_formats.run(size, scratch)
                 elif name == "transfer":
                     assert shared is not None
                     found = bench_transfer.run(shared, size, scratch)
@@ -148,10 +154,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _report_name(args: argparse.Namespace) -> str:
-    """``team`` and ``scale`` write reports of their own, never the full run's."""
+    """``team``, ``scale`` and ``formats`` write reports of their own, never the full run's."""
     if args.only == ["scale"]:
         engines = args.engines
         return "scale" if len(engines) == len(bench_scale.ENGINES) else f"scale-{engines[0]}"
+    if args.only == ["formats"]:
+        return f"formats-{args.size}"
     if set(args.only) <= set(ON_REQUEST):
         return f"team-{args.size}"
     if args.embeddings != DEFAULT_EMBEDDINGS:

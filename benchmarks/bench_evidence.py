@@ -49,7 +49,7 @@ from ._service import start, wait_for_vectors
 from .bench_retrieval_quality import dense_models
 from .pgdocs import Canned, Question, check, compose, docs_dir, load, norm, subset
 
-__all__ = ["blocks", "run"]
+__all__ = ["blocks", "bm25s_passages", "run"]
 
 PLAIN, MARKED = "scripted", "scripted-marked"
 MODELS = {"l0": "service-l0"}
@@ -89,7 +89,9 @@ def _ask(client: Any, model: str, question: str) -> Any:
     return client.chat.create(messages=[user_message(question)], model=model)
 
 
-def _bm25s(conn: Any, org_id: str, questions: Sequence[Question]) -> list[list[tuple[str, str]]]:
+def bm25s_passages(
+    conn: Any, org_id: str, questions: Sequence[Question]
+) -> list[list[tuple[str, str]]]:
     """The :data:`SENT` best passages ``(filename, text)`` of each question by bm25s,
     positive scores."""
     import bm25s
@@ -187,7 +189,9 @@ def _ask_all(
         upstream.stop()
     engine = open_database(service.data_dir / "chatspace.db")
     with engine.connect() as conn:
-        ranked = dict(zip((q.id for q in questions), _bm25s(conn, org_id, questions), strict=True))
+        ranked = dict(
+            zip((q.id for q in questions), bm25s_passages(conn, org_id, questions), strict=True)
+        )
     engine.dispose()
     clock.append(time.perf_counter())
     steps = ("service start", "upload", "chat requests", "bm25s")

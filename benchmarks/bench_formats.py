@@ -1,0 +1,223 @@
+"""9b. Evidence in other formats nobody here wrote: PDF manuals, Markdown API documents and
+a public table, judged by what the user sees.
+
+- **PDF**: GNU libtasn1's manual (Debian's ``libtasn1-doc``, 36 pages, set by TeX with a
+  running header and page numbers) and freedesktop's shared-mime-info specification
+  (``shared-mime-info``, 17 pages);
+- **Markdown**: 19 modules of Node.js's API documentation (Debian's ``nodejs``), which
+  keeps each entry's history in HTML comments and links by reference;
+- **a table**: Fisher's iris data (``data/formats/iris.csv``, 150 rows), uploaded as CSV.
+
+The questions (``data/formats/questions.jsonl``, written by hand from the documents) name
+the file and an exact phrase of it, checked against the service's text before asking; the
+table's are asked with what pandas computes from the file here (:data:`TABLE`). Each is
+asked of ``service-l0`` through a real ``chatspace serve``, one at a time and out of any
+thread; ``bm25s`` over the same passages beside it:
+
+- **top1_file**, **answer_in_quote**, **answer_in_top1** as in section 9 (bm25s: its best
+  passage's file, its 5 best passages, its best one);
+- **computed_right**: the table's answer shows the value pandas computes.
+
+``make bench-deps`` installs the packages; run with ``--only formats``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._harness import Section
+from ._service import start, wait_for_vectors
+from .bench_evidence import bm25s_passages
+from .pgdocs import Question, norm
+
+__all__ = ["TABLE", "run"]
+
+DATA = Path(__file__).parent / "data" / "formats"
+NODE_DOCS = Path("/usr/share/doc/nodejs/api")
+NODE_MODULES = [
+    "events", "child_process", "fs", "path", "os", "timers", "stream", "buffer", "http", "url",
+    "util", "process", "cli", "zlib", "net", "dns", "readline", "worker_threads", "crypto",
+]  # fmt: skip
+PDFS = (
+    Path("/usr/share/doc/libtasn1-doc/libtasn1.pdf"),
+    Path("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf"),
+)
+CHATSPACE, BM25S = "chatspace (service-l0 quotes)", "bm25s (5 best passages, best passage)"
+TABLE_ROW = "chatspace, the iris table (service-l0's computed answer)"
+
+
+def _iris() -> Any:
+    import pandas as pd
+
+    return pd.read_csv(DATA / "iris.csv")
+
+
+TABLE: dict[str, Callable[[Any], str]] = {
+    "Which species has the longest petal?": (
+        lambda d: f"Highest petal_length: {d.petal_length.max():g}"
+    ),
+    "What is the average sepal width of setosa?": (
+        lambda d: (
+            f"Average sepal_width for species setosa: "
+            f"{d[d.species == 'setosa'].sepal_width.mean():.3f}"
+        )
+    ),
+    "How many flowers have a petal width above 2?": (
+        lambda d: f"Rows with petal_width above 2: {(d.petal_width > 2).sum()} of"
+    ),
+    "What is the smallest sepal length of virginica?": (
+        lambda d: (
+            f"Lowest sepal_length for species virginica: "
+            f"{d[d.species == 'virginica'].sepal_length.min():g}"
+        )
+    ),
+    "What is the total petal width of virginica flowers with a petal length of at least 6?": (
+        lambda d: (
+            "Total petal_width for species virginica, petal_length at least 6: "
+            f"{d[(d.species == 'virginica') & (d.petal_length >= 6)].petal_width.sum():.1f}"
+        )
+    ),
+    "How many species are there?": lambda d: f"Distinct species: {d.species.nunique()}",
+    "What is the median petal length?": (
+        lambda d: f"Median petal_length: {d.petal_length.median():.2f}"
+    ),
+    "Is there a flower with a petal width over 3?": (
+        lambda d: (
+            "No row with petal_width over 3"
+            if not (d.petal_width > 3).any()
+            else f"Rows with petal_width over 3: {(d.petal_width > 3).sum()}"
+        )
+    ),
+    "How many setosa are there?": (
+        lambda d: f"Rows with species setosa: {(d.species == 'setosa').sum()} of"
+    ),
+    "What percentage of flowers are virginica?": (
+        lambda d: f"({(d.species == 'virginica').mean():.1%})"
+    ),
+}
+"""The table's questions, each with what its answer must show, computed from the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    quotes: dict[str, list[tuple[str, str]]]
+    """Each question's citations (filename, quote), in the answer's order."""
+    contents: dict[str, str]
+    bm25s: dict[str, list[tuple[str, str]]]
+    seconds: float
+
+
+def _files() -> list[Path]:
+    missing = [p for p in (*PDFS, NODE_DOCS / "fs.md") if not p.exists()]
+    if missing:
+        raise RuntimeError(
+            f"{', '.join(map(str, missing))} missing: this benchmark runs on Debian's "
+            "libtasn1-doc, shared-mime-info and nodejs (make bench-deps)"
+        )
+    return [*PDFS, *(NODE_DOCS / f"{m}.md" for m in NODE_MODULES), DATA / "iris.csv"]
+
+
+def _questions() -> list[Question]:
+    rows = map(json.loads, (DATA / "questions.jsonl").read_text().splitlines())
+    return [Question(r["id"], r["id"].split("-")[0], r["question"], r["file"], r["answer"])
+            for r in rows]  # fmt: skip
+
+
+def _ask(questions: list[Question], scratch: Path) -> _Asked:
+    from chatspace import Client
+    from chatspace.client import user_message
+    from chatspace.service.store.db import open_database
+
+    service = start(scratch / "formats-data", "--no-autodetect")
+    org_id = "formats"
+    asked = [q.question for q in questions] + list(TABLE)
+    quotes, contents = {}, {}
+    try:
+        with Client(base_url=service.url, token=service.token(org=org_id), max_retries=0) as c:
+            ids = {f.filename: f.id for f in c.files.upload(_files(), progress=False)}
+            wait_for_vectors(c)
+            problems = [
+                f"{q.id}: {q.answer!r} is not in {q.page}"
+                for q in questions
+                if norm(q.answer or "") not in norm(c.files.text(ids[q.page or ""]))
+            ]
+            if problems:
+                raise RuntimeError("data/formats does not match the files:\n" + "\n".join(problems))
+            clock = time.perf_counter()
+            for question in asked:
+                message = c.chat.create(messages=[user_message(question)]).choices[0].message
+                notes = message.annotations
+                quotes[question] = [
+                    (a.file_citation.filename, a.file_citation.quote) for a in notes
+                ]
+                contents[question] = message.content or ""
+            seconds = time.perf_counter() - clock
+    finally:
+        service.stop()
+    engine = open_database(service.data_dir / "chatspace.db")
+    with engine.connect() as conn:
+        ranked = bm25s_passages(conn, org_id, questions)
+        best = dict(zip((q.question for q in questions), ranked, strict=True))
+    engine.dispose()
+    return _Asked(quotes, contents, best, seconds)
+
+
+def _share(flags: list[bool]) -> float:
+    return sum(flags) / max(len(flags), 1)
+
+
+def _figures(asked: _Asked, questions: list[Question]) -> dict[str, dict[str, float]]:
+    found: dict[str, dict[str, list[bool]]] = {CHATSPACE: {}, BM25S: {}}
+    for q in questions:
+        phrase = norm(q.answer or "")
+        for name, shown in ((CHATSPACE, asked.quotes[q.question]),
+                            (BM25S, asked.bm25s[q.question])):  # fmt: skip
+            flags = {
+                "top1_file": bool(shown) and shown[0][0] == q.page,
+                "answer_in_quote": any(phrase in norm(t) for _, t in shown),
+                "answer_in_top1": bool(shown) and phrase in norm(shown[0][1]),
+            }
+            for metric, flag in flags.items():
+                found[name].setdefault(metric, []).append(flag)
+    return {name: {k: _share(v) for k, v in m.items()} for name, m in found.items()}
+
+
+def run(size: dict[str, Any], scratch: Path) -> Section:
+    questions = _questions()
+    asked = _ask(questions, scratch)
+    section = Section(
+        "formats",
+        f"9b. Evidence in other formats: two PDF manuals, Node.js's Markdown API documents, "
+        f"the iris table ({len(questions)} questions on documents, {len(TABLE)} on the table)",
+        baseline=BM25S,
+        unit_notes=(
+            "Shares from 0 to 1 (higher is better). top1_file: the first citation (bm25s: "
+            "the best passage) is the file the phrase is in; answer_in_quote: the phrase is "
+            "inside one of service-l0's quotes (bm25s: one of its 5 best passages, whole); "
+            "answer_in_top1: in the first quote (the best passage); computed_right: the "
+            "table's answer shows the value pandas computes from the file."
+        ),
+    )
+    overall = _figures(asked, questions)
+    for name in (CHATSPACE, BM25S):
+        section.add(name, **overall[name])
+    iris = _iris()
+    right = {q: expected(iris) in asked.contents[q] for q, expected in TABLE.items()}
+    section.add(TABLE_ROW, computed_right=_share(list(right.values())))
+    for kind, label in (("pdf", "PDF"), ("md", "Markdown")):
+        part = _figures(asked, [q for q in questions if q.kind == kind])
+        shown = ", ".join(f"{k} {v:.3f}" for k, v in part[CHATSPACE].items())
+        theirs = ", ".join(f"{k} {v:.3f}" for k, v in part[BM25S].items())
+        section.notes.append(f"{label}: chatspace {shown}; bm25s {theirs}")
+    wrong = [q for q, ok in right.items() if not ok]
+    section.notes.append("The table's questions answered wrong or not at all: " + (
+        "; ".join(f"{q!r} (expected {TABLE[q](iris)!r})" for q in wrong) or "none"))  # fmt: skip
+    section.notes.append(
+        f"Time: {len(asked.contents)} questions in {asked.seconds:.1f} s, one at a time"
+    )
+    return section

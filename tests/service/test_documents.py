@@ -145,7 +145,7 @@ OS_MARKDOWN = (
     "```html\n<!-- a comment in an example stays -->\n[x]: #kept\n```\n\n"
     "[`path.sep`]: path.md#pathsep\n"
 )
-"""As Node.js's API documents itself (Debian's ``nodejs-doc``): each entry's history in an
+"""As Node.js's API documents itself (Debian's ``nodejs``): each entry's history in an
 HTML comment, links by reference."""
 
 

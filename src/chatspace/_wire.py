@@ -27,9 +27,12 @@ TOKEN_PATTERN = re.compile(r"\w{1,8}|[^\w\s]")
 neither a word character nor whitespace (docs/interface.md#token-counts). The service
 counts with it; the notebook uses it to estimate what a conversation costs."""
 
-SENTENCE_PATTERN = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+(?:[.!?]+[\"')\]]*)?")
+SENTENCE_PATTERN = re.compile(
+    r"(?:[^\n.!?]|[.!?](?=\S)|(?i:(?<=\bi\.e)|(?<=\be\.g))\.)+(?:[.!?]+[\"')\]]*)?"
+)
 """One sentence (blanks around it included): it ends at ``.``, ``!`` or ``?`` before
 whitespace, with the quotes or brackets that close it, so "2.5" and "notes.md" do not end
-one, or at a line end, so a table row or a line of code is one. The service quotes and
+one, nor "i.e." and "e.g.", which always go on; or at a line end, so a table row or a line
+of code is one. The service quotes and
 attributes an answer's sentences by it; the notebook marks by it the sentences the
 service attributed nothing to."""

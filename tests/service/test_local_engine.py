@@ -7,7 +7,13 @@ import pytest
 
 from chatspace.service.engines.base import word_chunks as chunks
 from chatspace.service.engines.local import LEADS, NO_MATCH
-from chatspace.service.retrieval.quotes import MAX_QUOTE_CHARS, best_quote, is_label, quote_spans
+from chatspace.service.retrieval.quotes import (
+    MAX_QUOTE_CHARS,
+    best_quote,
+    is_label,
+    quote_spans,
+    units_of,
+)
 from chatspace.service.retrieval.search import Passage
 from chatspace.service.tokenizer import count_tokens, truncate
 from support.chat import ask, assemble, client_for, stream, upload
@@ -162,6 +168,23 @@ def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
     assert best_quote(_passage(text, "Cats", "cats", "Dogs", "dogs")) == (
         "Dogs and cats play together."
     )
+
+
+def test_i_e_and_e_g_end_no_sentence() -> None:
+    """Node.js's util.md: "Takes a function following the common error-first callback
+    style, i.e. taking ... and returns a version that returns promises." was two sentences
+    (the second a fragment), so the quote and the notebook's marks cut it at "i.e."."""
+    text = (
+        "Takes a function following the common error-first callback style, i.e. taking a "
+        "callback last, and returns a version that returns promises. Wrap a reader, E.g. "
+        "fs.stat. It is 2.5 times faster."
+    )
+    assert [text[u.start : u.end] for u in units_of(text)] == [
+        "Takes a function following the common error-first callback style, i.e. taking a "
+        "callback last, and returns a version that returns promises.",
+        "Wrap a reader, E.g. fs.stat.",
+        "It is 2.5 times faster.",
+    ]
 
 
 # A setting's entry in PostgreSQL's manual (runtime-config-connection.html), as extracted:

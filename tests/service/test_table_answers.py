@@ -528,12 +528,17 @@ def test_a_follow_up_s_earlier_words_fill_only_what_the_question_leaves() -> Non
     """In a thread, the terms of the turns before a follow-up come with its own: "What is
     the average for virginica?" after a question on setosa's petal width averaged both
     species. Earlier words filter a column and name the column computed only where the
-    question's own do not."""
+    question's own do not, and carry the computation to a follow-up that asks none."""
     terms = ["average", "virginica", "setosa", "petal", "width"]
     (bullet,) = _answered("What is the average for virginica?", terms)
-    assert (
-        bullet[0] == "Average petal_width for species virginica: 2.200 (mean of 3 rows of t.csv) "
-    )
+    averaged = "Average petal_width for species virginica: 2.200 (mean of 3 rows of t.csv) "
+    assert bullet[0] == averaged
+    # "And for virginica?" after the average petal width of setosa asks for the same
+    # computation (it listed virginica's rows); a computation of its own wins
+    (bullet,) = _answered("And for virginica?", ["virginica", "average", "petal", "width"])
+    assert bullet[0] == averaged
+    (bullet,) = _answered("And the lowest?", ["lowest", "highest", "petal", "length"])
+    assert bullet[0] == "Lowest petal_length: 1.4 (min of 5 rows): "
 
 
 def test_a_condition_may_name_its_column_after_the_number() -> None:

@@ -296,7 +296,8 @@ class _Condition:
 @dataclass(frozen=True, slots=True)
 class _Question:
     said: frozenset[str]
-    """The question's words, lowercased."""
+    """The question's words, lowercased, with the words of a computation a follow-up
+    carries over from the turns before it when it asks for none itself."""
     phrases: frozenset[str]
     """Its pairs of words ("how many")."""
     wanted: frozenset[str]
@@ -317,7 +318,11 @@ class _Question:
         measures = {_MEASURES[w] for w in said if w in _MEASURES}
         own = _words(question)
         wanted = set().union(*(_words(t) for t in terms if _words(t) <= own)) - _ASKING | measures
-        earlier = set().union(*(_words(t) for t in terms)) - _ASKING - wanted
+        before = set().union(*(_words(t) for t in terms if not _words(t) <= own))
+        earlier = before - _ASKING - wanted
+        # a follow-up that asks for no computation asks for the one before it ("And for
+        # virginica?" after an average)
+        carried = set() if own & _ASKING else before & _ASKING
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
         found = list(_COMPARISON.finditer(question[:_CONDITION_CHARS]))
         conditions = tuple(
@@ -332,8 +337,8 @@ class _Question:
         inside = set().union(*(_words(m[0]) for m in found))
         only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
         return cls(
-            frozenset(said), frozenset(phrases), frozenset(wanted), frozenset(earlier),
-            conditions, frozenset(wanted - only_inside),
+            frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
+            frozenset(earlier), conditions, frozenset(wanted - only_inside),
         )  # fmt: skip
 
     @property

@@ -320,10 +320,11 @@ class _Question:
         wanted = set().union(*(_words(t) for t in terms if _words(t) <= own)) - _ASKING | measures
         before = set().union(*(_words(t) for t in terms if not _words(t) <= own))
         earlier = before - _ASKING - wanted
-        # a follow-up that asks for no computation asks for the one before it ("And for
-        # virginica?" after an average)
-        carried = set() if own & _ASKING else before & _ASKING
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
+        # a follow-up that asks for no computation asks for the one before it ("And for
+        # virginica?" after an average; not "And how many in the South?")
+        asks = own & (_ASKING | _SHARE) or phrases & {"how many", "number of", "how much"}
+        carried = set() if asks else before & _ASKING
         found = list(_COMPARISON.finditer(question[:_CONDITION_CHARS]))
         conditions = tuple(
             _Condition(

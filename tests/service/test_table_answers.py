@@ -539,6 +539,8 @@ def test_a_follow_up_s_earlier_words_fill_only_what_the_question_leaves() -> Non
     assert bullet[0] == averaged
     (bullet,) = _answered("And the lowest?", ["lowest", "highest", "petal", "length"])
     assert bullet[0] == "Lowest petal_length: 1.4 (min of 5 rows): "
+    (bullet,) = _answered("And how many virginica?", ["virginica", "average", "petal", "width"])
+    assert bullet[0] == "Rows with species virginica: 3 of 5 (t.csv) ", "a count, not a sum"
 
 
 def test_a_condition_may_name_its_column_after_the_number() -> None:

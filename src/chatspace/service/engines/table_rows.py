@@ -377,7 +377,10 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.compute("mean", column)
     if column is not None and asked.said & _MEDIAN:
         return view.compute("median", column)
-    if column is not None and (asked.summing or (asked.counting and view.target is not None)):
+    # "how many" sums a column the question names ("How many units did North sell?"), not
+    # one an earlier turn did ("And how many versicolor?" after an average sepal width)
+    own = view.target is not None and _names(view.names[view.target], asked.asking) > 0
+    if column is not None and (asked.summing or (asked.counting and own)):
         return view.compute("sum", column)
     if counting and not filters and not view.compared:
         kinds = {c: None for c in view.frame.columns if c not in view.numeric}

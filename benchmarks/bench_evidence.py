@@ -49,7 +49,7 @@ from ._service import start, wait_for_vectors
 from .bench_retrieval_quality import dense_models
 from .pgdocs import Canned, Question, check, compose, docs_dir, load, norm, subset
 
-__all__ = ["blocks", "bm25s_passages", "run"]
+__all__ = ["blocks", "bm25s_passages", "run", "share"]
 
 PLAIN, MARKED = "scripted", "scripted-marked"
 MODELS = {"l0": "service-l0"}
@@ -79,7 +79,7 @@ def _files(notes: Sequence[Any], span: tuple[int, int]) -> set[str]:
     return {a.file_citation.filename for a in notes if a.start_index < hi and a.end_index > lo}
 
 
-def _share(flags: Sequence[bool]) -> float:
+def share(flags: Sequence[bool]) -> float:
     return sum(flags) / max(len(flags), 1)
 
 
@@ -255,7 +255,7 @@ def _retrieval(asked: Asked, group: Sequence[Question]) -> dict[str, dict[str, f
             for name, flag in flags.items():
                 found.setdefault(name, []).append(flag)
     return {
-        name: {k: _share(v) for k, v in found.items()}
+        name: {k: share(v) for k, v in found.items()}
         for name, found in ((CHATSPACE, ours), (BM25S, theirs))
     }
 
@@ -286,17 +286,17 @@ def _attribution(
         first.append(bool(sent) and sent[0][0] == q.page)
     rows = {
         ATTRIBUTION: {
-            "attribution_supported": _share(supported),
-            "attribution_unsupported_clean": _share(unsupported),
+            "attribution_supported": share(supported),
+            "attribution_unsupported_clean": share(unsupported),
         },
-        MARKERS: {"marker_to_labelled": _share(right), "marker_to_other": _share(wrong)},
+        MARKERS: {"marker_to_labelled": share(right), "marker_to_other": share(wrong)},
     }
     note = (
         f"Attribution: {len(supported)} supported sentences in {len(answerable)} answers "
-        f"(cited from the labelled page: those reworded {_share(reworded):.3f}, those "
-        f"whose answer was in a passage of the labelled page sent {_share(given):.3f}), "
+        f"(cited from the labelled page: those reworded {share(reworded):.3f}, those "
+        f"whose answer was in a passage of the labelled page sent {share(given):.3f}), "
         f"{len(unsupported)} unsupported sentences. Passage [1] was from the labelled page "
-        f"for {_share(first):.3f} of the marked answers: where the markers point when they "
+        f"for {share(first):.3f} of the marked answers: where the markers point when they "
         "are kept as written."
     )
     return rows, note
@@ -364,7 +364,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     unanswerable = [q for q in test if q.page is None]
     blind = [not blocks(asked.contexts.get((PLAIN, q.question), "")) for q in unanswerable]
     section.notes.append(
-        f"No-answer questions: the model was sent no passage for {_share(blind):.3f} of "
+        f"No-answer questions: the model was sent no passage for {share(blind):.3f} of "
         f"them; {BM25S} has no notion of relevance and shows passages for "
         f"{1 - overall[BM25S]['no_answer_silent']:.3f}"
     )

@@ -32,7 +32,7 @@ from typing import Any
 
 from ._harness import Section
 from ._service import start, wait_for_vectors
-from .bench_evidence import bm25s_passages
+from .bench_evidence import bm25s_passages, share
 from .pgdocs import Question, norm
 
 __all__ = ["TABLE", "run"]
@@ -167,10 +167,6 @@ def _ask(questions: list[Question], scratch: Path) -> _Asked:
     return _Asked(quotes, contents, best, seconds)
 
 
-def _share(flags: list[bool]) -> float:
-    return sum(flags) / max(len(flags), 1)
-
-
 def _figures(asked: _Asked, questions: list[Question]) -> dict[str, dict[str, float]]:
     found: dict[str, dict[str, list[bool]]] = {CHATSPACE: {}, BM25S: {}}
     for q in questions:
@@ -184,7 +180,7 @@ def _figures(asked: _Asked, questions: list[Question]) -> dict[str, dict[str, fl
             }
             for metric, flag in flags.items():
                 found[name].setdefault(metric, []).append(flag)
-    return {name: {k: _share(v) for k, v in m.items()} for name, m in found.items()}
+    return {name: {k: share(v) for k, v in m.items()} for name, m in found.items()}
 
 
 def run(size: dict[str, Any], scratch: Path) -> Section:
@@ -208,7 +204,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
         section.add(name, **overall[name])
     iris = _iris()
     right = {q: expected(iris) in asked.contents[q] for q, expected in TABLE.items()}
-    section.add(TABLE_ROW, computed_right=_share(list(right.values())))
+    section.add(TABLE_ROW, computed_right=share(list(right.values())))
     for kind, label in (("pdf", "PDF"), ("md", "Markdown")):
         part = _figures(asked, [q for q in questions if q.kind == kind])
         shown = ", ".join(f"{k} {v:.3f}" for k, v in part[CHATSPACE].items())

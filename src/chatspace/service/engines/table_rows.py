@@ -117,6 +117,9 @@ _SHARE = frozenset({"percentage", "percent", "proportion", "share", "fraction"})
 """Words that ask for a count as a share of the rows ("What percentage of flowers are
 virginica?"); not taken out of the words that name columns ("discount percentage")."""
 _COUNT = frozenset({"count", "number"})
+_COUNTING = frozenset({"how many", "number of"})
+_SUMMING = frozenset({"how much"})
+"""Pairs of words that ask for a count of rows, or for an amount."""
 _ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _COUNT
 _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
 _WORD = re.compile(r"[^\W_]+")
@@ -323,7 +326,7 @@ class _Question:
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
         # a follow-up that asks for no computation asks for the one before it ("And for
         # virginica?" after an average; not "And how many in the South?")
-        asks = own & (_ASKING | _SHARE) or phrases & {"how many", "number of", "how much"}
+        asks = own & (_ASKING | _SHARE) or phrases & (_COUNTING | _SUMMING)
         carried = set() if asks else before & _ASKING
         found = list(_COMPARISON.finditer(question[:_CONDITION_CHARS]))
         conditions = tuple(
@@ -348,7 +351,7 @@ class _Question:
 
     @property
     def counting(self) -> bool:
-        return bool(self.phrases & {"how many", "number of"} or "count" in self.said)
+        return bool(self.phrases & _COUNTING or "count" in self.said)
 
     @property
     def sharing(self) -> bool:
@@ -356,7 +359,7 @@ class _Question:
 
     @property
     def summing(self) -> bool:
-        return bool(self.said & _SUM or "how much" in self.phrases)
+        return bool(self.said & _SUM or self.phrases & _SUMMING)
 
 
 def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -> _Answer | None:
@@ -379,8 +382,7 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.compute("median", column)
     # "how many" sums a column the question names ("How many units did North sell?"), not
     # one an earlier turn did ("And how many versicolor?" after an average sepal width)
-    own = view.target is not None and _names(view.names[view.target], asked.asking) > 0
-    if column is not None and (asked.summing or (asked.counting and own)):
+    if column is not None and (asked.summing or (asked.counting and view.named_here)):
         return view.compute("sum", column)
     if counting and not filters and not view.compared:
         kinds = {c: None for c in view.frame.columns if c not in view.numeric}
@@ -418,6 +420,8 @@ class _View:
     """The numeric columns the question compares with a number, and how."""
     matched: pd.Series
     """The rows the filters keep, before the conditions."""
+    named_here: bool
+    """Whether the question's own words name ``target`` (not a turn before it)."""
 
     @classmethod
     def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
@@ -447,6 +451,7 @@ class _View:
             keep &= condition.holds(numeric[on][0]).reindex(frame.index, fill_value=False)
         others = {c: v for c, v in numeric.items() if c not in compared}
         target = _named(names, others, asked.asking)
+        named_here = target is not None
         target = _named(names, others, asked.earlier) if target is None else target
         # The only numeric column, when the question says nothing the table does not hold:
         # "What is the total for North?" (and not "total revenue" of a sheet of targets).
@@ -456,7 +461,7 @@ class _View:
         column = next(iter(numeric)) if target is None and only else target
         return cls(
             frame, names, filters, keep, counted, numeric, target, column, explained, compared,
-            matched,
+            matched, named_here,
         )  # fmt: skip
 
     @property

@@ -95,7 +95,7 @@ def test_a_source_the_answer_already_quotes_is_listed_once() -> None:
     ("changes", "item"),
     [
         ({"stored": False}, "not stored"),
-        ({"finish_reason": "length"}, "cut at the token limit"),
+        ({"finish_reason": "length"}, "cut short: the token limit, or the model looped"),
         ({"interrupted": True, "usage": None}, "interrupted: partial answer"),
         ({"history_left_out": 3, "token_budget": 50}, "3 older turns left out (token budget 50)"),
         ({"error": "the answer is not JSON: x"}, "the answer is not JSON: x"),

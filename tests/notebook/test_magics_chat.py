@@ -83,7 +83,7 @@ def test_options_reach_the_request(
     )
     result = ran.value
     assert result.finish_reason == "length"
-    assert "cut at the token limit" in ran.plain()
+    assert "cut short: the token limit" in ran.plain()
     assert not ran.updates  # --no-stream: one output, no live updates
     stored = client.chat.get(result.id)
     assert stored.temperature == pytest.approx(0.3)

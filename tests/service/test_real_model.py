@@ -23,6 +23,7 @@ import pytest
 
 from support.chat import ask, assemble, client_for, stream, upload
 from support.llama_server import MODEL_ALIAS, LlamaServer
+from support.office_files import acme_contract_docx
 from support.service import Service, new_org, start_service
 
 pytestmark = pytest.mark.real_model
@@ -163,6 +164,37 @@ def test_a_whole_answer_past_its_timeout_stops_the_model(
             assert "did not answer in time" in long.json()["error"]["message"]
             short = ask(http, "Say hello.", **{**SETTINGS, "max_tokens": 4})
             assert short["choices"][0]["message"]["content"].strip()
+    finally:
+        svc.stop()
+
+
+def test_a_summary_arrives_within_the_timeout_whatever_the_model_does(
+    tmp_path: Path, llama: LlamaServer
+) -> None:
+    """ "Summarise the Acme contract." with no token limit: at temperature 0 this model
+    lists the contract's terms and then counts one of them up ("EUR 30% of quarterly fee",
+    40%, ...) until its context is full, which took minutes, so the whole answer was a 504
+    after the connection's timeout. It arrives: ended by the model, or cut where it
+    loops (``length``), and the contract's terms it states are attributed to the contract."""
+    upstream = {"url": llama.url, "models": {MODEL: MODEL_ALIAS}, "timeout": 90}
+    svc = start_service(tmp_path, env={"CHATSPACE_UPSTREAMS": json.dumps([upstream])})
+    try:
+        with client_for(svc, new_org()) as http:
+            (contract,) = upload(http, [("acme-contract.docx", acme_contract_docx())])
+            body = {"model": MODEL, "temperature": 0}
+            response = http.post(
+                "/chat/completions",
+                json={
+                    **body,
+                    "messages": [{"role": "user", "content": "Summarise the Acme contract."}],
+                },
+            )
+            assert response.status_code == 200, response.text
+            choice = response.json()["choices"][0]
+            assert choice["finish_reason"] in ("stop", "length")
+            assert choice["message"]["content"].strip()
+            cited = {n["file_citation"]["file_id"] for n in choice["message"]["annotations"]}
+            assert cited == {contract["id"]}
     finally:
         svc.stop()
 

@@ -16,6 +16,7 @@ import pytest
 
 from chatspace.client import Client
 from chatspace.service.engines.local import NO_MATCH
+from chatspace.service.engines.repetition import LOOP_SEGMENTS
 from chatspace.service.engines.upstream import CONTEXT_PREAMBLE
 from chatspace.service.tokenizer import count_tokens
 from support.chat import ask, assemble, client_for, read_events, stream, upload
@@ -25,6 +26,8 @@ from support.upstream import (
     ARGUMENTS,
     CALL,
     LOGPROBS,
+    LOOP_LIMIT,
+    LOOP_START,
     PIECES,
     REPLY,
     USAGE,
@@ -60,6 +63,7 @@ def relay(tmp_path_factory: pytest.TempPathFactory, fake: FakeUpstream) -> Itera
                 for name in (
                     *("echo", "broken", "garbage", "hang", "midstream", "meta"),
                     *("tools", "logprobs", "erroring", "denied", "missing", "framed"),
+                    "looping",
                 )
             }
             | {"renamed": "echo"},
@@ -254,6 +258,36 @@ def test_a_stream_framed_as_other_servers_frame_it_is_read_whole(client: httpx.C
     assert completion["choices"][0]["finish_reason"] == "stop"
     stored = client.get(f"/chat/completions/{completion['id']}").json()
     assert stored["usage"] == USAGE
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_answer_that_loops_is_cut_and_the_model_stopped(
+    client: httpx.Client, fake: FakeUpstream, streamed: bool
+) -> None:
+    """A model repeating one line, numbers aside, until its context is full (SmolLM2 on
+    "Summarise the Acme contract.") was waited for: a 504 after the connection's timeout,
+    the server busy for minutes. The answer is cut once it loops, ``length``, and the
+    stream closed, which stops the model."""
+    body = {"model": "looping", "messages": [{"content": "Summarise it."}], "store": True}
+    if streamed:
+        completion = assemble(stream(client, body)[1])
+    else:
+        response = client.post("/chat/completions", json=body)
+        assert response.status_code == 200, response.text
+        completion = response.json()
+    sent = fake.loop_ends.get(timeout=30)
+    assert sent < LOOP_LIMIT - 1, "the model's stream was read to its end"
+    choice = completion["choices"][0]
+    assert choice["finish_reason"] == "length"
+    content = choice["message"]["content"]
+    assert content.startswith(LOOP_START)
+    lines = content.splitlines()
+    last = len(lines) - 1  # the lines before the loop: the summary's first line, then "1."
+    assert lines[-1] == f"{last}. On-time delivery guarantee of EUR {last * 2}% of the fee"
+    assert len(lines) == 2 + LOOP_SEGMENTS, "cut once twenty lines say the same"
+    stored = client.get(f"/chat/completions/{completion['id']}").json()
+    assert stored["choices"][0]["message"]["content"] == content
+    assert stored["usage"]["completion_tokens"] == count_tokens(content)
 
 
 @pytest.mark.parametrize("streamed", [False, True])

@@ -27,6 +27,9 @@ forwards and make the upstream fail in each way the service must survive:
 ``erroring``   HTTP 400 with an OpenAI error whose message names the key and address
 ``denied``     HTTP 401 with an OpenAI error
 ``missing``    HTTP 404 with an OpenAI error, as a server that does not know the model
+``looping``    streams a summary that becomes a numbered list of the same line, numbers
+               aside, as a small model falls into a loop; it goes on (up to
+               ``LOOP_LIMIT`` lines) until the stream is closed, noted in ``loop_ends``
 =============  ===============================================================
 """
 
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import socket
 import threading
 from collections.abc import AsyncIterator
@@ -50,6 +54,8 @@ __all__ = [
     "ARGUMENTS",
     "CALL",
     "LOGPROBS",
+    "LOOP_LIMIT",
+    "LOOP_START",
     "META",
     "PIECES",
     "REPLY",
@@ -69,6 +75,8 @@ CALL = {
     "type": "function",
     "function": {"name": "get_weather", "arguments": ARGUMENTS},
 }
+LOOP_START = "The contract sets these terms:\n1. Annual fee of EUR 184,000.\n"
+LOOP_LIMIT = 2_000
 LOGPROBS = [{"token": p, "logprob": -0.5, "bytes": None, "top_logprobs": []} for p in PIECES]
 
 
@@ -123,6 +131,8 @@ class FakeUpstream:
         self.models_delay = 0.0
         """Seconds ``GET /v1/models`` takes (a remote endpoint, slow to list its models)."""
         self.requests: list[dict[str, Any]] = []
+        self.loop_ends: queue.Queue[int] = queue.Queue()
+        """How many lines each ``looping`` stream sent before it was closed (or ended)."""
         self._ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._release: asyncio.Event | None = None
@@ -200,6 +210,8 @@ class FakeUpstream:
             text = json.dumps(body["messages"])
             content = "Sorry, no." if "garble" in text else f"```json\n{json.dumps(META)}\n```"
             return JSONResponse(self._completion(content))
+        if model == "looping":
+            return StreamingResponse(self._looping(), media_type="text/event-stream")
         if body.get("stream"):
             events = self._framed(body) if model == "framed" else self._stream(body)
             return StreamingResponse(events, media_type="text/event-stream")
@@ -261,6 +273,21 @@ class FakeUpstream:
             )
             framed = "event: message\r\nid: 7\r\n" + "".join(f"data: {x}\r\n" for x in lines)
             yield f"{framed}\r\n".encode()
+
+    async def _looping(self) -> AsyncIterator[bytes]:
+        """``looping``'s stream: one line per chunk, each yielding to the event loop so that
+        a closed stream is seen, as a model's server sees it between two tokens."""
+        sent = 0
+        try:
+            yield sse_event(chunk({"role": "assistant", "content": LOOP_START}))
+            for sent in range(2, LOOP_LIMIT):
+                line = f"{sent}. On-time delivery guarantee of EUR {sent * 2}% of the fee\n"
+                yield sse_event(chunk({"content": line}))
+                await asyncio.sleep(0)
+            for part in stream_end(None):
+                yield part
+        finally:
+            self.loop_ends.put(sent)
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
         yield sse_event(chunk({"role": "assistant", "content": ""}))

@@ -348,7 +348,7 @@ class ChatResult:
                 f"{self.history_left_out} older turns left out (token budget {self.token_budget})"
             )
         if self.finish_reason == "length":
-            items.append("cut at the token limit")
+            items.append("cut short: the token limit, or the model looped")
         if self.interrupted:
             items.append("interrupted: partial answer" + (f" ({self.error})" if self.error else ""))
         elif self.error:

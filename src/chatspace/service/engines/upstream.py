@@ -27,6 +27,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -41,6 +42,7 @@ from chatspace.types import ChatCompletionRequest, ChatMessage, CompletionUsage
 from .attribution import attribute
 from .base import ChoiceDone, ContentDelta, Event, Job, ToolCallDelta, UsageReport, word_chunks
 from .instructions import derive_with_model
+from .repetition import ENDS_SEGMENT, looping
 
 __all__ = ["NO_CONTEXT", "UpstreamEngine", "context_message", "new_client"]
 
@@ -304,7 +306,7 @@ class UpstreamEngine:
     async def _stream(self, job: Job) -> AsyncIterator[Event]:
         """The upstream's stream as events; a server that ignores ``stream`` and answers
         one JSON completion is taken as it is."""
-        contents: dict[int, list[str]] = {}
+        said = _Said()
         usage: CompletionUsage | None = None
         fingerprint: str | None = None
         chunks = 0
@@ -329,8 +331,11 @@ class UpstreamEngine:
                     chunks += 1
                     usage = _usage(chunk.get("usage")) or usage
                     fingerprint = chunk.get("system_fingerprint") or fingerprint
-                    for event in self._chunk_events(chunk, contents, job.retrieval):
+                    for event in self._chunk_events(chunk, said, job.retrieval):
                         yield event
+                    if said.cut and said.ended.keys() >= said.contents.keys():
+                        log.info("upstream %s looped: its answer was cut", self.name)
+                        break  # closing the stream stops the model
         except httpx.TimeoutException:
             raise self._timeout() from None
         except httpx.HTTPError:
@@ -338,7 +343,7 @@ class UpstreamEngine:
         if not chunks:
             raise self._failed("it streamed no answer")
         if usage is None:
-            usage = self.counted(job, ["".join(c) for c in contents.values()])
+            usage = self.counted(job, [said.text(i) for i in said.contents])
         yield UsageReport(usage, fingerprint)
 
     def _chunk(self, data: str) -> dict[str, Any]:
@@ -354,27 +359,49 @@ class UpstreamEngine:
         return chunk
 
     def _chunk_events(
-        self, chunk: dict[str, Any], contents: dict[int, list[str]], retrieval: Retrieval
+        self, chunk: dict[str, Any], said: _Said, retrieval: Retrieval
     ) -> list[Event]:
+        """The events of one chunk, noted in ``said``. A choice whose text became a loop
+        (:mod:`.repetition`) ends there, ``length`` (cut short, as by ``max_tokens``), and
+        what the upstream sends of it after is dropped."""
         events: list[Event] = []
         try:
             for choice in chunk.get("choices") or []:
                 index = int(choice.get("index", 0))
+                if index in said.ended:
+                    continue
                 delta = choice.get("delta") or {}
                 text = delta.get("content") or ""
                 if not isinstance(text, str):
                     raise TypeError("content is not a string")
                 if text:
-                    contents.setdefault(index, []).append(text)
+                    said.contents.setdefault(index, []).append(text)
                     events.append(ContentDelta(index, text, _logprobs(choice)))
                 events += _call_events(index, delta)
-                if choice.get("finish_reason"):
-                    full = "".join(contents.get(index, []))
-                    notes = attribute(full, retrieval)
-                    events.append(ChoiceDone(index, str(choice["finish_reason"]), notes))
+                reason = choice.get("finish_reason")
+                if not reason and ENDS_SEGMENT.search(text) and looping(said.text(index)):
+                    reason = "length"
+                    said.cut.add(index)
+                if reason:
+                    said.ended[index] = str(reason)
+                    notes = attribute(said.text(index), retrieval)
+                    events.append(ChoiceDone(index, str(reason), notes))
         except (TypeError, ValueError, AttributeError):
             raise self._failed("it streamed a chunk that is not a chat completion chunk") from None
         return events
+
+
+@dataclass
+class _Said:
+    """What an upstream's stream said so far: each choice's text in pieces, the finish
+    reason of each choice that ended, and the choices cut because they looped."""
+
+    contents: dict[int, list[str]] = field(default_factory=dict)
+    ended: dict[int, str] = field(default_factory=dict)
+    cut: set[int] = field(default_factory=set)
+
+    def text(self, index: int) -> str:
+        return "".join(self.contents.get(index, []))
 
 
 async def _sse_data(response: httpx.Response) -> AsyncIterator[str]:

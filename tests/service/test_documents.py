@@ -147,6 +147,22 @@ OS_MARKDOWN = (
 )
 """As Node.js's API documents itself (Debian's ``nodejs``): each entry's history in an
 HTML comment, links by reference."""
+PROMISIFY = (
+    "Takes a function following the common error-first callback style, i.e. taking\n"
+    "an `(err, value) => ...` callback as the last argument, and returns a version\n"
+    "that returns promises."
+)
+HOMEDIR = "Returns the string path of the current user's home directory."
+API_MARKDOWN = (
+    "# Utilities\n\n## `util.promisify(original)`\n\n<!-- YAML\nadded: v8.0.0\n-->\n\n"
+    f"* `original` {{Function}}\n* Returns: {{Function}}\n\n{PROMISIFY}\n\n"
+    "## `path.sep`\n\n* {string}\n\nProvides the platform-specific path segment separator:\n\n"
+    "* `\\` on Windows\n* `/` on POSIX\n\nFor example, on Windows:\n\n"
+    "```js\n'foo\\\\bar'.split(path.sep);\n// Returns: ['foo', 'bar']\n```\n\n"
+    f"## `os.homedir()`\n\n* Returns: {{string}}\n\n{HOMEDIR}\n"
+)
+"""Entries of an API reference as Node.js writes them: a parameter's and a return value's
+type in list items, then the sentence that says what the function does."""
 
 
 def test_markdown_is_read_without_what_never_shows(tmp_path: Path) -> None:
@@ -313,6 +329,21 @@ def test_a_markdown_file_is_quoted_by_what_it_shows_at_its_line(client: httpx.Cl
     note = response["choices"][0]["message"]["annotations"][0]["file_citation"]
     assert note["quote"] == "The operating system-specific end-of-line marker."
     assert note["location"] == {"line": 11}
+
+
+def test_an_api_reference_in_markdown_is_quoted_by_what_answers(client: httpx.Client) -> None:
+    """A sentence wrapped over lines that hold inline code is one sentence (it was three
+    fragments: the code's "=>" made a line look like code); a short list item that says
+    something is a fact, not a heading ("* `\\` on Windows" weighed as little as a
+    title); a line that only gives a type is a label ("* Returns: {string}" was quoted
+    for what os.homedir() returns, above the sentence that says it); and "what does it do"
+    asks for a sentence of prose."""
+    upload(client, [("api.md", API_MARKDOWN)])
+    quotes = [q for _, q in _cited(ask(client, "What does util.promisify do?"))]
+    assert PROMISIFY in quotes
+    quotes = [q for _, q in _cited(ask(client, "What does path.sep give on Windows?"))]
+    assert "* `\\` on Windows" in quotes
+    assert _cited(ask(client, "What does os.homedir() return?"))[0] == ("api.md", HOMEDIR)
 
 
 def test_a_notebook_is_quoted_by_its_cells_never_its_json(client: httpx.Client) -> None:

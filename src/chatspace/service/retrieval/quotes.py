@@ -14,11 +14,13 @@ that fits, the one whose matched terms weigh most, where
 - a sentence also holds the terms of the heading it stands under (:func:`_sections`), at
   :data:`HEADED_FACTOR` of its own: "Using RECURSIVE, a WITH query can refer to its own
   output" says "query" itself, under "Recursive Queries";
-- the first sentence under a heading that matches, and does not repeat its name, is its
-  definition (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does;
+- the first sentence under a heading that matches (with the labels between them: a
+  parameter's line, "* `value` {any}"), and does not repeat its name, is its definition
+  (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does;
 - a run whose first sentence gives what the question asks for (a duration or a size for
   "how long"; a number that is not a date's day or a time of day for "how much", "what is
-  the default"; a date for "when"; a name for "who") weighs more by
+  the default"; a date for "when"; a name for "who"; a sentence of prose for "what does
+  it do", "what does it return") weighs more by
   :data:`SHAPE_BONUS`: three sentences that each hold a word of "When does the Lyon
   office open?" and a year do not beat "The Lyon office opens at 9:00";
 - a heading, a signature line, a bare label or the file's title (its first line, when it
@@ -139,6 +141,8 @@ _ASKS_NUMBER = re.compile(
     re.I,
 )
 _ASKS_DATE = re.compile(r"\b(?:when|what (?:date|day|year|month|time))\b", re.I)
+_ASKS_DESCRIPTION = re.compile(r"\bwhat (?:does|do|did)\b.*\b(?:do|return|mean)\W*$", re.I)
+""""What does util.promisify do?": a sentence that says it, not a parameter's line."""
 _ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
 _SIGNATURE = re.compile(r"^\s*(?:signed|signature|date|yours|regards|sincerely)\b", re.I)
@@ -157,11 +161,23 @@ _REFERS_BACK = re.compile(
 )
 """The first words of a sentence that goes on about the one before it."""
 _CALL = re.compile(r"\w\(")
+_LIST_ITEM = re.compile(r"^(?:[-*+\u2022]|\d{1,3}[.)])\s+\S")
+"""An item of a list, with its bullet or number: a fact, however short ("* `\\` on
+Windows"), when it says words (not only a name in code or a type: "* {string}") and does
+not end with a colon to introduce what follows."""
+_TYPED = re.compile(r"^[-*+\u2022]\s+[\w ]{1,20}:\s*\{[^}\n]*\}$")
+"""A list item that gives only a type, as JSDoc-style references do ("* Returns:
+{Function}", "* Extends: {net.Socket}"): a label of the sentences under it."""
+_MARKUP = re.compile(r"`[^`\n]*`|\{[^}\n]*\}")
+_WORD = re.compile(r"[^\W\d_]{2,}")
 _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
 """A table's key/value line ("Renewal: Automatic ..."): a fact, not a label."""
 _WRAP_WORDS = 5
 _TITLE_WORDS = 12
 _CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+"""Code within prose, as Markdown marks it: "an `(err, value) => ...` callback as the last
+argument, and returns a version" is a line of prose that wraps."""
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
 
 
@@ -202,16 +218,17 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
     """Whether the line at ``start`` continues the sentence ``before``: one line break
     between them, the line ``before`` ends with a word or a comma after at least
     :data:`_WRAP_WORDS` words (its own, or those of the sentences before it on that line:
-    "... 09:59 CET. Every card" wraps "Every card"), and the line starts in lower case."""
+    "... 09:59 CET. Every card" wraps "Every card"), holds no code (Markdown's inline code
+    aside), and the line starts in lower case or with inline code."""
     between = text[before.end : start]
     line = text[text.rfind("\n", 0, before.start) + 1 : before.end]
     return (
         between.count("\n") == 1
         and not between.strip()
-        and text[start].islower()
+        and (text[start].islower() or text[start] == "`")
         and (line[-1].isalnum() or line[-1] in ",;")
         and len(line.split()) >= _WRAP_WORDS
-        and not _CODE_CHARS.search(line)
+        and not _CODE_CHARS.search(_INLINE_CODE.sub("code", line))
     )
 
 
@@ -255,11 +272,21 @@ def is_label(line: str) -> bool:
         return True
     if _CODE_SIGNATURE.match(stripped):
         return True
+    if _TYPED.match(stripped):  # "* Returns: {string}": the type of what the text explains
+        return True
     if _KEY_VALUE.match(stripped):  # "Contract owner: Maria Keller (Procurement)" says it
         return False
+    if _LIST_ITEM.match(stripped) and _WORD.search(_MARKUP.sub(" ", stripped)):
+        return False  # "* `\\` on Windows" says it; a heading has no bullet
     # "max_connections (integer)" names a setting; "penguins.dropna()" is a call.
     ends = stripped[-1:] in ".!?\"'" or (stripped[-1:] == ")" and _CALL.search(stripped))
     return not ends and len(stripped.split()) <= 6 and not _HAS_DIGIT.search(stripped)
+
+
+def _said(sentence: str) -> bool:
+    """Whether ``sentence`` says something in words: at least three outside code ("Tests if
+    `value` is truthy.")."""
+    return len(_WORD.findall(_MARKUP.sub(" ", sentence))) >= 3
 
 
 def _shape(question: str) -> Callable[[str], bool] | None:
@@ -273,6 +300,8 @@ def _shape(question: str) -> Callable[[str], bool] | None:
         return lambda sentence: _MONTH.search(sentence) is not None
     if _ASKS_NAME.search(question):
         return lambda sentence: _INNER_NAME.search(sentence) is not None
+    if _ASKS_DESCRIPTION.search(question):
+        return lambda sentence: _PROSE.search(sentence) is not None and _said(sentence)
     return None
 
 
@@ -308,6 +337,18 @@ def _sections(labels: list[bool], terms: list[frozenset[str]]) -> list[dict[str,
         else:
             found.append({**dict.fromkeys(heading, HEADED_FACTOR), **dict.fromkeys(matched, 1.0)})
         under = label
+    return found
+
+
+def _headings(labels: list[bool], terms: list[frozenset[str]]) -> list[frozenset[str]]:
+    """For each sentence, the matched terms of the labels right before it (a heading, then
+    a parameter's line, "* `value` {any}"): a sentence that follows them may define what
+    they name."""
+    found: list[frozenset[str]] = []
+    before = frozenset[str]()
+    for label, matched in zip(labels, terms, strict=True):
+        found.append(before)
+        before = before | matched if label else frozenset()
     return found
 
 
@@ -396,6 +437,7 @@ def quote_spans(
     shape = _shape(question)
     named = _named(passage, terms)
     sections = _sections(labels, terms)
+    headings = _headings(labels, terms)
     top = max(weights.values(), default=1.0)
 
     def weight(found: Mapping[str, float]) -> float:
@@ -414,13 +456,7 @@ def quote_spans(
         value = weight(found)
         if value and shape is not None and shape(lines[lo]):
             value += SHAPE_BONUS * top
-        if (
-            lo > 0
-            and labels[lo - 1]
-            and terms[lo - 1]
-            and not labels[lo]
-            and not (terms[lo] & terms[lo - 1])
-        ):
+        if not labels[lo] and (heading := headings[lo]) and not (terms[lo] & heading):
             value += DEFINITION_BONUS * top
         return value * (HEADING_FACTOR if labels[lo] else 1.0) - SENTENCE_COST * (hi - lo)
 

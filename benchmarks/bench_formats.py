@@ -6,17 +6,21 @@ a public table, judged by what the user sees.
   (``shared-mime-info``, 17 pages);
 - **Markdown**: 19 modules of Node.js's API documentation (Debian's ``nodejs``), which
   keeps each entry's history in HTML comments and links by reference;
-- **a table**: Fisher's iris data (``data/formats/iris.csv``, 150 rows), uploaded as CSV.
+- **tables**: Fisher's iris data (``data/formats/iris.csv``, 150 rows, 5 passages), and
+  Yahoo Finance's monthly prices of ten tickers as matplotlib ships them
+  (``sample_data/Stocks.csv``, 524 rows, 79 passages: a comment line above the header,
+  months with gaps), uploaded as CSV.
 
 The questions (``data/formats/questions.jsonl``, written by hand from the documents) name
 the file and an exact phrase of it, checked against the service's text before asking; the
-table's are asked with what pandas computes from the file here (:data:`TABLE`). Each is
-asked of ``service-l0`` through a real ``chatspace serve``, one at a time and out of any
-thread; ``bm25s`` over the same passages beside it:
+tables' are asked with what pandas computes from the file here (:data:`TABLES`), narrowed
+to the table's file as ``%%chat --df`` narrows them. Each is asked of ``service-l0``
+through a real ``chatspace serve``, one at a time and out of any thread; ``bm25s`` over
+the same passages beside it:
 
 - **top1_file**, **answer_in_quote**, **answer_in_top1** as in section 9 (bm25s: its best
   passage's file, its 5 best passages, its best one);
-- **computed_right**: the table's answer shows the value pandas computes.
+- **computed_right**: a table's answer shows the value pandas computes.
 
 ``make bench-deps`` installs the packages; run with ``--only formats``.
 """
@@ -35,7 +39,7 @@ from ._service import start, wait_for_vectors
 from .bench_evidence import bm25s_passages, share
 from .pgdocs import Question, norm
 
-__all__ = ["TABLE", "run"]
+__all__ = ["TABLES", "run"]
 
 DATA = Path(__file__).parent / "data" / "formats"
 NODE_DOCS = Path("/usr/share/doc/nodejs/api")
@@ -48,16 +52,25 @@ PDFS = (
     Path("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf"),
 )
 CHATSPACE, BM25S = "chatspace (service-l0 quotes)", "bm25s (5 best passages, best passage)"
-TABLE_ROW = "chatspace, the iris table (service-l0's computed answer)"
+TABLE_ROW = "chatspace, two tables (service-l0's computed answer)"
+STOCKS = "Stocks.csv"
 
 
-def _iris() -> Any:
+def _stocks_path() -> Path:
+    import matplotlib
+
+    return Path(matplotlib.get_data_path()) / "sample_data" / STOCKS
+
+
+def _read(name: str) -> Any:
     import pandas as pd
 
-    return pd.read_csv(DATA / "iris.csv")
+    if name == STOCKS:
+        return pd.read_csv(_stocks_path(), comment="#")
+    return pd.read_csv(DATA / name)
 
 
-TABLE: dict[str, Callable[[Any], str]] = {
+IRIS: dict[str, Callable[[Any], str]] = {
     "Which species has the longest petal?": (
         lambda d: f"Highest petal_length: {d.petal_length.max():g}"
     ),
@@ -99,8 +112,67 @@ TABLE: dict[str, Callable[[Any], str]] = {
     "What percentage of flowers are virginica?": (
         lambda d: f"({(d.species == 'virginica').mean():.1%})"
     ),
+    # added in session 37, after the rules they test were written
+    "What is the standard deviation of sepal length?": (
+        lambda d: f"Standard deviation sepal_length: {d.sepal_length.std():.3f}"
+    ),
+    "What share of the flowers have a sepal width below 3?": (
+        lambda d: f"({(d.sepal_width < 3).mean():.1%})"
+    ),
+    "What is the average petal length of flowers with a sepal length over 7?": (
+        lambda d: (
+            "Average petal_length for sepal_length over 7: "
+            f"{d[d.sepal_length > 7].petal_length.mean():.3f}"
+        )
+    ),
+    "Which species has the widest sepal?": (
+        lambda d: f"Highest sepal_width: {d.sepal_width.max():g}"
+    ),
+    "What is the total sepal length of versicolor?": (
+        lambda d: (
+            "Total sepal_length for species versicolor: "
+            f"{d[d.species == 'versicolor'].sepal_length.sum():.1f}"
+        )
+    ),
+    "What is the mean petal width of virginica flowers with a sepal width of at least 3?": (
+        lambda d: (
+            "Average petal_width for species virginica, sepal_width at least 3: "
+            f"{d[(d.species == 'virginica') & (d.sepal_width >= 3)].petal_width.mean():.3f}"
+        )
+    ),
+    "How many versicolor have a petal length below 4?": (
+        lambda d: (
+            "Rows with species versicolor, petal_length below 4: "
+            f"{((d.species == 'versicolor') & (d.petal_length < 4)).sum()} of"
+        )
+    ),
 }
-"""The table's questions, each with what its answer must show, computed from the file."""
+PRICES: dict[str, Callable[[Any], str]] = {
+    "What is the highest AAPL price?": lambda d: f"Highest AAPL: {float(d.AAPL.max())!r}",
+    "What was the average MSFT price?": lambda d: f"Average MSFT: {d.MSFT.mean():,.6f}",
+    "How many months had an IBM price above 100?": (
+        lambda d: f"Rows with IBM above 100: {(d.IBM > 100).sum()} of {len(d)}"
+    ),
+    "What is the lowest GOOGL price?": lambda d: f"Lowest GOOGL: {float(d.GOOGL.min())!r}",
+    "What was the IBM price on 2000-03-01?": (
+        lambda d: f"Date: 2000-03-01, IBM: {float(d[d.Date == '2000-03-01'].IBM.iloc[0])!r}"
+    ),
+    "What was the average AMZN price when XRX was below 10?": (
+        lambda d: f"Average AMZN for XRX below 10: {d[d.XRX < 10].AMZN.mean():,.6f}"
+    ),
+    "What is the median ADBE price?": lambda d: f"Median ADBE: {d.ADBE.median():,.6f}",
+    "Which month had the highest MSFT price?": (
+        lambda d: f"Date: {d.Date[d.MSFT.idxmax()]}, IBM: {float(d.IBM[d.MSFT.idxmax()])!r}"
+    ),
+    "What was the average IBM price in 2020?": (
+        lambda d: f"{d[d.Date.str.startswith('2020')].IBM.mean():,.6f}"
+    ),
+    "How many months had no GOOGL price?": (lambda d: f"{d.GOOGL.isna().sum()} of {len(d)}"),
+}
+TABLES: dict[str, dict[str, Callable[[Any], str]]] = {"iris.csv": IRIS, STOCKS: PRICES}
+"""Each table's questions, each with what its answer must show, computed from the file;
+the prices' and the iris questions after "What percentage of flowers" were written in
+session 37, after the rules they test."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +191,8 @@ def _files() -> list[Path]:
             f"{', '.join(map(str, missing))} missing: this benchmark runs on Debian's "
             "libtasn1-doc, shared-mime-info and nodejs (make bench-deps)"
         )
-    return [*PDFS, *(NODE_DOCS / f"{m}.md" for m in NODE_MODULES), DATA / "iris.csv"]
+    tables = [DATA / "iris.csv", _stocks_path()]
+    return [*PDFS, *(NODE_DOCS / f"{m}.md" for m in NODE_MODULES), *tables]
 
 
 def _questions() -> list[Question]:
@@ -135,7 +208,6 @@ def _ask(questions: list[Question], scratch: Path) -> _Asked:
 
     service = start(scratch / "formats-data", "--no-autodetect")
     org_id = "formats"
-    asked = [q.question for q in questions] + list(TABLE)
     quotes, contents = {}, {}
     try:
         with Client(base_url=service.url, token=service.token(org=org_id), max_retries=0) as c:
@@ -148,14 +220,18 @@ def _ask(questions: list[Question], scratch: Path) -> _Asked:
             ]
             if problems:
                 raise RuntimeError("data/formats does not match the files:\n" + "\n".join(problems))
+            asked = [(q.question, None) for q in questions] + [
+                (question, ids[name]) for name, table in TABLES.items() for question in table
+            ]
             clock = time.perf_counter()
-            for question in asked:
-                message = c.chat.create(messages=[user_message(question)]).choices[0].message
-                notes = message.annotations
+            for question, narrowed in asked:
+                only = [narrowed] if narrowed else None
+                message = c.chat.create(messages=[user_message(question, file_ids=only)])
+                notes = message.choices[0].message.annotations
                 quotes[question] = [
                     (a.file_citation.filename, a.file_citation.quote) for a in notes
                 ]
-                contents[question] = message.content or ""
+                contents[question] = message.choices[0].message.content or ""
             seconds = time.perf_counter() - clock
     finally:
         service.stop()
@@ -189,7 +265,8 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     section = Section(
         "formats",
         f"9b. Evidence in other formats: two PDF manuals, Node.js's Markdown API documents, "
-        f"the iris table ({len(questions)} questions on documents, {len(TABLE)} on the table)",
+        f"two tables ({len(questions)} questions on documents, "
+        f"{sum(map(len, TABLES.values()))} on the tables)",
         baseline=BM25S,
         unit_notes=(
             "Shares from 0 to 1 (higher is better). top1_file: the first citation (bm25s: "
@@ -202,17 +279,26 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     overall = _figures(asked, questions)
     for name in (CHATSPACE, BM25S):
         section.add(name, **overall[name])
-    iris = _iris()
-    right = {q: expected(iris) in asked.contents[q] for q, expected in TABLE.items()}
+    expected = {
+        q: shows(frame)
+        for name, table in TABLES.items()
+        for frame in [_read(name)]
+        for q, shows in table.items()
+    }
+    right = {q: e in asked.contents[q] for q, e in expected.items()}
     section.add(TABLE_ROW, computed_right=share(list(right.values())))
     for kind, label in (("pdf", "PDF"), ("md", "Markdown")):
         part = _figures(asked, [q for q in questions if q.kind == kind])
         shown = ", ".join(f"{k} {v:.3f}" for k, v in part[CHATSPACE].items())
         theirs = ", ".join(f"{k} {v:.3f}" for k, v in part[BM25S].items())
         section.notes.append(f"{label}: chatspace {shown}; bm25s {theirs}")
+    for name, table in TABLES.items():
+        section.notes.append(
+            f"{name}: computed_right {share([right[q] for q in table]):.3f} of {len(table)}"
+        )
     wrong = [q for q, ok in right.items() if not ok]
-    section.notes.append("The table's questions answered wrong or not at all: " + (
-        "; ".join(f"{q!r} (expected {TABLE[q](iris)!r})" for q in wrong) or "none"))  # fmt: skip
+    section.notes.append("The tables' questions answered wrong or not at all: " + (
+        "; ".join(f"{q!r} (expected {expected[q]!r})" for q in wrong) or "none"))  # fmt: skip
     section.notes.append(
         f"Time: {len(asked.contents)} questions in {asked.seconds:.1f} s, one at a time"
     )

@@ -88,7 +88,8 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     annotations: list[Annotation] = []
     seen: set[str] = set()
     passages = retrieval.passages
-    tables = answer_tables(passages, retrieval.question, retrieval.terms)
+    every = (*passages, *retrieval.tables)  # a table's rows are all computed over
+    tables = answer_tables(every, retrieval.question, retrieval.terms)
     for index, passage in enumerate(passages):
         bullets = tables.get(index)
         if bullets is None:
@@ -104,7 +105,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
                 if isinstance(part, str):
                     content += part
                     continue
-                cited = passages[part.passage]
+                cited = every[part.passage]
                 marker = f"[{len(annotations) + 1}]"
                 annotations.append(
                     Annotation(

@@ -28,15 +28,17 @@ answers. Here the question is read against the table, computed with pandas:
   have?" looks Paris up; "How many flowers have a petal width above 2?"), with its share
   of the rows when asked ("What percentage ..."); a count of the distinct values of a
   column of text the question names ("How many species are there?"); a median; a
-  superlative ("highest", "lowest", "most", ...: the rows with the extreme value). Else the
+  standard deviation (of a sample: pandas' ``std``); a superlative ("highest",
+  "lowest", "most", ...: the rows with the extreme value). Else the
   rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
   meeting the first.
 
 Rows whose text cell says "Total" (or "Subtotal", ...) take no part in computations. A
-table whose blocks were retrieved as several passages (same file, same header) is one
-table: the rows of the passages retrieved, in file order, and the answer says how many.
+table whose blocks are several passages (same file, same header) is one table: the rows
+of the passages given, in file order (retrieval gives all of a cited table's, up to
+:data:`~chatspace.service.retrieval.search.WHOLE_TABLE`), and the answer says how many.
 
 Every quote is a row's exact text in its passage; the answer shows it with its column
 names. A computed answer cites the rows it comes from (the first :data:`MAX_CITED_ROWS`),
@@ -58,7 +60,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from chatspace.service.retrieval.tables import number
+from chatspace.service.retrieval.tables import COMPUTATIONS, number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -87,14 +89,8 @@ _MEASURES = {
 }  # fmt: skip
 """A superlative that says which measure it is extreme in: "the longest petal" names the
 column ``petal_length``, not ``petal_width``."""
-_HIGHEST = frozenset(
-    {"largest", "biggest", "highest", "most", "max", "maximum", "greatest", "top"}
-    | {"longest", "widest", "tallest", "heaviest", "oldest"}
-)
-_LOWEST = frozenset(
-    {"smallest", "lowest", "least", "min", "minimum", "fewest", "cheapest"}
-    | {"shortest", "narrowest", "lightest", "youngest"}
-)
+_HIGHEST = COMPUTATIONS["max"]
+_LOWEST = COMPUTATIONS["min"]
 _COMPARISON = re.compile(
     r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
     r"(above|over|more than|greater than|higher than|larger than|at least|"
@@ -110,20 +106,22 @@ _CONDITION_CHARS = 4000
 _AT_LEAST = frozenset({"at least", ">="})
 _AT_MOST = frozenset({"at most", "<="})
 _BELOW = frozenset({"below", "under", "less than", "lower than", "smaller than", "<"})
-_SUM = frozenset({"total", "sum", "overall", "combined", "altogether"})
-_MEAN = frozenset({"average", "mean", "avg"})
-_MEDIAN = frozenset({"median"})
-_SHARE = frozenset({"percentage", "percent", "proportion", "share", "fraction"})
+_SUM = COMPUTATIONS["sum"]
+_MEAN = COMPUTATIONS["mean"]
+_MEDIAN = COMPUTATIONS["median"]
+_SPREAD = COMPUTATIONS["std"]
+_SHARE = COMPUTATIONS["share"]
 """Words that ask for a count as a share of the rows ("What percentage of flowers are
 virginica?"); not taken out of the words that name columns ("discount percentage")."""
-_COUNT = frozenset({"count", "number"})
+_COUNT = COMPUTATIONS["count"]
 _COUNTING = frozenset({"how many", "number of"})
 _SUMMING = frozenset({"how much"})
 """Pairs of words that ask for a count of rows, or for an amount."""
-_ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _COUNT
+_ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _SPREAD | _COUNT
 _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
 _WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
+_MAX_PLACES = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,6 +378,8 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.compute("mean", column)
     if column is not None and asked.said & _MEDIAN:
         return view.compute("median", column)
+    if column is not None and asked.said & _SPREAD:
+        return view.compute("std", column)
     # "how many" sums a column the question names ("How many units did North sell?"), not
     # one an earlier turn did ("And how many versicolor?" after an average sepal width)
     if column is not None and (asked.summing or (asked.counting and view.named_here)):
@@ -509,11 +509,11 @@ class _View:
         return _Answer("none", (int(best),), column, shown, self.scope, self.total, nearest=nearest)
 
     def compute(self, kind: str, column: int) -> _Answer | None:
-        """``kind`` ("sum", "mean", "median", "max" or "min") of ``column`` over the rows
-        kept."""
+        """``kind`` ("sum", "mean", "median", "std", "max" or "min") of ``column`` over
+        the rows kept (a standard deviation, of a sample, over two at least)."""
         values, places = self.numeric[column]
         values = values[(self.keep & self.counted)[values.index]]
-        if values.empty:
+        if values.empty or (kind == "std" and len(values) < 2):
             return None
         if kind in {"max", "min"}:
             best = values.max() if kind == "max" else values.min()
@@ -521,7 +521,9 @@ class _View:
             shown = str(self.frame[column][rows[0]])
         else:
             rows = values.index
-            computed = {"mean": values.mean, "median": values.median, "sum": values.sum}[kind]
+            computed = {
+                "mean": values.mean, "median": values.median, "sum": values.sum, "std": values.std
+            }[kind]  # fmt: skip
             shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values))
@@ -531,12 +533,13 @@ def _condition_column(
     names: list[str], numeric: Mapping[int, object], condition: _Condition, wanted: frozenset[str]
 ) -> int | None:
     """The numeric column a condition is on: the one its words before the number name, all
-    of those the question searches for ("a petal width above 2"); else the one the word
-    after it names ("more than 500 units")."""
+    of those the question searches for ("a petal width above 2"), or whose whole name they
+    say ("an IBM price above 100": the column ``IBM``, "price" describing it); else the
+    one the word after it names ("more than 500 units")."""
     for naming in (condition.naming, condition.after):
         on = _named(names, numeric, naming)
         said = naming & wanted
-        if on is not None and _names(names[on], said) == len(said):
+        if on is not None and (_names(names[on], said) == len(said) or _words(names[on]) <= naming):
             return on
     return None
 
@@ -581,9 +584,10 @@ def _numeric(column: pd.Series) -> tuple[pd.Series, int] | None:
 
 def _format(value: float, places: int, kind: str) -> str:
     """``412,000``; an average with two more places than its numbers, a median one more
-    (the middle of two of them)."""
-    more = {"mean": 2, "median": 1}.get(kind, 0)
-    return f"{value:,.{places + more}f}"
+    (the middle of two of them); never more than :data:`_MAX_PLACES` (prices a program
+    wrote as ``43.203948172614396`` average to ``43.203948``, not 19 places)."""
+    more = {"mean": 2, "median": 1, "std": 2}.get(kind, 0)
+    return f"{value:,.{min(places + more, _MAX_PLACES)}f}"
 
 
 def _best_row(table: _Table, wanted: frozenset[str]) -> _Answer | None:
@@ -655,7 +659,9 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
         share = f" ({len(answer.rows) / answer.of:.1%})" if answer.share and answer.of else ""
         text = f"Rows{which}: {answer.value} of {answer.of:,}{share} ({source}{some}) "
     else:
-        label = {"sum": "Total", "mean": "Average", "median": "Median"}[answer.kind]
+        label = {
+            "sum": "Total", "mean": "Average", "median": "Median", "std": "Standard deviation"
+        }[answer.kind]  # fmt: skip
         text = (
             f"{label} {column}{scope}: {answer.value} "
             f"({answer.kind} of {_rows(len(answer.rows))} of {source}{some}) "

@@ -70,6 +70,7 @@ from chatspace.types import ChatMessage, question_of
 from .locations import Mark
 from .quotes import labelled_units
 from .scope import Scope, resolve_scope
+from .tables import computing_words
 from .terms import (
     MAX_TERMS,
     WORD,
@@ -157,6 +158,9 @@ _INSTRUCTION = re.compile(
 )
 _SENTENCE_ENDS = frozenset('.!?:"(')
 """A capitalized word after one of these (and blanks), or at the start, begins a sentence."""
+WHOLE_TABLE = 1_000
+"""Passages of a table the local engine computes over (about 30,000 rows of a few
+columns): past them, its answer counts the rows it read ("mean of 30,000 rows")."""
 TITLE_WEIGHT = 0.03
 """How much a file whose title the question spells out ranks above its peers: the share
 of the title's words found in the question, times this. It orders passages; the
@@ -214,6 +218,8 @@ class Query:
     """The long options the question spells (``--single-transaction``)."""
     phrases: frozenset[tuple[str, ...]] = frozenset()
     """The names the question writes in several words (:func:`name_phrases`)."""
+    computing: frozenset[str] = frozenset()
+    """The words that ask for a computation over a table (:func:`~.tables.computing_words`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +237,10 @@ class Retrieval:
     searched: bool = False
     """Whether the workspace had files to search (an answer without passages then means
     that none was relevant, not that there was nothing to look in)."""
+    tables: tuple[Passage, ...] = ()
+    """The other passages of the tables among ``passages`` (:func:`_rest_of_tables`): the
+    local engine computes over a table's rows, not over those that matched; never given
+    to a model."""
 
     @property
     def term_weights(self) -> dict[str, float]:
@@ -380,6 +390,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         roles,
         options,
         name_phrases(question),
+        computing_words(question),
     )
 
 
@@ -499,14 +510,18 @@ def _lexical(
     """Each candidate's coverage: the weight of the query terms among the tokens the index
     matched in it (its ``hits``, stemmed as the index stems them) or in the name of its
     file ("stock in Genoa" and ``stock-genoa.csv``). A term the index drops altogether
-    (one of PostgreSQL's English stop words that is not one of ours) weighs nothing."""
+    (one of PostgreSQL's English stop words that is not one of ours) weighs nothing. A
+    table's rows are judged without the words that ask for a computation over them
+    (:attr:`Query.computing`: "What *percentage* of flowers are virginica?"): no cell says
+    them."""
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
     named = {pid: frozenset(WORD.findall(p.filename.lower())) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
-    total = 0.0
+    total = computing = 0.0
+    table = {pid for pid, p in rows if _rows_of_a_table(p)}
     unknown = False
     lacking: set[int] = set()
     rare = RARE_NAME_SHARE * (weights.passages or 0)
@@ -521,8 +536,12 @@ def _lexical(
         if nowhere and (term in query.names - query.roles or identifier):
             unknown |= _no_file_named(conn, where, term)
         total += share
+        asks = term in query.computing
+        computing += share if asks else 0.0
         required = 0 < df <= rare and term in query.names - query.roles
         for pid in covered:
+            if asks and pid in table:
+                continue
             found = term_stems <= matched[pid] or term in named[pid]
             if found and (whole[pid] or term in named[pid]):
                 covered[pid] += share
@@ -531,9 +550,29 @@ def _lexical(
                 lacking.add(pid)
     if not total:
         return _Lexical(dict.fromkeys(covered, 0.0), unknown)
-    coverage = {pid: c / total for pid, c in covered.items()}
-    shares = {pid: [(s, share / total) for s, share in found] for pid, found in covers.items()}
+    rows_only = total - computing
+    of = {pid: rows_only if rows_only and pid in table else total for pid in covered}
+    coverage = {pid: c / of[pid] for pid, c in covered.items()}
+    shares = {pid: [(s, share / of[pid]) for s, share in found] for pid, found in covers.items()}
     return _Lexical(coverage, unknown, shares, stems=stems, lacking=frozenset(lacking))
+
+
+def _names_a_column(p: Passage) -> bool:
+    """Whether the question matched a word of the header of ``p``, a block of a table's
+    rows: in a search narrowed to a few files (``%%chat --df``, a filter part), "What is
+    the highest AAPL price?" is about the table with an ``AAPL`` column, though no cell
+    says "price"."""
+    first = next((offset for offset, place in p.locations if "row" in place), None)
+    if first is None:
+        return False
+    top = p.text.rfind("\n", 0, first - 1) + 1
+    return any(top <= a and b < first for a, b in p.hits)
+
+
+def _rows_of_a_table(p: Passage) -> bool:
+    """Whether ``p`` is a block of a table's rows (a sheet, a CSV, a Parquet file): its
+    locations count rows (:mod:`.tables`)."""
+    return any("row" in place for _, place in p.locations)
 
 
 def _label_tokens(p: Passage) -> list[str]:
@@ -740,6 +779,7 @@ def rank(
         and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}
+    narrowed = scope.file_ids is not None
     share = dense.embedder.lexical_share if dense is not None else 1.0
     ranked: list[_Ranked] = []
     for pid, p in rows:
@@ -748,6 +788,7 @@ def rank(
         rel = relevance_of(coverage or 0.0, similarity, share)
         order = rel + TITLE_WEIGHT * titled.get(p.file_id, 0.0)
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
+        below = below and not (narrowed and _names_a_column(p))
         ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
     ranked = _headed_first(ranked, scope.top_k, lexical)
@@ -823,4 +864,23 @@ def retrieve(
         below=found.passages[found.cited :],
         weights=tuple(weights.shares),
         searched=bool(found.passages) or _has_files(conn, where),
+        tables=_rest_of_tables(conn, index.text, where, passages),
     )
+
+
+def _rest_of_tables(
+    conn: sa.Connection, text: FullText, where: Workspace, passages: Sequence[Passage]
+) -> tuple[Passage, ...]:
+    """The passages of the tables among ``passages`` that are not, in file order, the
+    first :data:`WHOLE_TABLE` of each file: "What percentage of flowers are virginica?"
+    matched the three passages of the iris data that hold one, and its share was 50 of
+    their 73 rows, not of the table's 150."""
+    files = {p.file_id for p in passages if _rows_of_a_table(p)}
+    have = {(p.file_id, p.ord) for p in passages}
+    table = schema.passages
+    ids: list[int] = []
+    for file_id in sorted(files):
+        listed = sa.select(table.c.id, table.c.ord).where(table.c.file_id == file_id)
+        found = conn.execute(listed.order_by(table.c.ord).limit(WHOLE_TABLE))
+        ids += [pid for pid, ord_ in found if (file_id, ord_) not in have]
+    return tuple(p for _, p in text.by_id(conn, where=where, terms=(), ids=ids))

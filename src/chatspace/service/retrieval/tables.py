@@ -23,12 +23,14 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .locations import Mark
 
 __all__ = [
+    "COMPUTATIONS",
+    "COMPUTING",
     "CONTROL",
     "MAX_CELLS",
     "MAX_CELL_CHARS",
@@ -36,9 +38,41 @@ __all__ = [
     "MAX_ROWS",
     "Piece",
     "Table",
+    "computing_words",
     "key_value_text",
     "number",
 ]
+
+COMPUTATIONS: Mapping[str, frozenset[str]] = {
+    "sum": frozenset({"total", "sum", "overall", "combined", "altogether"}),
+    "mean": frozenset({"average", "mean", "avg"}),
+    "median": frozenset({"median"}),
+    "std": frozenset({"deviation", "std", "stdev"}),
+    "share": frozenset({"percentage", "percent", "proportion", "share", "fraction"}),
+    "count": frozenset({"count", "number"}),
+    "max": frozenset(
+        {"largest", "biggest", "highest", "most", "max", "maximum", "greatest", "top"}
+        | {"longest", "widest", "tallest", "heaviest", "oldest"}
+    ),
+    "min": frozenset(
+        {"smallest", "lowest", "least", "min", "minimum", "fewest", "cheapest"}
+        | {"shortest", "narrowest", "lightest", "youngest"}
+    ),
+}
+"""The words that ask for a computation over a table's rows, by what they ask
+(``engines/table_rows.py`` computes it). No cell need say them: a table's passage is
+judged by the question's other words (:mod:`.search`)."""
+COMPUTING = frozenset().union(*COMPUTATIONS.values())
+_STANDARD_DEVIATION = re.compile(r"\bstandard\s+deviation\b", re.I)
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def computing_words(question: str) -> frozenset[str]:
+    """The words of ``question`` that ask for a computation over a table's rows: those of
+    :data:`COMPUTING`, and the "standard" of "standard deviation"."""
+    found = {w.lower() for w in _WORDS.findall(question)} & COMPUTING
+    return frozenset(found | ({"standard"} if _STANDARD_DEVIATION.search(question) else set()))
+
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Control characters, which extracted text never keeps (each becomes a space): NUL in
@@ -80,6 +114,9 @@ class Table:
     title: str | None = None
     delimiter: str = ","
     numbered: bool = False
+    preamble: bool = False
+    """The title is the lines that stand before the header in the file (a CSV's comment
+    lines), not a sheet's name: no location names it."""
 
     def piece(self, *, size: int, max_chars: int) -> Piece | None:
         """The table's text in header-led blocks of about ``size`` characters, at most
@@ -118,7 +155,7 @@ class Table:
     def _marks(self, start: int, at: int, block: list[tuple[int, str]]) -> list[Mark]:
         """The marks of a block at ``start`` whose data lines start at ``at``: its header
         (no row: nowhere, unless on a named sheet), then each run of consecutive rows."""
-        sheet = {"sheet": self.title} if self.title else {}
+        sheet = {"sheet": self.title} if self.title and not self.preamble else {}
         marks: list[Mark] = [(start, sheet)]
         previous = None
         for row, line in block:
@@ -130,19 +167,24 @@ class Table:
 
     def _lines(self) -> Iterator[tuple[int, str]]:
         """Each row with a cell of text as one CSV line, within the bounds above, with its
-        place among the rows read."""
+        place among the rows read. Empty cells at a row's end are left out, but a row keeps
+        as many cells as the header: "1990-02-05,,,,,,,,,," is a row of the table whose
+        prices are missing, where "1990-02-05" alone was no row of it at all."""
         out = io.StringIO()
         writer = csv.writer(out, delimiter=self.delimiter, lineterminator="")
         cells = 0
+        width = 0
         for number, row in enumerate(self.rows):
             cells += len(row)
             if number >= MAX_ROWS or cells > MAX_CELLS:
                 return
             texts = [_cell(value) for value in row[:MAX_COLUMNS]]
-            while texts and not texts[-1]:
+            while len(texts) > width and not texts[-1]:
                 texts.pop()
-            if not texts:
+            if not any(texts):
                 continue
+            width = width or len(texts)
+            texts += [""] * (width - len(texts))
             out.seek(0)
             out.truncate()
             writer.writerow(texts)

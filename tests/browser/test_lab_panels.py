@@ -48,12 +48,15 @@ _FIRST_SHOWS_JS = """(box) => { const first = box.querySelector('.chatspace-turn
 
 
 class SlowUpstream(FakeUpstream):
-    """Streams a long answer, one word every ``PACE`` seconds."""
+    """Streams a long answer, one word every ``PACE`` seconds: paragraphs of words that
+    differ by their letters ("word0 word1 ..." was a loop, numbers aside, and the
+    service cut it: engines/repetition.py)."""
 
     async def _stream(self, body: dict[str, Any]) -> AsyncIterator[bytes]:
         yield sse_event(chunk({"role": "assistant", "content": ""}))
         for i in range(WORDS):
-            word = f"word{i}" + ("\n\n" if i % 12 == 11 else " ")
+            word = "w" + chr(97 + i % 26) + chr(97 + i // 26 % 26)
+            word += "\n\n" if i % 12 == 11 else " "
             yield sse_event(chunk({"content": word}))
             await asyncio.sleep(PACE)
         for part in stream_end(USAGE):

@@ -633,3 +633,55 @@ def test_a_condition_may_name_its_column_after_the_number() -> None:
         _passages(text), "Which products sold more than 500 units?", terms
     ).values()
     assert [b[-1].quote for b in bullets] == ["kettle,800,20", "scale,650,12"]
+
+
+PRICES = (
+    "Date,IBM,Units\n2019-12-01,120.5,2019\n2020-01-01,100.0,10\n2020-02-01,110.0,12\n"
+    "2020-02-05,,\n2020-03-01,90.0,2020\n2021-01-01,130.0,8"
+)
+"""Monthly prices as programs write them: ISO dates, a day without prices, a column of
+counts whose values look like years."""
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "said", "rows"),
+    [
+        (
+            "What was the average IBM price in 2020?",
+            ["ibm", "price", "2020"],
+            "Average IBM for Date 2020: 100.000 (mean of 3 rows of t.csv) ",
+            [2, 3, 5],
+        ),
+        (
+            "What was the IBM price on 2020-02-01?",
+            ["ibm", "price", "2020", "02", "01"],
+            '"Date: 2020-02-01, IBM: 110.0, Units: 12" (t.csv) ',
+            [3],
+        ),
+        (
+            "How many months had an IBM price above 2019?",
+            ["months", "ibm", "price", "2019"],
+            "No row with IBM above 2019 (of 6 rows, t.csv); the highest IBM: 130.0 ",
+            [6],
+        ),
+        (
+            "What was the total IBM price in 2019 and 2021?",
+            ["total", "ibm", "price", "2019", "2021"],
+            "Total IBM for Date 2019 or 2021: 250.5 (sum of 2 rows of t.csv) ",
+            [1, 6],
+        ),
+    ],
+)
+def test_a_year_or_a_date_keeps_the_rows_of_a_column_of_dates(
+    question: str, terms: list[str], said: str, rows: list[int]
+) -> None:
+    """Numbers were no filters, so "in 2020" was left out and the average was of every
+    row. A year the question says (outside a date or a condition) is a word of a date's
+    cell; an ISO date keeps the rows whose cell starts with it. A year that is a
+    condition's number ("above 2019") stays a condition, and a count that looks like a
+    year (``Units`` 2019) is a number, not a date."""
+    (bullets,) = answer_tables(_passages(PRICES), question, terms).values()
+    (bullet,) = bullets
+    assert bullet[0] == said
+    lines = PRICES.split("\n")
+    assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]

@@ -9,7 +9,9 @@ answers. Here the question is read against the table, computed with pandas:
   "open") keeps the rows whose cell there has one of the words found in that column;
   columns combine with AND. Words that name a column, that ask for a computation, and
   numbers are no filters. A word found in several columns filters the one where it is a
-  whole cell, else the leftmost.
+  whole cell, else the leftmost. A year ("in 2020", not "above 2020") filters a column
+  named for years, else the column of ISO dates ("2020-01-01"); an ISO date keeps the
+  rows whose date cell starts with it.
 - **conditions**: words that name a numeric column, then a comparison with a number
   ("a petal width above 2", "units of at least 500", "price < 10") keep the rows that
   meet it; a condition whose words no column's name holds ("a stem length") computes
@@ -122,6 +124,8 @@ _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum",
 _WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
 _MAX_PLACES = 6
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +316,12 @@ class _Question:
     asking: frozenset[str] = frozenset()
     """The wanted words less those only the conditions say: they name the column computed
     ("the total petal width of flowers with a petal length > 6")."""
+    dates: frozenset[str] = frozenset()
+    """The ISO dates the question says: they filter the column of dates whose cells start
+    with them ("on 2000-03-01": that day, at any time of it)."""
+    years: frozenset[str] = frozenset()
+    """The years it says outside a date or a condition: filter words, as a year is a word
+    of a date's cell ("the average IBM price in 2020": "2020-01-01" to "2020-12-01")."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -338,9 +348,12 @@ class _Question:
         )
         inside = set().union(*(_words(m[0]) for m in found))
         only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
+        dates = frozenset(_ISO_DATE.findall(question[:_CONDITION_CHARS]))
+        bare = _ISO_DATE.sub(" ", _COMPARISON.sub(" ", question[:_CONDITION_CHARS]))
         return cls(
             frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
-            frozenset(earlier), conditions, frozenset(wanted - only_inside),
+            frozenset(earlier), conditions, frozenset(wanted - only_inside), dates,
+            frozenset(_YEAR.findall(bare)),
         )  # fmt: skip
 
     @property
@@ -434,9 +447,11 @@ class _View:
         filters = _filters(frame, {t for t in asked.wanted - naming if not t.isdigit()})
         before = _filters(frame, {t for t in asked.earlier - naming if not t.isdigit()})
         filters |= {c: words for c, words in before.items() if c not in filters}
+        dated = _dated(frame, names, asked.dates | asked.years)
+        filters |= {c: words for c, words in dated.items() if c not in filters}
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
-            keep &= frame[c].map(lambda cell, words=words: bool(_words(str(cell)) & words))
+            keep &= frame[c].map(lambda cell, words=words: _holds(str(cell), words))
         if filters and not keep.any():
             return None
         counted = ~frame.apply(lambda row: bool(_SUMMARY_CELLS & {str(c).lower() for c in row}), 1)
@@ -466,9 +481,14 @@ class _View:
 
     @property
     def scope(self) -> str:
-        """The filters as words: ``Region North, Month March``."""
+        """The filters as words: ``Region North, Month March``; a date's by the question's
+        own (``Date 2020``, not twelve dates)."""
         kept = self.frame[self.matched]
-        found = [f"{self.names[c]} {' or '.join(kept[c].unique())}" for c in self.filters]
+        found = []
+        for c, words in self.filters.items():
+            dates = all(w[:4].isdigit() for w in words)
+            shown = sorted(words) if dates else kept[c].unique()
+            found.append(f"{self.names[c]} {' or '.join(shown)}")
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
         return ", ".join(found + compared)
 
@@ -557,6 +577,32 @@ def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str
 
 def _column_names(header: Sequence[str]) -> list[str]:
     return [h.strip() or f"column {i + 1}" for i, h in enumerate(header)]
+
+
+def _holds(cell: str, words: frozenset[str]) -> bool:
+    """Whether a cell holds one of a filter's words, or starts with one of its dates."""
+    dates = tuple(w for w in words if w[:4].isdigit())
+    return bool(_words(cell) & words) or (bool(dates) and cell.startswith(dates))
+
+
+def _dated(
+    frame: pd.DataFrame, names: list[str], dates: frozenset[str]
+) -> dict[int, frozenset[str]]:
+    """The question's dates and years, on the column they filter: a column named for
+    years that holds them ("Year": 2020), else the leftmost column of ISO dates whose
+    cells start with them. A column of counts that holds a 2019 is not one."""
+    if not dates:
+        return {}
+    filled = {c: frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))] for c in frame}
+    for c, cells in filled.items():
+        if "year" in _words(names[c]) and (found := dates & frozenset(cells)):
+            return {int(c): found}
+    for c, cells in filled.items():
+        if len(cells) and cells.str.match(_ISO_DATE.pattern).all():
+            found = frozenset(d for d in dates if cells.str.startswith(d).any())
+            if found:
+                return {int(c): found}
+    return {}
 
 
 def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:

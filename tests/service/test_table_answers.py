@@ -501,8 +501,8 @@ IRIS = (
 """Five rows of the iris data as a data scientist has it."""
 
 
-def _answered(question: str, terms: list[str]) -> Any:
-    (bullets,) = answer_tables(_passages(IRIS), question, terms).values()
+def _answered(question: str, terms: list[str], table: str = IRIS) -> Any:
+    (bullets,) = answer_tables(_passages(table), question, terms).values()
     return bullets
 
 
@@ -680,8 +680,7 @@ def test_a_year_or_a_date_keeps_the_rows_of_a_column_of_dates(
     cell; an ISO date keeps the rows whose cell starts with it. A year that is a
     condition's number ("above 2019") stays a condition, and a count that looks like a
     year (``Units`` 2019) is a number, not a date."""
-    (bullets,) = answer_tables(_passages(PRICES), question, terms).values()
-    (bullet,) = bullets
+    (bullet,) = _answered(question, terms, PRICES)
     assert bullet[0] == said
     lines = PRICES.split("\n")
     assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]

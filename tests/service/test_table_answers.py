@@ -364,6 +364,24 @@ def test_tables_with_a_header_stay_tables(tmp_path: Path) -> None:
     assert key_value_text([["a", "b", "c"], ["1", "2", "3"]]) is None
 
 
+def test_a_row_with_empty_last_cells_keeps_the_header_s_width(tmp_path: Path) -> None:
+    """A sheet with a title row, then a row whose last cells are empty: the row was cut to
+    its first cell and no longer read as a row of the table."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Q1"
+    for row in (["Sales report"], ["Region", "Month", "Revenue"], ["North", "", ""],
+                ["South", "March", 58300]):  # fmt: skip
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    text = _extract_text(tmp_path, "sales.xlsx", out.getvalue())
+    assert text == "Q1\nSales report\nRegion,Month,Revenue\nNorth,,\nSouth,March,58300"
+
+
 # A page as DocBook writes PostgreSQL's manual: a navigation bar laid out in a table, a
 # data table titled in a <p> above it, and a reference table whose cells are paragraphs.
 MANUAL_PAGE = """<html><head><title>8.1. Numeric Types</title></head><body>

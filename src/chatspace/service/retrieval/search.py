@@ -871,10 +871,10 @@ def retrieve(
 def _rest_of_tables(
     conn: sa.Connection, text: FullText, where: Workspace, passages: Sequence[Passage]
 ) -> tuple[Passage, ...]:
-    """The passages of the tables among ``passages`` that are not, in file order, the
-    first :data:`WHOLE_TABLE` of each file: "What percentage of flowers are virginica?"
-    matched the three passages of the iris data that hold one, and its share was 50 of
-    their 73 rows, not of the table's 150."""
+    """The other passages of each table file among ``passages``, in file order, of its
+    first :data:`WHOLE_TABLE`: "What percentage of flowers are virginica?" matched the
+    three passages of the iris data that hold one, and its share was 50 of their 73 rows,
+    not of the table's 150."""
     files = {p.file_id for p in passages if _rows_of_a_table(p)}
     have = {(p.file_id, p.ord) for p in passages}
     table = schema.passages

@@ -168,8 +168,9 @@ class Table:
     def _lines(self) -> Iterator[tuple[int, str]]:
         """Each row with a cell of text as one CSV line, within the bounds above, with its
         place among the rows read. Empty cells at a row's end are left out, but a row keeps
-        as many cells as the header: "1990-02-05,,,,,,,,,," is a row of the table whose
-        prices are missing, where "1990-02-05" alone was no row of it at all."""
+        as many cells as the widest row before it (the header, past a sheet's title row):
+        "1990-02-05,,,,,,,,,," is a row of the table whose prices are missing, where
+        "1990-02-05" alone was no row of it at all."""
         out = io.StringIO()
         writer = csv.writer(out, delimiter=self.delimiter, lineterminator="")
         cells = 0
@@ -183,7 +184,7 @@ class Table:
                 texts.pop()
             if not any(texts):
                 continue
-            width = width or len(texts)
+            width = max(width, len(texts))
             texts += [""] * (width - len(texts))
             out.seek(0)
             out.truncate()

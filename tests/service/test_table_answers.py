@@ -364,22 +364,36 @@ def test_tables_with_a_header_stay_tables(tmp_path: Path) -> None:
     assert key_value_text([["a", "b", "c"], ["1", "2", "3"]]) is None
 
 
-def test_a_row_with_empty_last_cells_keeps_the_header_s_width(tmp_path: Path) -> None:
-    """A sheet with a title row, then a row whose last cells are empty: the row was cut to
-    its first cell and no longer read as a row of the table."""
+def test_a_sheet_with_a_title_row_is_answered_as_a_table(client: httpx.Client) -> None:
+    """A title row above the header (as reports exported from a spreadsheet have one) was
+    read as the header, a table one column wide, and nothing was computed; a row whose
+    last cells are empty was cut to its first cell and broke the table's shape."""
     from openpyxl import Workbook
 
     book = Workbook()
     sheet = book.active
     assert sheet is not None
     sheet.title = "Q1"
-    for row in (["Sales report"], ["Region", "Month", "Revenue"], ["North", "", ""],
-                ["South", "March", 58300]):  # fmt: skip
+    rows = (["Sales report, first quarter"], [], ["Region", "Month", "Revenue"],
+            ["North", "January", 100], ["North", "", ""], ["South", "March", 58300],
+            ["North", "March", 200])  # fmt: skip
+    for row in rows:
         sheet.append(row)
     out = io.BytesIO()
     book.save(out)
-    text = _extract_text(tmp_path, "sales.xlsx", out.getvalue())
-    assert text == "Q1\nSales report\nRegion,Month,Revenue\nNorth,,\nSouth,March,58300"
+    (report,) = upload(client, [("report.xlsx", out.getvalue())])
+    text = client.get(f"/files/{report['id']}/text").text
+    assert text == (
+        "Q1\nSales report, first quarter\nRegion,Month,Revenue\nNorth,January,100\n"
+        "North,,\nSouth,March,58300\nNorth,March,200"
+    )
+    answer = ask(client, "What is the total revenue of North?")
+    assert _checked(client, answer) == [
+        ("report.xlsx", "North,January,100"), ("report.xlsx", "North,March,200")]  # fmt: skip
+    assert (
+        "\n- Total Revenue for Region North: 300 (sum of 2 rows of report.xlsx) [1][2]"
+        in (_message(answer)["content"])
+    )
 
 
 # A page as DocBook writes PostgreSQL's manual: a navigation bar laid out in a table, a

@@ -74,7 +74,7 @@ def quotes_of(
     """Where the quotes of ``passage`` are in its text (start, end) and how the answer
     shows them: a table's answering row with its column names (:mod:`.table_rows`), else
     the sentences of :func:`quote_spans` (one run, or up to ``most``)."""
-    row = answering_row(passage.text, retrieval.question, retrieval.terms, passage.filename)
+    row = answering_row(passage, retrieval.question, retrieval.terms)
     if row is not None:
         return [(row.start, row.end, row.shown)]
     spans = quote_spans(passage, retrieval.term_weights, retrieval.question, most=most)

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from chatspace.service.retrieval.tables import COMPUTATIONS, number
+from chatspace.service.retrieval.tables import COMPUTATIONS, header_start, number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -193,7 +193,7 @@ def answer_tables(
     """
     groups: dict[tuple[str, tuple[str, ...]], list[tuple[int, _Table]]] = {}
     for index, passage in enumerate(passages):
-        block = _read(passage.text, index)
+        block = _read(passage, index)
         if block is not None:
             groups.setdefault((passage.file_id, block.header), []).append((index, block))
     found: dict[int, list[Bullet]] = {}
@@ -207,14 +207,11 @@ def answer_tables(
     return found
 
 
-def answering_row(
-    text: str, question: str, terms: Sequence[str], filename: str = ""
-) -> TableRow | None:
-    """The first row that the answer from ``text`` alone (a header-led table block of file
-    ``filename``) shows or cites; None when ``text`` is not such a block or nothing in it
-    answers."""
-    table = _read(text, 0)
-    answer = None if table is None else _answer(table, question, terms, filename)
+def answering_row(passage: Passage, question: str, terms: Sequence[str]) -> TableRow | None:
+    """The first row that the answer from ``passage`` alone (a header-led table block)
+    shows or cites; None when it is not such a block or nothing in it answers."""
+    table = _read(passage, 0)
+    answer = None if table is None else _answer(table, question, terms, passage.filename)
     if table is None or answer is None or not answer.rows:
         return None
     row = answer.rows[0]
@@ -225,10 +222,14 @@ def answering_row(
 # ---------------------------------------------------------------- reading
 
 
-def _read(text: str, passage: int) -> _Table | None:
-    """A header-led block (after a sheet's title line, if any) as a table."""
+def _read(passage: Passage, index: int) -> _Table | None:
+    """A header-led block as a table: a block of a table's rows after the lines that lead
+    it (a sheet's name, rows of one cell above the header: where its locations say), any
+    other text from its first line or, past a title line, its second."""
+    text = passage.text
     lines = text.split("\n")
-    for skip in (0, 1):
+    top = header_start(text, passage.locations)
+    for skip in (0, 1) if top is None else (text.count("\n", 0, top),):
         if len(lines) - skip < _MIN_COLUMNS:
             return None
         delimiter = "\t" if "\t" in lines[skip] else ","
@@ -243,7 +244,7 @@ def _read(text: str, passage: int) -> _Table | None:
             for line in lines[skip + 1 :]:
                 spans.append((at, at + len(line)))
                 at += len(line) + 1
-            cites = tuple(Cite(passage, text[a:b], a) for a, b in spans)
+            cites = tuple(Cite(index, text[a:b], a) for a, b in spans)
             return _Table(tuple(header), tuple(map(tuple, rows)), cites, tuple(spans))
     return None
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import itertools
 import re
 import zipfile
 from collections import Counter
@@ -203,9 +202,6 @@ def _zip_within_bounds(path: Path) -> bool:
 # ---------------------------------------------------------------- text files
 
 
-_PREAMBLE_ROWS = 20
-
-
 def _plain(text: str, size: int) -> Iterator[Block]:
     yield Location(line=1)
     yield text
@@ -215,23 +211,10 @@ def _csv(delimiter: str) -> Callable[[str, int], Iterator[Block]]:
     def read(text: str, size: int) -> Iterator[Block]:
         import csv
 
-        title, rows = _preamble(csv.reader(text.splitlines(), delimiter=delimiter))
-        yield Table(rows, title=title, delimiter=delimiter, numbered=True, preamble=True)
+        rows = csv.reader(text.splitlines(), delimiter=delimiter)
+        yield Table(rows, delimiter=delimiter, numbered=True)
 
     return read
-
-
-def _preamble(rows: Iterator[list[str]]) -> tuple[str | None, Iterator[list[str]]]:
-    """The lines of one cell before a table's header ("# Data source:
-    https://finance.yahoo.com" atop matplotlib's ``Stocks.csv``), as its title on one
-    line, and the rows from the header on: read as the header, such a line made the whole
-    table one column, and no question was answered from it. Only the first
-    :data:`_PREAMBLE_ROWS` rows are looked at; a table of one column has no preamble."""
-    head = list(itertools.islice(rows, _PREAMBLE_ROWS))
-    first = next((i for i, row in enumerate(head) if sum(bool(c.strip()) for c in row) > 1), 0)
-    said = [" ".join(" ".join(row).split()) for row in head[:first]]
-    title = " ".join(line for line in said if line) or None
-    return title, itertools.chain(head[first:], rows)
 
 
 def _markdown(text: str, size: int) -> Iterator[Block]:

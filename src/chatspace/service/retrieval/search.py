@@ -70,7 +70,7 @@ from chatspace.types import ChatMessage, question_of
 from .locations import Mark
 from .quotes import labelled_units
 from .scope import Scope, resolve_scope
-from .tables import computing_words
+from .tables import computing_words, header_start
 from .terms import (
     MAX_TERMS,
     WORD,
@@ -562,17 +562,17 @@ def _names_a_column(p: Passage) -> bool:
     rows: in a search narrowed to a few files (``%%chat --df``, a filter part), "What is
     the highest AAPL price?" is about the table with an ``AAPL`` column, though no cell
     says "price"."""
-    first = next((offset for offset, place in p.locations if "row" in place), None)
-    if first is None:
+    top = header_start(p.text, p.locations)
+    if top is None:
         return False
-    top = p.text.rfind("\n", 0, first - 1) + 1
-    return any(top <= a and b < first for a, b in p.hits)
+    end = p.text.find("\n", top)
+    return any(top <= a and b <= end for a, b in p.hits)
 
 
 def _rows_of_a_table(p: Passage) -> bool:
     """Whether ``p`` is a block of a table's rows (a sheet, a CSV, a Parquet file): its
     locations count rows (:mod:`.tables`)."""
-    return any("row" in place for _, place in p.locations)
+    return header_start(p.text, p.locations) is not None
 
 
 def _label_tokens(p: Passage) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -39,6 +40,7 @@ __all__ = [
     "Piece",
     "Table",
     "computing_words",
+    "header_start",
     "key_value_text",
     "number",
 ]
@@ -87,6 +89,8 @@ MAX_CELLS = 2_000_000
 stops after ~120 rows instead of making billions of empty cells."""
 MAX_CELL_CHARS = 2_000
 """Characters kept of one cell."""
+PREAMBLE_ROWS = 20
+"""Rows looked at for the header: those of one cell above it are the table's title."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,19 +118,18 @@ class Table:
     title: str | None = None
     delimiter: str = ","
     numbered: bool = False
-    preamble: bool = False
-    """The title is the lines that stand before the header in the file (a CSV's comment
-    lines), not a sheet's name: no location names it."""
 
     def piece(self, *, size: int, max_chars: int) -> Piece | None:
         """The table's text in header-led blocks of about ``size`` characters, at most
-        ``max_chars`` in all; None for a table without a cell of text."""
-        lines = self._lines()
+        ``max_chars`` in all; None for a table without a cell of text. The title and the
+        rows of one cell above the header (:func:`_preamble`) lead the first block."""
+        said, below = _preamble(self.rows)
+        lines = self._lines(below)
         first = next(lines, None)
         if first is None:
             return None
         top, header = first
-        lead = f"{self.title}\n" if self.title else ""
+        lead = "".join(f"{line}\n" for line in [self.title, *said] if line)
         blocks: list[list[tuple[int, str]]] = []
         rows: list[tuple[int, str]] = []
         block_len, total = len(header), len(lead)
@@ -155,7 +158,7 @@ class Table:
     def _marks(self, start: int, at: int, block: list[tuple[int, str]]) -> list[Mark]:
         """The marks of a block at ``start`` whose data lines start at ``at``: its header
         (no row: nowhere, unless on a named sheet), then each run of consecutive rows."""
-        sheet = {"sheet": self.title} if self.title and not self.preamble else {}
+        sheet = {"sheet": self.title} if self.title else {}
         marks: list[Mark] = [(start, sheet)]
         previous = None
         for row, line in block:
@@ -165,7 +168,7 @@ class Table:
             at += len(line) + 1
         return marks
 
-    def _lines(self) -> Iterator[tuple[int, str]]:
+    def _lines(self, rows: Iterable[Sequence[object]]) -> Iterator[tuple[int, str]]:
         """Each row with a cell of text as one CSV line, within the bounds above, with its
         place among the rows read. Empty cells at a row's end are left out, but a row keeps
         as many cells as the widest row before it (the header, past a sheet's title row):
@@ -175,7 +178,7 @@ class Table:
         writer = csv.writer(out, delimiter=self.delimiter, lineterminator="")
         cells = 0
         width = 0
-        for number, row in enumerate(self.rows):
+        for number, row in enumerate(rows):
             cells += len(row)
             if number >= MAX_ROWS or cells > MAX_CELLS:
                 return
@@ -190,6 +193,33 @@ class Table:
             out.truncate()
             writer.writerow(texts)
             yield number, out.getvalue()
+
+
+def header_start(text: str, marks: Sequence[Mark]) -> int | None:
+    """Where the header line of a block of a table's rows starts in its ``text``: the line
+    before its first row (:meth:`Table._marks`); None for text that counts no rows (prose,
+    a table of a document)."""
+    first = next((offset for offset, place in marks if "row" in place), None)
+    if first is None or first == 0:
+        return None
+    return text.rfind("\n", 0, first - 1) + 1
+
+
+def _preamble(
+    rows: Iterable[Sequence[object]],
+) -> tuple[list[str], Iterator[Sequence[object]]]:
+    """The rows of one cell above a table's header, each as a line, and the rows from the
+    header on. A CSV's comment ("# Data source: https://finance.yahoo.com" atop
+    matplotlib's ``Stocks.csv``) or a sheet's title row ("Sales report, first quarter")
+    read as the header made the table one column wide, and no question was answered from
+    it. Only the first :data:`PREAMBLE_ROWS` rows are looked at; a table of one column
+    has none."""
+    found = iter(rows)
+    head = list(itertools.islice(found, PREAMBLE_ROWS))
+    cells = [[_cell(value) for value in row[:MAX_COLUMNS]] for row in head]
+    first = next((i for i, row in enumerate(cells) if sum(map(bool, row)) > 1), 0)
+    said = [" ".join(c for c in row if c) for row in cells[:first]]
+    return [line for line in said if line], itertools.chain(head[first:], found)
 
 
 def _cell(value: object) -> str:

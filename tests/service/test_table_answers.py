@@ -716,3 +716,19 @@ def test_a_year_or_a_date_keeps_the_rows_of_a_column_of_dates(
     assert bullet[0] == said
     lines = PRICES.split("\n")
     assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]
+
+
+ORDERS = "order_id,city,amount\n" + "\n".join(
+    f"O-{i:06d},{('Paris', 'Lyon')[i % 2]},{10 + i}" for i in range(12)
+)
+
+
+def test_an_id_of_letters_and_digits_looks_its_row_up() -> None:
+    """The "O" of "O-000007" was a filter word that every order id holds: the answer
+    listed the orders, and over a whole table its scope named each of them."""
+    terms = ["amount", "order", "o", "000007"]  # as the service splits the question
+    (bullet,) = _answered("What is the amount of order O-000007?", terms, ORDERS)
+    assert bullet[0] == '"order_id: O-000007, city: Lyon, amount: 17" (t.csv) '
+    (bullet,) = _answered("What is the total amount of the Paris orders?",
+                          ["total", "amount", "paris", "orders"], ORDERS)  # fmt: skip
+    assert bullet[0].startswith("Total amount for city Paris: 90 (sum of 6 rows of t.csv)")

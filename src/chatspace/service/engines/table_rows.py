@@ -62,7 +62,13 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from chatspace.service.retrieval.tables import COMPUTATIONS, header_start, number
+from chatspace.service.retrieval.tables import (
+    COMPUTATIONS,
+    COUNTING,
+    SUMMING,
+    header_start,
+    number,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,14 +122,12 @@ _SHARE = COMPUTATIONS["share"]
 """Words that ask for a count as a share of the rows ("What percentage of flowers are
 virginica?"); not taken out of the words that name columns ("discount percentage")."""
 _COUNT = COMPUTATIONS["count"]
-_COUNTING = frozenset({"how many", "number of"})
-_SUMMING = frozenset({"how much"})
-"""Pairs of words that ask for a count of rows, or for an amount."""
 _ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _SPREAD | _COUNT
 _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
 _WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
 _MAX_PLACES = 6
+_SHOWN_VALUES = 5
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
@@ -335,7 +339,7 @@ class _Question:
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
         # a follow-up that asks for no computation asks for the one before it ("And for
         # virginica?" after an average; not "And how many in the South?")
-        asks = own & (_ASKING | _SHARE) or phrases & (_COUNTING | _SUMMING)
+        asks = own & (_ASKING | _SHARE) or phrases & (COUNTING | SUMMING)
         carried = set() if asks else before & _ASKING
         found = list(_COMPARISON.finditer(question[:_CONDITION_CHARS]))
         conditions = tuple(
@@ -363,7 +367,7 @@ class _Question:
 
     @property
     def counting(self) -> bool:
-        return bool(self.phrases & _COUNTING or "count" in self.said)
+        return bool(self.phrases & COUNTING or "count" in self.said)
 
     @property
     def sharing(self) -> bool:
@@ -371,7 +375,7 @@ class _Question:
 
     @property
     def summing(self) -> bool:
-        return bool(self.said & _SUM or self.phrases & _SUMMING)
+        return bool(self.said & _SUM or self.phrases & SUMMING)
 
 
 def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -> _Answer | None:
@@ -445,8 +449,8 @@ class _View:
         frame = pd.DataFrame(list(table.rows), dtype=object)
         names = _column_names(table.header)
         naming = _words(" ".join(names))
-        filters = _filters(frame, {t for t in asked.wanted - naming if not t.isdigit()})
-        before = _filters(frame, {t for t in asked.earlier - naming if not t.isdigit()})
+        filters = _filters(frame, {t for t in asked.wanted - naming if _filtering(t)})
+        before = _filters(frame, {t for t in asked.earlier - naming if _filtering(t)})
         filters |= {c: words for c, words in before.items() if c not in filters}
         dated = _dated(frame, names, asked.dates | asked.years)
         filters |= {c: words for c, words in dated.items() if c not in filters}
@@ -455,7 +459,8 @@ class _View:
             keep &= frame[c].map(lambda cell, words=words: _holds(str(cell), words))
         if filters and not keep.any():
             return None
-        counted = ~frame.apply(lambda row: bool(_SUMMARY_CELLS & {str(c).lower() for c in row}), 1)
+        summary = frame.apply(lambda cells: cells.map(lambda c: str(c).lower() in _SUMMARY_CELLS))
+        counted = ~summary.any(axis=1)
         numeric = {c: v for c in frame.columns if c not in filters and (v := _numeric(frame[c]))}
         matched = keep.copy()
         compared: dict[int, _Condition] = {}
@@ -483,13 +488,14 @@ class _View:
     @property
     def scope(self) -> str:
         """The filters as words: ``Region North, Month March``; a date's by the question's
-        own (``Date 2020``, not twelve dates)."""
+        own (``Date 2020``, not twelve dates); at most :data:`_SHOWN_VALUES` values each."""
         kept = self.frame[self.matched]
         found = []
         for c, words in self.filters.items():
             dates = all(w[:4].isdigit() for w in words)
-            shown = sorted(words) if dates else kept[c].unique()
-            found.append(f"{self.names[c]} {' or '.join(shown)}")
+            shown = sorted(words) if dates else list(kept[c].unique())
+            more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
+            found.append(f"{self.names[c]} {' or '.join([*shown[:_SHOWN_VALUES], *more])}")
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
         return ", ".join(found + compared)
 
@@ -606,10 +612,18 @@ def _dated(
     return {}
 
 
+def _filtering(word: str) -> bool:
+    """Whether a question word may filter rows: not a number, not a letter alone (the "O"
+    of "O-012345" kept every order)."""
+    return len(word) > 1 and not word.isdigit()
+
+
 def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
     """The question words found in each column's cells (a word in one column only: where
     it is a whole cell, else the leftmost)."""
-    cells = {c: [_words(str(cell)) for cell in frame[c]] for c in frame.columns}
+    if not words:
+        return {}
+    cells = {c: [_words(str(cell)) for cell in frame[c].unique()] for c in frame.columns}
     found: dict[int, set[str]] = {}
     for word in sorted(words):
         whole = [c for c, col in cells.items() if any(ws == {word} for ws in col)]

@@ -70,7 +70,7 @@ from chatspace.types import ChatMessage, question_of
 from .locations import Mark
 from .quotes import labelled_units
 from .scope import Scope, resolve_scope
-from .tables import computing_words, header_start
+from .tables import asks_computation, computing_words, header_start
 from .terms import (
     MAX_TERMS,
     WORD,
@@ -238,9 +238,10 @@ class Retrieval:
     """Whether the workspace had files to search (an answer without passages then means
     that none was relevant, not that there was nothing to look in)."""
     tables: tuple[Passage, ...] = ()
-    """The other passages of the tables among ``passages`` (:func:`_rest_of_tables`): the
-    local engine computes over a table's rows, not over those that matched; never given
-    to a model."""
+    """The other passages of the tables among ``passages`` (:func:`_rest_of_tables`), when
+    the question (or the turns a follow-up continues) asks for a computation: the local
+    engine computes over a table's rows, not over those that matched; never given to a
+    model."""
 
     @property
     def term_weights(self) -> dict[str, float]:
@@ -857,6 +858,8 @@ def retrieve(
         weights=weights,
     )
     passages = found.passages[: found.cited]
+    asked = _user_texts(messages)[-(CONTEXT_TURNS + 1) :] if query.follow_up else []
+    computes = any(map(asks_computation, [_searched_text(messages), *asked]))
     return Retrieval(
         question=_searched_text(messages),
         terms=query.terms,
@@ -864,7 +867,7 @@ def retrieve(
         below=found.passages[found.cited :],
         weights=tuple(weights.shares),
         searched=bool(found.passages) or _has_files(conn, where),
-        tables=_rest_of_tables(conn, index.text, where, passages),
+        tables=_rest_of_tables(conn, index.text, where, passages) if computes else (),
     )
 
 

@@ -33,12 +33,15 @@ __all__ = [
     "COMPUTATIONS",
     "COMPUTING",
     "CONTROL",
+    "COUNTING",
     "MAX_CELLS",
     "MAX_CELL_CHARS",
     "MAX_COLUMNS",
     "MAX_ROWS",
+    "SUMMING",
     "Piece",
     "Table",
+    "asks_computation",
     "computing_words",
     "header_start",
     "key_value_text",
@@ -65,6 +68,9 @@ COMPUTATIONS: Mapping[str, frozenset[str]] = {
 (``engines/table_rows.py`` computes it). No cell need say them: a table's passage is
 judged by the question's other words (:mod:`.search`)."""
 COMPUTING = frozenset().union(*COMPUTATIONS.values())
+COUNTING = frozenset({"how many", "number of"})
+SUMMING = frozenset({"how much"})
+"""Pairs of words that ask for a count of rows, or for an amount."""
 _STANDARD_DEVIATION = re.compile(r"\bstandard\s+deviation\b", re.I)
 _WORDS = re.compile(r"[^\W\d_]+")
 
@@ -193,6 +199,14 @@ class Table:
             out.truncate()
             writer.writerow(texts)
             yield number, out.getvalue()
+
+
+def asks_computation(question: str) -> bool:
+    """Whether ``question`` asks for a value computed over a table's rows (a total, an
+    average, a count, a share, ...): then the whole table is read (:mod:`.search`)."""
+    words = [w.lower() for w in _WORDS.findall(question)]
+    pairs = {" ".join(pair) for pair in itertools.pairwise(words)}
+    return bool(computing_words(question) or pairs & (COUNTING | SUMMING))
 
 
 def header_start(text: str, marks: Sequence[Mark]) -> int | None:

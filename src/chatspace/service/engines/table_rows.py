@@ -456,7 +456,8 @@ class _View:
         filters |= {c: words for c, words in dated.items() if c not in filters}
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
-            keep &= frame[c].map(lambda cell, words=words: _holds(str(cell), words))
+            dates = _dates_of(words)
+            keep &= frame[c].map(lambda cell, w=words, d=dates: _holds(str(cell), w, d))
         if filters and not keep.any():
             return None
         summary = frame.apply(lambda cells: cells.map(lambda c: str(c).lower() in _SUMMARY_CELLS))
@@ -492,8 +493,8 @@ class _View:
         kept = self.frame[self.matched]
         found = []
         for c, words in self.filters.items():
-            dates = all(w[:4].isdigit() for w in words)
-            shown = sorted(words) if dates else list(kept[c].unique())
+            dated = len(_dates_of(words)) == len(words)
+            shown = sorted(words) if dated else list(kept[c].unique())
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
             found.append(f"{self.names[c]} {' or '.join([*shown[:_SHOWN_VALUES], *more])}")
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
@@ -586,9 +587,14 @@ def _column_names(header: Sequence[str]) -> list[str]:
     return [h.strip() or f"column {i + 1}" for i, h in enumerate(header)]
 
 
-def _holds(cell: str, words: frozenset[str]) -> bool:
-    """Whether a cell holds one of a filter's words, or starts with one of its dates."""
-    dates = tuple(w for w in words if w[:4].isdigit())
+def _dates_of(words: frozenset[str]) -> tuple[str, ...]:
+    """A filter's dates and years (:func:`_dated`): the other filter words hold no digit
+    first."""
+    return tuple(w for w in words if w[:4].isdigit())
+
+
+def _holds(cell: str, words: frozenset[str], dates: tuple[str, ...]) -> bool:
+    """Whether a cell holds one of a filter's words, or starts with one of its ``dates``."""
     return bool(_words(cell) & words) or (bool(dates) and cell.startswith(dates))
 
 

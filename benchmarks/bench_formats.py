@@ -1,5 +1,5 @@
 """9b. Evidence in other formats nobody here wrote: PDF manuals, Markdown API documents and
-a public table, judged by what the user sees.
+public tables, judged by what the user sees.
 
 - **PDF**: GNU libtasn1's manual (Debian's ``libtasn1-doc``, 36 pages, set by TeX with a
   running header and page numbers) and freedesktop's shared-mime-info specification
@@ -9,7 +9,8 @@ a public table, judged by what the user sees.
 - **tables**: Fisher's iris data (``data/formats/iris.csv``, 150 rows, 5 passages), and
   Yahoo Finance's monthly prices of ten tickers as matplotlib ships them
   (``sample_data/Stocks.csv``, 524 rows, 79 passages: a comment line above the header,
-  months with gaps), uploaded as CSV.
+  months with gaps), and MSFT's daily prices of summer 2003 (``sample_data/msft.csv``, 65
+  rows: dates as "19-Sep-03", a column "Adj. Close*"), uploaded as CSV.
 
 The questions (``data/formats/questions.jsonl``, written by hand from the documents) name
 the file and an exact phrase of it, checked against the service's text before asking; the
@@ -52,21 +53,23 @@ PDFS = (
     Path("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf"),
 )
 CHATSPACE, BM25S = "chatspace (service-l0 quotes)", "bm25s (5 best passages, best passage)"
-TABLE_ROW = "chatspace, two tables (service-l0's computed answer)"
-STOCKS = "Stocks.csv"
+TABLE_ROW = "chatspace, three tables (service-l0's computed answer)"
+STOCKS, DAILY = "Stocks.csv", "msft.csv"
+"""Two of matplotlib's sample tables (it is a dependency here): Yahoo Finance's monthly
+prices of ten tickers, and MSFT's daily prices of summer 2003."""
 
 
-def _stocks_path() -> Path:
+def _sample_path(name: str) -> Path:
     import matplotlib
 
-    return Path(matplotlib.get_data_path()) / "sample_data" / STOCKS
+    return Path(matplotlib.get_data_path()) / "sample_data" / name
 
 
 def _read(name: str) -> Any:
     import pandas as pd
 
-    if name == STOCKS:
-        return pd.read_csv(_stocks_path(), comment="#")
+    if name in {STOCKS, DAILY}:
+        return pd.read_csv(_sample_path(name), comment="#")
     return pd.read_csv(DATA / name)
 
 
@@ -169,10 +172,35 @@ PRICES: dict[str, Callable[[Any], str]] = {
     ),
     "How many months had no GOOGL price?": (lambda d: f"{d.GOOGL.isna().sum()} of {len(d)}"),
 }
-TABLES: dict[str, dict[str, Callable[[Any], str]]] = {"iris.csv": IRIS, STOCKS: PRICES}
+DAYS: dict[str, Callable[[Any], str]] = {
+    "What was the highest closing price?": lambda d: f"Highest Close: {d.Close.max():.2f}",
+    "What was the average volume?": lambda d: f"Average Volume: {d.Volume.mean():,.2f}",
+    "On which day was the volume lowest?": lambda d: f"Date: {d.Date[d.Volume.idxmin()]},",
+    "What was the closing price on 19-Sep-03?": (
+        lambda d: f"Date: 19-Sep-03, Open: {d.Open[0]:.2f}, High: {d.High[0]:.2f}"
+    ),
+    "How many days did the stock close above 29?": (
+        lambda d: f"Rows with Close above 29: {(d.Close > 29).sum()} of {len(d)}"
+    ),
+    "What was the average closing price in September?": (
+        lambda d: f"{d[d.Date.str.contains('Sep')].Close.mean():,.4f}"
+    ),
+    "What was the lowest low?": lambda d: f"Lowest Low: {d.Low.min():.2f}",
+    "What was the median adjusted close?": (
+        lambda d: f"Median Adj. Close*: {d['Adj. Close*'].median():.3f}"
+    ),
+    "How many trading days does the table cover?": lambda d: f": {len(d)} of {len(d)}",
+    "What was the total volume traded in August?": (
+        lambda d: f"{d[d.Date.str.contains('Aug')].Volume.sum():,}"
+    ),
+}
+TABLES: dict[str, dict[str, Callable[[Any], str]]] = {
+    "iris.csv": IRIS, STOCKS: PRICES, DAILY: DAYS
+}  # fmt: skip
 """Each table's questions, each with what its answer must show, computed from the file;
 the prices' and the iris questions after "What percentage of flowers" were written in
-session 37, after the rules they test."""
+session 37, after the rules they test; the daily prices' in session 38, before the
+service was asked them (dates as "19-Sep-03", a column named "Adj. Close*")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +219,7 @@ def _files() -> list[Path]:
             f"{', '.join(map(str, missing))} missing: this benchmark runs on Debian's "
             "libtasn1-doc, shared-mime-info and nodejs (make bench-deps)"
         )
-    tables = [DATA / "iris.csv", _stocks_path()]
+    tables = [DATA / "iris.csv", _sample_path(STOCKS), _sample_path(DAILY)]
     return [*PDFS, *(NODE_DOCS / f"{m}.md" for m in NODE_MODULES), *tables]
 
 
@@ -265,7 +293,7 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     section = Section(
         "formats",
         f"9b. Evidence in other formats: two PDF manuals, Node.js's Markdown API documents, "
-        f"two tables ({len(questions)} questions on documents, "
+        f"three tables ({len(questions)} questions on documents, "
         f"{sum(map(len, TABLES.values()))} on the tables)",
         baseline=BM25S,
         unit_notes=(

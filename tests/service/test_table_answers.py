@@ -301,6 +301,36 @@ def test_a_real_csv_with_a_comment_line_and_gaps_is_answered_as_a_table(
     assert note["file_citation"]["quote"].startswith(frame["Date"][best] + ",")
 
 
+DAILY = Path(matplotlib.get_data_path()) / "sample_data" / "msft.csv"
+
+
+def test_a_real_table_of_days_answers_in_its_own_words(client: httpx.Client) -> None:
+    """matplotlib's ``msft.csv`` (MSFT's daily prices, summer 2003) writes dates as
+    "19-Sep-03" and names a column "Adj. Close*". "the highest *closing* price" named no
+    column ("Close") and quoted rows as prose; "in *September*" was a capitalized name
+    no file holds, so nothing was relevant, and it filtered nothing ("Sep"); "the median
+    *adjusted* close" was of ``Close``."""
+    frame = pd.read_csv(DAILY)
+    (daily,) = upload(client, [("msft.csv", DAILY.read_bytes())])
+    scoped = [{"type": "filter", "file_ids": [daily["id"]]}]
+
+    def said(question: str) -> str:
+        answer = ask(client, [{"type": "text", "text": question}, *scoped])
+        _checked(client, answer)
+        return str(_message(answer)["content"]).split("\n- ", 1)[1]
+
+    assert said("What was the highest closing price?").startswith(
+        f"Highest Close: {frame['Close'].max():.2f} (max of {len(frame)} rows"
+    )
+    september = frame[frame["Date"].str.contains("-Sep-")]
+    content = said("What was the average closing price in September?")
+    assert content.startswith("Average Close for Date 19-Sep-03 or ")
+    assert f": {september['Close'].mean():,.4f} (mean of {len(september)} rows" in content
+    assert said("What was the median adjusted close?").startswith(
+        f"Median Adj. Close*: {frame['Adj. Close*'].median():.3f} (median of"
+    )
+
+
 # ---------------------------------------------------------------- key/value tables
 
 
@@ -702,6 +732,18 @@ counts whose values look like years."""
             "Total IBM for Date 2019 or 2021: 250.5 (sum of 2 rows of t.csv) ",
             [1, 6],
         ),
+        (
+            "What was the average IBM price in January?",
+            ["average", "ibm", "price", "january"],
+            "Average IBM for Date 2020-01 or 2021-01: 115.000 (mean of 2 rows of t.csv) ",
+            [2, 6],
+        ),
+        (
+            "What was the total IBM price in February 2020?",
+            ["total", "ibm", "price", "february", "2020"],
+            "IBM for Date 2020-02: 110.0 (t.csv) ",
+            [3],
+        ),
     ],
 )
 def test_a_year_or_a_date_keeps_the_rows_of_a_column_of_dates(
@@ -711,11 +753,59 @@ def test_a_year_or_a_date_keeps_the_rows_of_a_column_of_dates(
     row. A year the question says (outside a date or a condition) is a word of a date's
     cell; an ISO date keeps the rows whose cell starts with it. A year that is a
     condition's number ("above 2019") stays a condition, and a count that looks like a
-    year (``Units`` 2019) is a number, not a date."""
+    year (``Units`` 2019) is a number, not a date. A month keeps its rows of the years
+    said, or of every year."""
     (bullet,) = _answered(question, terms, PRICES)
     assert bullet[0] == said
     lines = PRICES.split("\n")
     assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]
+
+
+RETURNS = "product,units_returned,price\nkettle,0,20\nscale,3,12\nlamp,,9\nfan,1,30"
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "table", "said", "rows"),
+    [
+        (
+            "How many months had no IBM price?",
+            ["months", "ibm", "price"],
+            PRICES,
+            "Rows with IBM empty: 1 of 6 (t.csv) ",
+            [4],
+        ),
+        (
+            "How many IBM prices are missing?",
+            ["ibm", "prices", "missing"],
+            PRICES,
+            "Rows with IBM empty: 1 of 6 (t.csv) ",
+            [4],
+        ),
+        (
+            "What is the average price of products without returns?",
+            ["average", "price", "products", "returns"],
+            RETURNS,
+            "Average price for units_returned empty or 0: 14.50 (mean of 2 rows of t.csv) ",
+            [1, 3],
+        ),
+    ],
+)
+def test_a_column_asked_to_be_empty_keeps_the_rows_without_a_value(
+    question: str, terms: list[str], table: str, said: str, rows: list[int]
+) -> None:
+    """ "How many months had no GOOGL price?" of matplotlib's Stocks.csv summed the GOOGL
+    prices: "no" (or "without", "missing") with a column's name keeps the rows whose cell
+    there is empty, or 0 in a column of numbers ("no returns")."""
+    (bullet,) = _answered(question, terms, table)
+    assert bullet[0] == said
+    lines = table.split("\n")
+    assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]
+
+
+def test_no_column_asked_to_be_empty_computes_nothing() -> None:
+    """ "no discount" of a table without a discount: no column, so no count of products."""
+    question = "How many products have no discount?"
+    assert answer_tables(_passages(RETURNS), question, ["products", "discount"]) == {}
 
 
 ORDERS = "order_id,city,amount\n" + "\n".join(

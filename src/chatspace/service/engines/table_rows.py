@@ -16,6 +16,10 @@ answers. Here the question is read against the table, computed with pandas:
   ("a petal width above 2", "units of at least 500", "price < 10") keep the rows that
   meet it; a condition whose words no column's name holds ("a stem length") computes
   nothing.
+- **empty cells**: "no" or "without" and the words that name a column ("months with no
+  GOOGL price"), or a column and "missing", "empty" or "blank", keep the rows whose cell
+  there is empty (or 0, in a column of numbers: "products without returns"); when those
+  words name no column ("no discount"), nothing is computed.
 - **the column asked about**: the numeric column (every non-empty cell a number such as
   ``58,300``, ``12%``, ``EUR 1,200``) whose name shares the most words with the question
   ("return rate" names ``return_rate`` more than ``units_returned``), filters left aside;
@@ -69,6 +73,7 @@ from chatspace.service.retrieval.tables import (
     header_start,
     number,
 )
+from chatspace.service.retrieval.terms import MONTHS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -109,6 +114,10 @@ _COMPARISON = re.compile(
 """A condition on a numeric column: words that name it, then how it compares with a
 number ("a petal width above 2", "units of at least 500", "price < 10"), or the word
 after the number ("sold more than 500 units")."""
+_ABSENT = re.compile(r"\b(no|without|missing|empty|blank)\b((?:\s+[^\W\d_]+){0,3})", re.I)
+"""A column asked to be empty: named by the words after "no" or "without" ("months with
+no GOOGL price"), or, after "missing", "empty" or "blank", by the question's words too
+("How many GOOGL prices are missing?")."""
 _CONDITION_CHARS = 4000
 """The characters of a question read for conditions: a document pasted into it is none."""
 _AT_LEAST = frozenset({"at least", ">="})
@@ -128,6 +137,10 @@ _WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
 _MAX_PLACES = 6
 _SHOWN_VALUES = 5
+_ENDING = re.compile(r"(?:ing|ed|es|e)$")
+_ROOTED = 4
+"""Words longer than this lose a verb's ending to name a column (:func:`_root`)."""
+_ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
@@ -273,10 +286,26 @@ def _words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower())}
 
 
+def _root(word: str) -> str:
+    """A word without the ending of a verb's form: "closing", "closed" and "close" are
+    "clos"."""
+    return _ENDING.sub("", word) if len(word) > _ROOTED else word
+
+
 def _names(column: str, terms: frozenset[str]) -> int:
-    """How many of ``terms`` a column's name holds (``return_rate``: "return", "rate")."""
+    """How many of ``terms`` a column's name holds (``return_rate``: "return", "rate"): a
+    word of it, the start of one, a word of the same root ("the *closing* price": ``Close``)
+    or one it abbreviates with a period ("*adjusted* close": ``Adj. Close*``)."""
     words = _words(column)
-    return sum(1 for t in terms if any(w == t or (len(t) > 3 and w.startswith(t)) for w in words))
+    roots = {_root(w) for w in words}
+    cut = [a.lower() for a in _ABBREVIATION.findall(column)]
+    return sum(
+        1
+        for t in terms
+        if any(w == t or (len(t) > 3 and w.startswith(t)) for w in words)
+        or _root(t) in roots
+        or any(t.startswith(a) for a in cut)
+    )
 
 
 # ---------------------------------------------------------------- understanding
@@ -327,6 +356,12 @@ class _Question:
     years: frozenset[str] = frozenset()
     """The years it says outside a date or a condition: filter words, as a year is a word
     of a date's cell ("the average IBM price in 2020": "2020-01-01" to "2020-12-01")."""
+    months: frozenset[str] = frozenset()
+    """The months it names ("in *August*"; "may" only capitalized): they filter a column of
+    dates, written as words ("22-Aug-03") or ISO ("2003-08-22")."""
+    absent: tuple[frozenset[str], ...] = ()
+    """The words that may name the column asked to be empty (:data:`_ABSENT`), in order:
+    when none names a column ("no discount" of a table without one), nothing is computed."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -355,10 +390,17 @@ class _Question:
         only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
         dates = frozenset(_ISO_DATE.findall(question[:_CONDITION_CHARS]))
         bare = _ISO_DATE.sub(" ", _COMPARISON.sub(" ", question[:_CONDITION_CHARS]))
+        absent: list[frozenset[str]] = []
+        for m in _ABSENT.finditer(question[:_CONDITION_CHARS]):
+            after = m[1].lower() in {"no", "without"}
+            absent += [frozenset(w) for w in (_words(m[2]), set() if after else wanted) if w]
+        months = frozenset(
+            w.lower() for w in _WORD.findall(bare) if w.lower() in MONTHS and w != "may"
+        )
         return cls(
             frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
             frozenset(earlier), conditions, frozenset(wanted - only_inside), dates,
-            frozenset(_YEAR.findall(bare)),
+            frozenset(_YEAR.findall(bare)), months, tuple(absent),
         )  # fmt: skip
 
     @property
@@ -390,7 +432,8 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     counting = asked.counting or (asked.sharing and view.target is None)
     if view.compared and not (view.keep & view.counted).any():
         return view.nothing_meets()
-    if counting and view.compared and (column is None or column in view.compared):
+    conditioned = bool(view.compared) or view.absent is not None
+    if counting and conditioned and (column is None or column in view.compared):
         return view.count(asked.sharing)
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
@@ -411,7 +454,7 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.count(asked.sharing)
     if column is not None and asked.direction:
         return view.compute("max" if asked.direction > 0 else "min", column)
-    if filters or view.compared:
+    if filters or conditioned:
         return _Answer("rows", view.rows(view.keep), scope=view.scope)
     return _best_row(table, asked.wanted)
 
@@ -440,6 +483,9 @@ class _View:
     """The rows the filters keep, before the conditions."""
     named_here: bool
     """Whether the question's own words name ``target`` (not a turn before it)."""
+    absent: int | None
+    """The column the question asks to be empty ("no GOOGL price"): its rows kept are
+    those with an empty cell there, or a 0 in a column of numbers ("no returns")."""
 
     @classmethod
     def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
@@ -449,10 +495,11 @@ class _View:
         frame = pd.DataFrame(list(table.rows), dtype=object)
         names = _column_names(table.header)
         naming = _words(" ".join(names))
-        filters = _filters(frame, {t for t in asked.wanted - naming if _filtering(t)})
+        said = {t for t in asked.wanted - naming if _filtering(t)}
+        filters = _filters(frame, said | {m[:3] for m in asked.months})
         before = _filters(frame, {t for t in asked.earlier - naming if _filtering(t)})
         filters |= {c: words for c, words in before.items() if c not in filters}
-        dated = _dated(frame, names, asked.dates | asked.years)
+        dated = _dated(frame, names, asked.dates | asked.years, asked.months)
         filters |= {c: words for c, words in dated.items() if c not in filters}
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
@@ -471,7 +518,18 @@ class _View:
                 return None
             compared[on] = condition
             keep &= condition.holds(numeric[on][0]).reindex(frame.index, fill_value=False)
-        others = {c: v for c, v in numeric.items() if c not in compared}
+        columns = dict.fromkeys(frame.columns)
+        named = (_named(names, columns, words) for words in asked.absent)
+        absent = next((c for c in named if c is not None), None)
+        if asked.absent and absent is None:
+            return None
+        if absent is not None:
+            values = numeric[absent][0] if absent in numeric else None
+            empty = frame[absent].map(lambda cell: not str(cell).strip())
+            if values is not None:
+                empty |= (values == 0).reindex(frame.index, fill_value=False)
+            keep &= empty
+        others = {c: v for c, v in numeric.items() if c not in compared and c != absent}
         target = _named(names, others, asked.asking)
         named_here = target is not None
         target = _named(names, others, asked.earlier) if target is None else target
@@ -483,7 +541,7 @@ class _View:
         column = next(iter(numeric)) if target is None and only else target
         return cls(
             frame, names, filters, keep, counted, numeric, target, column, explained, compared,
-            matched, named_here,
+            matched, named_here, absent,
         )  # fmt: skip
 
     @property
@@ -498,11 +556,20 @@ class _View:
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
             found.append(f"{self.names[c]} {' or '.join([*shown[:_SHOWN_VALUES], *more])}")
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
-        return ", ".join(found + compared)
+        absent = [] if self.absent is None else [f"{self.names[self.absent]} {self.empty}"]
+        return ", ".join(found + compared + absent)
 
     @property
     def total(self) -> int:
         return int(self.counted.sum())
+
+    @property
+    def empty(self) -> str:
+        """How the rows kept are empty in the column asked to be: "empty", or "empty or 0"
+        when a kept row holds a 0 there."""
+        numbers = self.numeric.get(self.absent) if self.absent is not None else None
+        zero = numbers is not None and bool((numbers[0][self.keep[numbers[0].index]] == 0).any())
+        return "empty or 0" if zero else "empty"
 
     def rows(self, mask: pd.Series) -> tuple[int, ...]:
         return tuple(int(i) for i in self.frame.index[mask])
@@ -599,12 +666,14 @@ def _holds(cell: str, words: frozenset[str], dates: tuple[str, ...]) -> bool:
 
 
 def _dated(
-    frame: pd.DataFrame, names: list[str], dates: frozenset[str]
+    frame: pd.DataFrame, names: list[str], dates: frozenset[str], months: frozenset[str]
 ) -> dict[int, frozenset[str]]:
-    """The question's dates and years, on the column they filter: a column named for
-    years that holds them ("Year": 2020), else the leftmost column of ISO dates whose
-    cells start with them. A column of counts that holds a 2019 is not one."""
-    if not dates:
+    """The question's dates, years and months, on the column they filter: a column named
+    for years that holds them ("Year": 2020), else the leftmost column of ISO dates whose
+    cells start with them, a month of a year ("2020-08") or of any year the column holds
+    ("in August": "1990-08", "1991-08", ...). A column of counts that holds a 2019 is
+    not one."""
+    if not dates and not months:
         return {}
     filled = {c: frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))] for c in frame}
     for c, cells in filled.items():
@@ -612,7 +681,11 @@ def _dated(
             return {int(c): found}
     for c, cells in filled.items():
         if len(cells) and cells.str.match(_ISO_DATE.pattern).all():
-            found = frozenset(d for d in dates if cells.str.startswith(d).any())
+            days = {d for d in dates if len(d) > 4}
+            years = sorted(dates - days) or sorted(set(cells.str[:4]))
+            periods = {f"{y}-{MONTHS[m]:02d}" for y in years for m in months} or set(years)
+            wanted = days or (periods if months or dates else set())
+            found = frozenset(d for d in wanted if cells.str.startswith(d).any())
             if found:
                 return {int(c): found}
     return {}

@@ -72,6 +72,7 @@ from .quotes import labelled_units
 from .scope import Scope, resolve_scope
 from .tables import asks_computation, computing_words, header_start
 from .terms import (
+    CALENDAR,
     MAX_TERMS,
     WORD,
     holds_identifier,
@@ -270,9 +271,10 @@ def _searched_text(messages: Sequence[ChatMessage]) -> str:
 
 def names_in(question: str) -> frozenset[str]:
     """The search terms ``question`` writes as names: capitalized inside a sentence
-    ("the capital of *Australia*", "the *NPS* of *Nice*"), lowercased."""
+    ("the capital of *Australia*", "the *NPS* of *Nice*"), lowercased; not a month's or
+    a day's (:data:`~.terms.CALENDAR`)."""
     names = {m.group().lower() for m in WORD.finditer(question) if _is_name(question, m)}
-    return frozenset(names) & frozenset(search_terms(question))
+    return frozenset(names) & frozenset(search_terms(question)) - CALENDAR
 
 
 def _is_name(question: str, match: re.Match[str]) -> bool:

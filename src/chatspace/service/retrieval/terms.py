@@ -13,8 +13,10 @@ import re
 from collections.abc import Sequence
 
 __all__ = [
+    "CALENDAR",
     "MAX_TERMS",
     "MAX_TERM_CHARS",
+    "MONTHS",
     "WORD",
     "holds_identifier",
     "holds_option",
@@ -35,6 +37,16 @@ _STOP_TEXT = """a about above after again all also am an and any are as at be be
     this those through to too under until up very was we were what when where which while
     who whom why will with would you your yours tell show give find know"""
 _STOP_WORDS = frozenset(_STOP_TEXT.split())
+_MONTH_NAMES = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
+"""The months' names, lowercased, and their numbers."""
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+CALENDAR = frozenset(MONTHS) | frozenset(_DAY_NAMES)
+"""Words English capitalizes that name a time, not a thing: "the total volume in
+*August*" is no question about something the files do not know."""
 _IDENTIFIER = re.compile(r"[^\W_]_[^\W_]")
 """A word joined by an underscore (``track_plans_by_user``, ``max_query_memory``) names a
 setting, a function or a column: like a capitalized name, the files must know it."""

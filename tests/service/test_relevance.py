@@ -19,7 +19,7 @@ from chatspace.service.retrieval.search import (
     names_in,
     query_of,
 )
-from chatspace.service.retrieval.terms import options_in
+from chatspace.service.retrieval.terms import flags_in, options_in
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
 from support.service import Service, start_service
@@ -342,6 +342,18 @@ def test_long_options_are_double_dashed_words(question: str, options: set[str]) 
     assert options_in(question) == options
 
 
+@pytest.mark.parametrize(
+    ("question", "flags"),
+    [
+        ("What does git clean -x do?", {"-x"}),
+        ("pg_basebackup -R, or -X?", {"-R", "-X"}),
+        ("CONNECTION LIMIT -1, an e-mail, a - b, -xy, --x", set()),
+    ],
+)
+def test_short_options_are_a_dashed_letter(question: str, flags: set[str]) -> None:
+    assert flags_in(question) == flags
+
+
 def test_the_file_whose_title_the_question_spells_out_is_cited_first(
     service: Service, org: str
 ) -> None:
@@ -396,6 +408,41 @@ def test_a_files_entry_whose_heading_names_the_subject_comes_before_its_mentions
     assert "First, the default" in hits[1]["text"]
     quote = answer["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
     assert "The default is five minutes (5min)." in quote
+
+
+def test_an_option_s_entry_comes_first_and_what_it_does_is_quoted(
+    service: Service, org: str
+) -> None:
+    """git's manual lists an option as label lines ("-p", "--prune") above what it does,
+    and mentions it in tips that repeat the question's words. "What does git fetch
+    --prune do?" quoted the tips, and the entry's passage came eighth of its page (its
+    words are fewer, and the dense model liked it less). The passage that holds the entry
+    of an option the question spells comes first of its file's, quoted by the sentence
+    under the entry; a short option's case matters ("-x" is not "-X")."""
+    tips = " ".join(
+        f"{step} run git fetch --prune so that git fetch prunes, or set fetch.prune and "
+        "every git fetch will prune."
+        for step in ("First,", "Then", "Also", "Again", "Besides,", "Still,", "Last,")
+    )
+    entries = (
+        "OPTIONS\n-p\n--prune\n"
+        "Before fetching, remove any remote-tracking references that no longer exist on "
+        "the remote.\n-X\nRemove only files ignored by Git.\n-x\n"
+        "Don't use the standard ignore rules, but still use those given with -e options."
+    )
+    page = f"git-fetch(1)\n\n{tips}\n\n{'Other options follow. ' * 20}\n\n{entries}\n"
+    with client_for(service, org) as c:
+        upload(c, [("git-fetch.txt", page.encode())])
+        hits = c.post("/files/search", json={"query": "What does git fetch --prune do?"})
+        quotes = {
+            q: ask(c, q)["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+            for q in ("What does git fetch --prune do?", "What does git fetch -x do?")
+        }
+    first, second = hits.json()["data"]
+    assert "--prune\nBefore fetching" in first["text"]
+    assert "First, run git fetch --prune" in second["text"]
+    assert quotes["What does git fetch --prune do?"].startswith("Before fetching, remove any")
+    assert quotes["What does git fetch -x do?"].startswith("Don't use the standard ignore")
 
 
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:

@@ -16,7 +16,10 @@ that fits, the one whose matched terms weigh most, where
   output" says "query" itself, under "Recursive Queries";
 - the first sentence under a heading that matches (with the labels between them: a
   parameter's line, "* `value` {any}"), and does not repeat its name, is its definition
-  (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does;
+  (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does; and the first under
+  labels one of which opens the entry of an option the question spells (a line that
+  starts with it: "-p", "--prune", then "Before fetching, remove ...") is what the option
+  does, whatever words it holds (:data:`ENTRY_BONUS`);
 - a run whose first sentence gives what the question asks for (a duration or a size for
   "how long"; a number that is not a date's day or a time of day for "how much", "what is
   the default"; a date for "when"; a name for "who"; a sentence of prose for "what does
@@ -60,7 +63,7 @@ from typing import TYPE_CHECKING
 
 from chatspace._wire import SENTENCE_PATTERN
 
-from .terms import holds_identifier, is_identifier, search_terms
+from .terms import flags_in, holds_identifier, is_identifier, opens_entry, options_in, search_terms
 
 if TYPE_CHECKING:
     from .search import Passage
@@ -72,6 +75,7 @@ __all__ = [
     "best_quote",
     "best_span",
     "claim_words",
+    "defines_option",
     "is_label",
     "labelled_units",
     "numbers_in",
@@ -96,6 +100,10 @@ DEFINITION_BONUS = 0.3
 """Added to a sentence's weight (a share of the question) when it is the first under a
 heading that matches the question and does not repeat its name: a definition
 ("SKIP_LOCKED", then "Specifies that VACUUM should not wait ...")."""
+ENTRY_BONUS = 1.0
+"""Added to a sentence's weight (a share of the question) when it is the first under the
+label of an option the question names ("What does git fetch --prune do?": "-p",
+"--prune", then "Before fetching, remove ..."): that is what it does."""
 SENTENCE_COST = 0.02
 """Taken off per sentence a quote adds: a longer quote must hold more of the question."""
 HEADED_FACTOR = 0.7
@@ -352,6 +360,29 @@ def _headings(labels: list[bool], terms: list[frozenset[str]]) -> list[frozenset
     return found
 
 
+def defines_option(text: str, options: frozenset[str], flags: frozenset[str]) -> bool:
+    """Whether ``text`` holds what one of ``options`` or ``flags`` does: a sentence under
+    the label of its entry (:func:`_entries`)."""
+    if not options and not flags:
+        return False
+    split = labelled_units(text)
+    lines = [text[u.start : u.end] for u, _ in split]
+    return any(_entries(lines, [label for _, label in split], options, flags))
+
+
+def _entries(
+    lines: list[str], labels: list[bool], options: frozenset[str], flags: frozenset[str]
+) -> list[bool]:
+    """For each sentence, whether it is the first after labels one of which opens the
+    entry of one of ``options`` or ``flags`` (:func:`~.terms.opens_entry`)."""
+    found: list[bool] = []
+    opened = False
+    for line, label in zip(lines, labels, strict=True):
+        found.append(opened and not label)
+        opened = label and (opened or opens_entry(line, options, flags))
+    return found
+
+
 def _title(passage: Passage, first: Unit) -> bool:
     """Whether ``first`` is the title of the passage's file: its first line, a few words
     without a sentence's end ("Postmortem: checkout outage of 14 March"). It names what the
@@ -438,6 +469,7 @@ def quote_spans(
     named = _named(passage, terms)
     sections = _sections(labels, terms)
     headings = _headings(labels, terms)
+    entries = _entries(lines, labels, options_in(question), flags_in(question))
     top = max(weights.values(), default=1.0)
 
     def weight(found: Mapping[str, float]) -> float:
@@ -458,6 +490,8 @@ def quote_spans(
             value += SHAPE_BONUS * top
         if not labels[lo] and (heading := headings[lo]) and not (terms[lo] & heading):
             value += DEFINITION_BONUS * top
+        if entries[lo]:
+            value += ENTRY_BONUS * top
         return value * (HEADING_FACTOR if labels[lo] else 1.0) - SENTENCE_COST * (hi - lo)
 
     def fits(lo: int, hi: int) -> bool:

@@ -23,8 +23,9 @@ the same way on every engine, in two steps:
    fusion on the dev split of ``benchmarks/data/retrieval``; each model's share is its own,
    :class:`~.embeddings.Embedder`). Candidates are ranked by relevance (within either side
    of the cut, a file whose title the question spells out a little higher: :func:`_titled`;
-   ties by bm25; within the places a file holds, its passage whose headings name the
-   question first: :func:`_headed_first`), and cited when it reaches the threshold
+   ties by bm25; within the places a file holds, its passage with the entry of an option
+   the question spells ("-p", "--prune") first, then one whose headings name the
+   question: :func:`_headed_first`), and cited when it reaches the threshold
    (``relevance`` of a filter part, else the service's ``relevance_threshold``, by default
    the dense model's ``relevance``, or :data:`DEFAULT_RELEVANCE` by words alone). A
    question that names (capitalizes) something no passage and no file name of the
@@ -68,13 +69,14 @@ from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
-from .quotes import labelled_units
+from .quotes import defines_option, labelled_units
 from .scope import Scope, resolve_scope
 from .tables import asks_computation, computing_words, header_start
 from .terms import (
     CALENDAR,
     MAX_TERMS,
     WORD,
+    flags_in,
     holds_identifier,
     holds_option,
     holds_phrase,
@@ -169,6 +171,10 @@ relevance cut ignores it."""
 TITLE_CHARS = 100
 """A file's title is its first line when that line is at most this long (an HTML page's
 ``<title>``, a document's heading); a longer first line is a sentence, not a title."""
+ENTRY_WEIGHT = 1.0
+"""How much a passage that holds the entry of an option the question names (a label line
+that starts with it: "-p", "--prune") ranks above the other passages of its file
+(:func:`_headed_first`): the entry says what the option does; the others use it."""
 HEADED_WEIGHT = 0.03
 """How much a passage whose headings or labels hold the question's terms ("checkpoint_timeout
 (integer)", "-R", "PERMISSIVE") ranks above the other passages of its file: the share of
@@ -217,6 +223,8 @@ class Query:
     that a file need not spell out, not a subject the files must know."""
     options: frozenset[str] = frozenset()
     """The long options the question spells (``--single-transaction``)."""
+    flags: frozenset[str] = frozenset()
+    """The short options it spells (``-x``), as written."""
     phrases: frozenset[tuple[str, ...]] = frozenset()
     """The names the question writes in several words (:func:`name_phrases`)."""
     computing: frozenset[str] = frozenset()
@@ -392,6 +400,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         names,
         roles,
         options,
+        flags_in(question),
         name_phrases(question),
         computing_words(question),
     )
@@ -682,12 +691,15 @@ class _Ranked(NamedTuple):
     similarity: float | None
 
 
-def _headed_first(ranked: list[_Ranked], top_k: int, lexical: _Lexical) -> list[_Ranked]:
+def _headed_first(
+    ranked: list[_Ranked], top_k: int, lexical: _Lexical, query: Query
+) -> list[_Ranked]:
     """``ranked`` with the passages of each file among the first ``top_k`` reordered within
     the places the file holds, a passage whose headings hold the question's terms higher
-    by :data:`HEADED_WEIGHT` (on its side of the cut): a manual's entry for
-    ``checkpoint_timeout`` before the passage of the same page that only mentions it, in
-    what a model is given and quoted."""
+    by :data:`HEADED_WEIGHT`, one with the entry of an option it names by
+    :data:`ENTRY_WEIGHT` (on its side of the cut): a manual's entry for
+    ``checkpoint_timeout`` or ``--prune`` before the passages of the same page that only
+    mention it, in what a model is given and quoted."""
     places: dict[str, list[int]] = {}
     for i, r in enumerate(ranked):
         places.setdefault(r.passage.file_id, []).append(i)
@@ -697,7 +709,11 @@ def _headed_first(ranked: list[_Ranked], top_k: int, lexical: _Lexical) -> list[
         if len(held) < 2:
             continue
         mine = [ranked[i] for i in held]
-        bonus = {r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage) for r in mine}
+        bonus = {
+            r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage)
+            + ENTRY_WEIGHT * defines_option(r.passage.text, query.options, query.flags)
+            for r in mine
+        }
         mine.sort(key=lambda r: (r.below, r.order - bonus[r.pid], r.bm25, r.pid))
         for i, r in zip(held, mine, strict=True):
             out[i] = r
@@ -794,7 +810,7 @@ def rank(
         below = below and not (narrowed and _names_a_column(p))
         ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
-    ranked = _headed_first(ranked, scope.top_k, lexical)
+    ranked = _headed_first(ranked, scope.top_k, lexical, query)
     best = tuple(
         replace(
             r.passage, score=r.bm25, relevance=r.relevance, lexical=r.coverage, dense=r.similarity

@@ -10,7 +10,7 @@ question through these rules, so they live below both.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "CALENDAR",
@@ -18,10 +18,12 @@ __all__ = [
     "MAX_TERM_CHARS",
     "MONTHS",
     "WORD",
+    "flags_in",
     "holds_identifier",
     "holds_option",
     "holds_phrase",
     "is_identifier",
+    "opens_entry",
     "options_in",
     "search_terms",
 ]
@@ -71,6 +73,26 @@ names one thing, which a file that documents it spells whole."""
 def options_in(question: str) -> frozenset[str]:
     """The long options ``question`` spells (:data:`_OPTION`), lowercased."""
     return frozenset(m.group().lower() for m in _OPTION.finditer(question))
+
+
+_FLAG = re.compile(r"(?<![\w-])-[^\W\d_](?![\w-])")
+"""A command's short option (``-x``, ``-R``): a letter, whose case matters."""
+
+
+def flags_in(question: str) -> frozenset[str]:
+    """The short options ``question`` spells (:data:`_FLAG`), as written."""
+    return frozenset(m.group() for m in _FLAG.finditer(question))
+
+
+def opens_entry(line: str, options: Iterable[str], flags: Iterable[str]) -> bool:
+    """Whether ``line`` starts with one of the long ``options`` (in any case) or short
+    ``flags`` (as written): as a label, the line of their entry in a manual ("-p",
+    "--prune", "--decorate[=short|full]"), above what the option does."""
+    line = line.strip()
+    return any(
+        re.match(rf"{re.escape(o)}(?![\w-])", line, 0 if o in flags else re.I)
+        for o in (*options, *flags)
+    )
 
 
 def holds_option(text: str, option: str) -> bool:

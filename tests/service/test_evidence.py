@@ -425,3 +425,24 @@ def test_a_manual_page_wrapped_in_its_source_is_quoted_by_whole_sentences(
     assert quotes[0][1].startswith(
         "The COALESCE function returns the first of its arguments that is not null."
     ), quotes
+
+
+def test_a_data_dictionary_is_quoted_by_the_description_of_the_column_asked(
+    relay: Service,
+) -> None:
+    """A data dictionary (PostgreSQL's catalogs are written so: "null_frac float4", then
+    "Fraction of column entries that are null") lists each column and its type above its
+    description, without a period. The column's line was read as the end of the sentence
+    above it ("Day the customer signed up churn_score float32") and, holding digits, as a
+    fact: the quote was the column's line, not what it holds."""
+    dictionary = (
+        "Customers table\n\n"
+        "customer_id int64\nIdentifier the CRM gives each customer when it is created\n"
+        "signup_date date\nDay the customer signed up on the web site\n"
+        "churn_score float32\nProbability that the customer leaves within the next 90 days\n"
+        "region varchar(16)\nSales region of the account manager\n"
+    )
+    with client_for(relay, new_org()) as c:
+        upload(c, [("customers-dictionary.txt", dictionary)])
+        quotes = _quotes(ask(c, "What does churn_score hold?"))
+    assert quotes[0][1] == "Probability that the customer leaves within the next 90 days", quotes

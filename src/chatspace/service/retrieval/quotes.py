@@ -29,7 +29,8 @@ that fits, the one whose matched terms weigh most, where
 - a heading, a signature line, a bare label or the file's title (its first line, when it
   is a few words that end no sentence) weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading (a setting's "max_connections
-  (integer)" is a heading; a call, "penguins.dropna()", is not);
+  (integer)" is a heading, and so is a column with its type, "null_frac float4"; a
+  call, "penguins.dropna()", is not);
 - each sentence past the first costs :data:`SENTENCE_COST`, and a run starts with a
   sentence holding terms the rest does not: a quote starts with what answers, so its
   location is the answer's.
@@ -162,6 +163,7 @@ _CODE_SIGNATURE = re.compile(
     r"^(?:(?:async\s+)?def\s+|class\s+)?[\w.]+\s*\([^)]*[,=*][^)]*\)\s*(?:->.*|:)?$"
     r"|^[\w.]+\s*\((?:[^)'\d]|(?<=\w)\d)*\)\s*(?:->|\u2192)(?:[^'\d]|(?<=\w)\d)*$"
 )
+_CLAUSE_END = re.compile(r"[.,;:!?][\"')\]]*$")
 _PROSE = re.compile(r"[.!?][\"')\]]*$")
 """A sentence of prose ends with its punctuation (a heading, a table row or code does not)."""
 _REFERS_BACK = re.compile(
@@ -176,6 +178,13 @@ not end with a colon to introduce what follows."""
 _TYPED = re.compile(r"^[-*+\u2022]\s+[\w ]{1,20}:\s*\{[^}\n]*\}$")
 """A list item that gives only a type, as JSDoc-style references do ("* Returns:
 {Function}", "* Extends: {net.Socket}"): a label of the sentences under it."""
+_COLUMN_TYPE = re.compile(
+    r"^[^\W\d]\w*\s+[a-z]+(?:\d+|\(\d+(?:,\s*\d+)?\))?(?:\[\])?"
+    r"(?:\s+\(references [^)]*\))?$"
+)
+"""A column and its type, as a data dictionary or a catalog lists them ("null_frac
+float4", "amount numeric(10,2)", "most_common_freqs float4[]"): a label of its
+description, though it holds digits."""
 _MARKUP = re.compile(r"`[^`\n]*`|\{[^}\n]*\}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
@@ -227,9 +236,13 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
     between them, the line ``before`` ends with a word or a comma after at least
     :data:`_WRAP_WORDS` words (its own, or those of the sentences before it on that line:
     "... 09:59 CET. Every card" wraps "Every card"), holds no code (Markdown's inline code
-    aside), and the line starts in lower case or with inline code."""
+    aside), and the line starts in lower case or with inline code, and ends a sentence or
+    a clause or is long too: a short line without punctuation is a row of its own (a
+    catalog's "null_frac float4" under the description of the column before it)."""
     between = text[before.end : start]
     line = text[text.rfind("\n", 0, before.start) + 1 : before.end]
+    end = text.find("\n", start)
+    after = text[start : len(text) if end < 0 else end].rstrip()
     return (
         between.count("\n") == 1
         and not between.strip()
@@ -237,6 +250,7 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
         and (line[-1].isalnum() or line[-1] in ",;")
         and len(line.split()) >= _WRAP_WORDS
         and not _CODE_CHARS.search(_INLINE_CODE.sub("code", line))
+        and (_CLAUSE_END.search(after) is not None or len(after.split()) >= _WRAP_WORDS)
     )
 
 
@@ -281,6 +295,8 @@ def is_label(line: str) -> bool:
     if _CODE_SIGNATURE.match(stripped):
         return True
     if _TYPED.match(stripped):  # "* Returns: {string}": the type of what the text explains
+        return True
+    if _COLUMN_TYPE.match(stripped):  # "null_frac float4": the column the text describes
         return True
     if _KEY_VALUE.match(stripped):  # "Contract owner: Maria Keller (Procurement)" says it
         return False

@@ -62,6 +62,7 @@ NEED_CHROMIUM = command -v chromium >/dev/null || echo chromium
 NEED_NGINX = command -v nginx >/dev/null || test -x /usr/sbin/nginx || echo nginx
 NEED_PGDOC = test -d /usr/share/doc/postgresql-doc-15/html || echo postgresql-doc-15
 NEED_FORMATS = test -f /usr/share/doc/libtasn1-doc/libtasn1.pdf || echo libtasn1-doc; \
+	test -f /usr/share/doc/git-doc/git.html || echo git-doc; \
 	test -f /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf || echo shared-mime-info; \
 	test -f /usr/share/doc/nodejs/api/fs.md || echo nodejs
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)

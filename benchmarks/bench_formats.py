@@ -1,5 +1,6 @@
-"""9b. Evidence in other formats nobody here wrote: PDF manuals, Markdown API documents and
-public tables, judged by what the user sees.
+"""9b. Evidence in other formats nobody here wrote: PDF manuals, Markdown API documents,
+public tables and git's HTML manual, judged by what the user sees, and the attribution of a
+real small model's answers.
 
 - **PDF**: GNU libtasn1's manual (Debian's ``libtasn1-doc``, 36 pages, set by TeX with a
   running header and page numbers) and freedesktop's shared-mime-info specification
@@ -10,7 +11,12 @@ public tables, judged by what the user sees.
   Yahoo Finance's monthly prices of ten tickers as matplotlib ships them
   (``sample_data/Stocks.csv``, 524 rows, 79 passages: a comment line above the header,
   months with gaps), and MSFT's daily prices of summer 2003 (``sample_data/msft.csv``, 65
-  rows: dates as "19-Sep-03", a column "Adj. Close*"), uploaded as CSV.
+  rows: dates as "19-Sep-03", a column "Adj. Close*"), uploaded as CSV;
+- **HTML**: git's manual (Debian's ``git-doc``, 206 pages of man pages and guides);
+- **a real model's answers**: SmolLM2-135M-Instruct's answers (llama.cpp, temperature 0,
+  recorded in ``data/formats/smollm2-git.json``) to the git questions, each sentence a
+  passage supports labelled by hand with its file (10 of 161: the model mostly invents).
+  They are attributed again over the passages the question retrieves now.
 
 The questions (``data/formats/questions.jsonl``, written by hand from the documents) name
 the file and an exact phrase of it, checked against the service's text before asking; the
@@ -21,7 +27,9 @@ the same passages beside it:
 
 - **top1_file**, **answer_in_quote**, **answer_in_top1** as in section 9 (bm25s: its best
   passage's file, its 5 best passages, its best one);
-- **computed_right**: a table's answer shows the value pandas computes.
+- **computed_right**: a table's answer shows the value pandas computes;
+- **attribution_supported**, **attribution_unsupported_clean**: as in section 9, on the
+  recorded answers (a model's own sentences, not sentences of the manual).
 
 ``make bench-deps`` installs the packages; run with ``--only formats``.
 """
@@ -44,6 +52,8 @@ __all__ = ["TABLES", "run"]
 
 DATA = Path(__file__).parent / "data" / "formats"
 NODE_DOCS = Path("/usr/share/doc/nodejs/api")
+GIT_DOCS = Path("/usr/share/doc/git-doc")
+MODEL_ANSWERS = DATA / "smollm2-git.json"
 NODE_MODULES = [
     "events", "child_process", "fs", "path", "os", "timers", "stream", "buffer", "http", "url",
     "util", "process", "cli", "zlib", "net", "dns", "readline", "worker_threads", "crypto",
@@ -54,6 +64,7 @@ PDFS = (
 )
 CHATSPACE, BM25S = "chatspace (service-l0 quotes)", "bm25s (5 best passages, best passage)"
 TABLE_ROW = "chatspace, three tables (service-l0's computed answer)"
+MODEL_ROW = "chatspace, SmolLM2's recorded answers on git's manual (attribution)"
 STOCKS, DAILY = "Stocks.csv", "msft.csv"
 """Two of matplotlib's sample tables (it is a dependency here): Yahoo Finance's monthly
 prices of ten tickers, and MSFT's daily prices of summer 2003."""
@@ -210,17 +221,19 @@ class _Asked:
     contents: dict[str, str]
     bm25s: dict[str, list[tuple[str, str]]]
     seconds: float
+    attribution: dict[str, float]
 
 
 def _files() -> list[Path]:
-    missing = [p for p in (*PDFS, NODE_DOCS / "fs.md") if not p.exists()]
+    missing = [p for p in (*PDFS, NODE_DOCS / "fs.md", GIT_DOCS / "git.html") if not p.exists()]
     if missing:
         raise RuntimeError(
             f"{', '.join(map(str, missing))} missing: this benchmark runs on Debian's "
-            "libtasn1-doc, shared-mime-info and nodejs (make bench-deps)"
+            "libtasn1-doc, shared-mime-info, nodejs and git-doc (make bench-deps)"
         )
     tables = [DATA / "iris.csv", _sample_path(STOCKS), _sample_path(DAILY)]
-    return [*PDFS, *(NODE_DOCS / f"{m}.md" for m in NODE_MODULES), *tables]
+    pages = sorted(GIT_DOCS.glob("*.html"))
+    return [*PDFS, *(NODE_DOCS / f"{m}.md" for m in NODE_MODULES), *tables, *pages]
 
 
 def _questions() -> list[Question]:
@@ -261,6 +274,7 @@ def _ask(questions: list[Question], scratch: Path) -> _Asked:
                 ]
                 contents[question] = message.choices[0].message.content or ""
             seconds = time.perf_counter() - clock
+            attribution = _model_attribution(c)
     finally:
         service.stop()
     engine = open_database(service.data_dir / "chatspace.db")
@@ -268,7 +282,40 @@ def _ask(questions: list[Question], scratch: Path) -> _Asked:
         ranked = bm25s_passages(conn, org_id, questions)
         best = dict(zip((q.question for q in questions), ranked, strict=True))
     engine.dispose()
-    return _Asked(quotes, contents, best, seconds)
+    return _Asked(quotes, contents, best, seconds, attribution)
+
+
+def _model_attribution(client: Any) -> dict[str, float]:
+    """The recorded answers (:data:`MODEL_ANSWERS`) attributed over the passages their
+    question retrieves (those a completion sends a model: ``top_k`` 5, above the cut)."""
+    from chatspace.service.engines.attribution import attribute, sentences_of
+    from chatspace.service.retrieval.search import Passage, Retrieval
+
+    supported, clean = [], []
+    for answer in json.loads(MODEL_ANSWERS.read_text()):
+        hits = [h for h in client.files.search(answer["question"], top_k=5) if h.cited]
+        passages = tuple(
+            Passage(h.file_id, h.filename, i, 0, h.text, h.score) for i, h in enumerate(hits)
+        )
+        content = answer["content"]
+        notes = attribute(content, Retrieval(answer["question"], passages=passages))
+        labels = {s["sentence"]: s["file"] for s in answer["supported"]}
+        for lo, hi in sentences_of(content):
+            cited = {
+                n.file_citation.filename
+                for n in notes
+                if n.file_citation and n.start_index < hi and n.end_index > lo
+            }
+            if (file := labels.get(content[lo:hi])) is not None:
+                supported.append(file in cited)
+            else:
+                clean.append(not cited)
+    return {
+        "attribution_supported": share(supported),
+        "attribution_unsupported_clean": share(clean),
+        "supported": len(supported),
+        "unsupported": len(clean),
+    }
 
 
 def _figures(asked: _Asked, questions: list[Question]) -> dict[str, dict[str, float]]:
@@ -293,15 +340,18 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     section = Section(
         "formats",
         f"9b. Evidence in other formats: two PDF manuals, Node.js's Markdown API documents, "
-        f"three tables ({len(questions)} questions on documents, "
-        f"{sum(map(len, TABLES.values()))} on the tables)",
+        f"three tables, git's HTML manual ({len(questions)} questions on documents, "
+        f"{sum(map(len, TABLES.values()))} on the tables), a real model's answers",
         baseline=BM25S,
         unit_notes=(
             "Shares from 0 to 1 (higher is better). top1_file: the first citation (bm25s: "
             "the best passage) is the file the phrase is in; answer_in_quote: the phrase is "
             "inside one of service-l0's quotes (bm25s: one of its 5 best passages, whole); "
             "answer_in_top1: in the first quote (the best passage); computed_right: the "
-            "table's answer shows the value pandas computes from the file."
+            "table's answer shows the value pandas computes from the file; "
+            "attribution_supported: the sentences of SmolLM2's recorded answers that a "
+            "passage supports, cited to that file; attribution_unsupported_clean: the "
+            "others, uncited."
         ),
     )
     overall = _figures(asked, questions)
@@ -315,7 +365,13 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     }
     right = {q: e in asked.contents[q] for q, e in expected.items()}
     section.add(TABLE_ROW, computed_right=share(list(right.values())))
-    for kind, label in (("pdf", "PDF"), ("md", "Markdown")):
+    model = asked.attribution
+    section.add(
+        MODEL_ROW,
+        attribution_supported=model["attribution_supported"],
+        attribution_unsupported_clean=model["attribution_unsupported_clean"],
+    )
+    for kind, label in (("pdf", "PDF"), ("md", "Markdown"), ("git", "git's manual")):
         part = _figures(asked, [q for q in questions if q.kind == kind])
         shown = ", ".join(f"{k} {v:.3f}" for k, v in part[CHATSPACE].items())
         theirs = ", ".join(f"{k} {v:.3f}" for k, v in part[BM25S].items())
@@ -327,6 +383,10 @@ def run(size: dict[str, Any], scratch: Path) -> Section:
     wrong = [q for q, ok in right.items() if not ok]
     section.notes.append("The tables' questions answered wrong or not at all: " + (
         "; ".join(f"{q!r} (expected {expected[q]!r})" for q in wrong) or "none"))  # fmt: skip
+    section.notes.append(
+        f"SmolLM2's answers: {model['supported']:.0f} sentences a passage supports, "
+        f"{model['unsupported']:.0f} it made up or that claim nothing"
+    )
     section.notes.append(
         f"Time: {len(asked.contents)} questions in {asked.seconds:.1f} s, one at a time"
     )

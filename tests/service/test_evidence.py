@@ -446,3 +446,88 @@ def test_a_data_dictionary_is_quoted_by_the_description_of_the_column_asked(
         upload(c, [("customers-dictionary.txt", dictionary)])
         quotes = _quotes(ask(c, "What does churn_score hold?"))
     assert quotes[0][1] == "Probability that the customer leaves within the next 90 days", quotes
+
+
+def _page(name: str, text: str) -> Passage:
+    return Passage(name, f"{name}.html", 0, 0, text, -1.0)
+
+
+TOP_LEVEL = (
+    _page(
+        "git",
+        "If you are not at the top-level directory of the working tree, you should tell Git "
+        "where the top-level of the working tree is, with the --work-tree=<path> option (or "
+        "GIT_WORK_TREE environment variable)\nIf you just want to run git as if it was "
+        "started in <path> then use git -C <path>.",
+    ),
+    _page(
+        "git-rev-parse",
+        "--show-toplevel\nShow the (by default, absolute) path of the top-level directory of "
+        "the working tree.",
+    ),
+)
+TUTORIAL = _page(
+    "gitcore-tutorial",
+    "To show that as an example, let's go back to the git-tutorial repository we used "
+    "earlier, and create a branch in it.",
+)
+CONFIG = _page(
+    "git-config",
+    "Can be overridden by giving --no-keep-cr from the command line. See git-am(1), "
+    "git-mailsplit(1).",
+)
+STAGES = _page("git-merge-file", 'file1 is stage 2 aka "our version", file2 is stage 3.')
+
+
+@pytest.mark.parametrize(
+    ("question", "passages", "sentence", "cited"),
+    [
+        (
+            "How do I print the top-level directory of the working tree?",
+            TOP_LEVEL,
+            "You can use the following commands to print the top-level directory of the "
+            "working tree.",
+            None,
+        ),
+        (
+            "How do I print the top-level directory of the working tree?",
+            TOP_LEVEL,
+            "Run git rev-parse --show-toplevel to show the absolute path of the top-level "
+            "directory.",
+            "git-rev-parse",
+        ),
+        ("How do I copy a commit onto my branch?", (TUTORIAL,), "Here's an example:", None),
+        (
+            "How do I copy a commit onto my branch?",
+            (TUTORIAL,),
+            "Go back to the git-tutorial repository and create a branch in it.",
+            "gitcore-tutorial",
+        ),
+        (
+            "How do I make git blame ignore whitespace?",
+            (CONFIG,),
+            "git-blame(1) -i --ignore-whitespace --no-keep-cr, no-keep-space=true",
+            None,
+        ),
+        (
+            "What does git log --follow do?",
+            (STAGES,),
+            "This will show all commits reachable from the current commit (v1) which has a "
+            "diff between them (v3).",
+            None,
+        ),
+    ],
+)
+def test_what_a_small_model_says_around_its_answer_is_not_cited(
+    question: str, passages: tuple[Passage, ...], sentence: str, cited: str | None
+) -> None:
+    """SmolLM2's answers on git's manual (Debian's git-doc): a sentence that says the
+    question back ("You can use the following commands to print the top-level directory
+    of the working tree.") was backed by any passage the question found; "Here's an
+    example:" by "let's ... as an example" (the "s" of both); "git-blame(1)" by "git-am(1)"
+    and "(v1)" by "file1": 8 of 32 citations on 22 answers were right. Words of the
+    question weigh less in a sentence's support, a sentence that introduces what follows
+    claims nothing, and a name's digits are no number; a file's name counts as its
+    passages' words ("git rev-parse" is what git-rev-parse.html documents)."""
+    notes = attribute(sentence, Retrieval(question, passages=passages))
+    assert [n.file_citation.file_id for n in notes if n.file_citation] == ([cited] if cited else [])

@@ -8,11 +8,17 @@ sentence of the passages it was sent (:func:`attribute`):
 - **Support is lexical**: the share of the answer sentence's content words (folded to a
   crude stem, :func:`~chatspace.service.retrieval.quotes.claim_words`) and numbers found in
   one sentence of a passage (or two in a row, so that a claim spread over two short
-  sentences is found), each word weighted by its inverse frequency among the
-  sentences of the sent passages, each number twice. A sentence is supported when that
-  share reaches :data:`SUPPORT` with at least :data:`MIN_SHARED` words or numbers in
-  common, and when every number it states is in the passage: a sentence that invents a
-  figure is not backed by a passage that gives another one. A number that counts or
+  sentences is found) or its file's name, each word weighted by its inverse frequency
+  among the sentences of the sent passages (a word none of them holds as the rarest),
+  a word of the question by :data:`ASKED_FACTOR` of that, each number twice. Every
+  passage was found by the question's words, so a sentence that says them back backs
+  nothing; what it says beyond them must be in the passage. A sentence that ends with a
+  colon introduces what follows ("Here's an example:") and a label before a claim
+  ("Noted:") claims nothing; the digits of a name ("v1", "git-am(1)") are no number.
+  A sentence is supported when that share reaches :data:`SUPPORT` with at least
+  :data:`MIN_SHARED` words or numbers in common, and when every number it states is in
+  the passage: a sentence that invents a figure is not backed by a passage that gives
+  another one. A number that counts or
   measures in the sentence must count or measure in the passage too: the 14 of "14
   March" does not back "lasted 14 days" (:func:`~chatspace.service.retrieval.quotes.
   quantities_in`). The dense model was left out: a reader can check lexical support
@@ -34,6 +40,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.quotes import (
@@ -55,6 +62,16 @@ hold to support it."""
 MIN_SHARED = 2
 """Words or numbers an answer sentence must share with its support (one shared word
 supports nothing)."""
+ASKED_FACTOR = 0.3
+"""A word of the question weighs this share of its rarity in a sentence's support: every
+passage sent was found by those words, so a sentence that says them back (a small model's
+"You can use the following commands to print the top-level directory of the working
+tree:") is backed by none; what it says beyond them must be in the passage."""
+_INTRODUCES = re.compile(r":\W*$")
+"""A sentence that ends with a colon introduces what follows ("Here's an example:", "The
+following are examples:"): it claims nothing to back."""
+_LEAD = re.compile(r"^\W*[^\W\d_]+(?: [^\W\d_]+)?:\s+")
+"""A label a model puts before its claim ("Noted:", "In short:"): it claims nothing."""
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 _FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
 
@@ -86,17 +103,20 @@ def sentences_of(content: str) -> list[tuple[int, int]]:
 
 def _spans(passages: Sequence[Passage]) -> list[_Span]:
     """Every sentence of the passages, then every sentence joined with the next one (a
-    pair supports a claim only where it holds more of it than either sentence alone)."""
+    pair supports a claim only where it holds more of it than either sentence alone),
+    each with the words of its file's name: "git rev-parse" is what ``git-rev-parse.html``
+    documents, though its sentences do not repeat it."""
     singles, pairs = [], []
     for k, p in enumerate(passages):
         units = [u for u, _ in labelled_units(p.text)]
+        named = claim_words(re.sub(r"[\W_]+", " ", PurePath(p.filename).stem))
         for i, u in enumerate(units):
             text = p.text[u.start : u.end]
-            singles.append(_Span(k, u.start, u.end, claim_words(text), numbers_in(text)))
+            singles.append(_Span(k, u.start, u.end, claim_words(text) | named, numbers_in(text)))
             if i + 1 < len(units):
                 text = p.text[u.start : units[i + 1].end]
-                pair = _Span(k, u.start, units[i + 1].end, claim_words(text), numbers_in(text))
-                pairs.append(pair)
+                words = claim_words(text) | named
+                pairs.append(_Span(k, u.start, units[i + 1].end, words, numbers_in(text)))
     return singles + pairs
 
 
@@ -112,8 +132,9 @@ def _idf(spans: Sequence[_Span]) -> dict[str, float]:
 class _Judge:
     """Support of answer sentences by the sentences of the sent passages."""
 
-    def __init__(self, passages: Sequence[Passage]) -> None:
+    def __init__(self, passages: Sequence[Passage], question: str = "") -> None:
         self.passages = passages
+        self.asked = claim_words(question)
         self.spans = _spans(passages)
         self.idf = _idf(self.spans)
         self.numbers = [numbers_in(p.text) for p in passages]
@@ -122,13 +143,17 @@ class _Judge:
 
     def support(self, sentence: str, passage: int | None = None) -> _Support | None:
         """The best support of ``sentence`` (in passage ``passage`` only, when given)."""
+        sentence = _LEAD.sub("", sentence)
         unmarked = _MARKER.sub("", sentence)
         words, numbers, quantities = (
             claim_words(sentence),
             numbers_in(unmarked),
             quantities_in(unmarked),
         )
-        weight = {w: self.idf.get(w, self.rare) for w in words}
+        weight = {
+            w: self.idf.get(w, self.rare) * (ASKED_FACTOR if w in self.asked else 1.0)
+            for w in words
+        }
         total = sum(weight.values()) + 2 * self.rare * len(numbers)
         if not total:
             return None
@@ -178,11 +203,11 @@ def attribute(content: str, retrieval: Retrieval) -> tuple[Annotation, ...]:
     passages = retrieval.passages
     if not passages or not content:
         return ()
-    judge = _Judge(passages)
+    judge = _Judge(passages, retrieval.question)
     found: list[Annotation] = []
     for start, end in sentences_of(content):
         sentence = content[start:end]
-        best = judge.support(sentence)
+        best = None if _INTRODUCES.search(sentence) else judge.support(sentence)
         markers = list(_MARKER.finditer(sentence))
         if not markers:
             if best is not None:

@@ -121,7 +121,9 @@ window"). Chosen on the dev split of ``benchmarks/data/pgdocs``: with a second q
 0.669, with one quote for 0.641. A second quote that says no word the first does not
 would have added 0.021 more, but repeats it ("The Lyon office opens at 9:00" after "The
 Paris office opens at 8:30", for which office opens at 8:30)."""
-_NUMBER = re.compile(r"\d[\d,.' ]*\d|\d")
+_NUMBER = re.compile(r"(?<![^\W\d_])(?<![^\W\d_]\()(?:\d[\d,.' ]*\d|\d)")
+"""A number: not the digits of a name ("v1", "Q3", "int4", "template1") or of a manual's
+section ("git-am(1)"); a unit may follow it ("5min", "128MB")."""
 _HAS_DIGIT = re.compile(r"\d")
 _MONTH = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{4}-\d{2}-\d{2}\b|"
@@ -195,6 +197,12 @@ _CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 """Code within prose, as Markdown marks it: "an `(err, value) => ...` callback as the last
 argument, and returns a version" is a line of prose that wraps."""
+_CONTRACTED = frozenset(
+    ("ll", "re", "ve", "don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "hasn",
+     "haven", "hadn", "shouldn", "couldn", "wouldn")
+)  # fmt: skip
+"""The pieces of "you'll", "they're", "we've", "don't" that are no content word (nor are
+"s" and "t", a letter alone)."""
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
 
 
@@ -267,7 +275,11 @@ def _fold(word: str) -> str:
 def claim_words(text: str) -> frozenset[str]:
     """The content words of ``text`` (stop words out), folded (:func:`_fold`); numbers are
     left to :func:`numbers_in`."""
-    return frozenset(_fold(w) for w in search_terms(text) if not _HAS_DIGIT.search(w))
+    return frozenset(
+        _fold(w)
+        for w in search_terms(text)
+        if not _HAS_DIGIT.search(w) and len(w) > 1 and w not in _CONTRACTED
+    )
 
 
 def numbers_in(text: str) -> frozenset[str]:

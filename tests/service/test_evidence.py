@@ -509,6 +509,13 @@ STAGES = _page("git-merge-file", 'file1 is stage 2 aka "our version", file2 is s
             "git-blame(1) -i --ignore-whitespace --no-keep-cr, no-keep-space=true",
             None,
         ),
+        ("What was churn in Q3?", (_page("report", CHURN),), "Churn in Q4 was 3.1 percent.", None),
+        (
+            "What was churn in Q3?",
+            (_page("report", CHURN),),
+            "Churn in Q3 was 3.1 percent.",
+            "report",
+        ),
         (
             "What does git log --follow do?",
             (STAGES,),
@@ -525,7 +532,8 @@ def test_what_a_small_model_says_around_its_answer_is_not_cited(
     question back ("You can use the following commands to print the top-level directory
     of the working tree.") was backed by any passage the question found; "Here's an
     example:" by "let's ... as an example" (the "s" of both); "git-blame(1)" by "git-am(1)"
-    and "(v1)" by "file1": 8 of 32 citations on 22 answers were right. Words of the
+    and "(v1)" by "file1": 8 of 32 citations on 22 answers were right. A name's digits
+    stay as strict as a number ("Q4" is not "Q3"). Words of the
     question weigh less in a sentence's support, a sentence that introduces what follows
     claims nothing, and a name's digits are no number; a file's name counts as its
     passages' words ("git rev-parse" is what git-rev-parse.html documents)."""

@@ -18,12 +18,12 @@ sentence of the passages it was sent (:func:`attribute`):
   A sentence is supported when that share reaches :data:`SUPPORT` with at least
   :data:`MIN_SHARED` words or numbers in common, and when every number it states is in
   the passage: a sentence that invents a figure is not backed by a passage that gives
-  another one. A number that counts or
-  measures in the sentence must count or measure in the passage too: the 14 of "14
-  March" does not back "lasted 14 days" (:func:`~chatspace.service.retrieval.quotes.
-  quantities_in`). The dense model was left out: a reader can check lexical support
-  (the words and figures are in the quote), and a sentence similar in topic but stating
-  another fact must not count as its support.
+  another one ("Q4" is a figure too, not "Q3"). A number that counts or measures in the
+  sentence must count or measure in the passage too: the 14 of "14 March" does not back
+  "lasted 14 days" (:func:`~chatspace.service.retrieval.quotes.quantities_in`). The
+  dense model was left out: a reader can check lexical support (the words and figures
+  are in the quote), and a sentence similar in topic but stating another fact must not
+  count as its support.
 - A supported sentence gets a ``file_citation`` whose quote is the supporting span of the
   passage. Where the model wrote markers in the sentence, each marker is the citation's
   ``text``: kept on its passage when that passage supports the sentence, pointed at the

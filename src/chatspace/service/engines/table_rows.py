@@ -684,8 +684,7 @@ def _dated(
             days = {d for d in dates if len(d) > 4}
             years = sorted(dates - days) or sorted(set(cells.str[:4]))
             periods = {f"{y}-{MONTHS[m]:02d}" for y in years for m in months} or set(years)
-            wanted = days or (periods if months or dates else set())
-            found = frozenset(d for d in wanted if cells.str.startswith(d).any())
+            found = frozenset(d for d in days or periods if cells.str.startswith(d).any())
             if found:
                 return {int(c): found}
     return {}

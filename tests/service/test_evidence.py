@@ -476,6 +476,12 @@ CONFIG = _page(
     "Can be overridden by giving --no-keep-cr from the command line. See git-am(1), "
     "git-mailsplit(1).",
 )
+FETCH = _page(
+    "git-fetch",
+    "-p\n--prune\nBefore fetching, remove any remote-tracking references that no longer "
+    "exist on the remote. Tags are not subject to pruning if they are fetched only because "
+    "of the default tag auto-following or due to a --tags option.",
+)
 STAGES = _page("git-merge-file", 'file1 is stage 2 aka "our version", file2 is stage 3.')
 
 
@@ -509,6 +515,14 @@ STAGES = _page("git-merge-file", 'file1 is stage 2 aka "our version", file2 is s
             "git-blame(1) -i --ignore-whitespace --no-keep-cr, no-keep-space=true",
             None,
         ),
+        (
+            "What does git fetch --prune do?",
+            (FETCH,),
+            "git-fetch.prune is a command that allows you to prune references from your "
+            "fetch, which means it will remove any remote-tracking references that have been "
+            "deleted by the previous fetch.",
+            "git-fetch",
+        ),
         ("What was churn in Q3?", (_page("report", CHURN),), "Churn in Q4 was 3.1 percent.", None),
         (
             "What was churn in Q3?",
@@ -536,6 +550,8 @@ def test_what_a_small_model_says_around_its_answer_is_not_cited(
     stay as strict as a number ("Q4" is not "Q3"). Words of the
     question weigh less in a sentence's support, a sentence that introduces what follows
     claims nothing, and a name's digits are no number; a file's name counts as its
-    passages' words ("git rev-parse" is what git-rev-parse.html documents)."""
+    passages' words ("git rev-parse" is what git-rev-parse.html documents). A sentence
+    that restates a passage's in words of its own around it is backed by it (it held
+    0.47 of the "--prune" entry, under the cut)."""
     notes = attribute(sentence, Retrieval(question, passages=passages))
     assert [n.file_citation.file_id for n in notes if n.file_citation] == ([cited] if cited else [])

@@ -15,7 +15,9 @@ sentence of the passages it was sent (:func:`attribute`):
   nothing; what it says beyond them must be in the passage. A sentence that ends with a
   colon introduces what follows ("Here's an example:") and a label before a claim
   ("Noted:") claims nothing; the digits of a name ("v1", "git-am(1)") are no number.
-  A sentence is supported when that share reaches :data:`SUPPORT` with at least
+  A sentence is supported when that share reaches :data:`SUPPORT` (or
+  :data:`RESTATED_SUPPORT`, when it holds most of what a passage's sentence says beyond
+  the question: a small model wraps a claim in words of its own) with at least
   :data:`MIN_SHARED` words or numbers in common, and when every number it states is in
   the passage: a sentence that invents a figure is not backed by a passage that gives
   another one ("Q4" is a figure too, not "Q3"). A number that counts or measures in the
@@ -62,6 +64,14 @@ hold to support it."""
 MIN_SHARED = 2
 """Words or numbers an answer sentence must share with its support (one shared word
 supports nothing)."""
+RESTATED = 0.6
+"""The share of a passage sentence's words beyond the question's that a sentence holds to
+restate it (:meth:`_Judge._restates`)..."""
+RESTATED_WORDS = 5
+"""... when the passage's sentence says at least this many of them..."""
+RESTATED_SUPPORT = 0.35
+"""... and this share of the sentence's own words is in the passage: then it is
+supported (chosen on SmolLM2's recorded answers, ``benchmarks/data/formats``)."""
 ASKED_FACTOR = 0.3
 """A word of the question weighs this share of its rarity in a sentence's support: every
 passage sent was found by those words, so a sentence that says them back (a small model's
@@ -173,9 +183,25 @@ class _Judge:
             share = (
                 sum(weight[w] for w in shared_words) + 2 * self.rare * len(shared_numbers)
             ) / total
-            if share >= SUPPORT and (best is None or share > best.share):
+            if (share >= SUPPORT or self._restates(span, words, share)) and (
+                best is None or share > best.share
+            ):
                 best = _Support(span, share)
         return best
+
+    def _restates(self, span: _Span, words: frozenset[str], share: float) -> bool:
+        """Whether a sentence says most of what ``span`` says beyond the question (at
+        least :data:`RESTATED` of its words, of :data:`RESTATED_WORDS` or more) with
+        words of its own around it: "... a command that allows you to prune references
+        from your fetch, which means it will remove any remote-tracking references ..."
+        restates "Before fetching, remove any remote-tracking references that no longer
+        exist on the remote." though most of its own words are not the passage's."""
+        said = span.words - self.asked
+        return (
+            share >= RESTATED_SUPPORT
+            and len(said) >= RESTATED_WORDS
+            and len(said & words) >= RESTATED * len(said)
+        )
 
     def citation(self, support: _Support) -> FileCitation:
         p = self.passages[support.span.passage]

@@ -19,7 +19,7 @@ from chatspace.service.retrieval.search import (
     names_in,
     query_of,
 )
-from chatspace.service.retrieval.terms import flags_in, options_in
+from chatspace.service.retrieval.terms import MAX_OPTIONS, OPTION_CHARS, flags_in, options_in
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
 from support.service import Service, start_service
@@ -352,6 +352,19 @@ def test_long_options_are_double_dashed_words(question: str, options: set[str]) 
 )
 def test_short_options_are_a_dashed_letter(question: str, flags: set[str]) -> None:
     assert flags_in(question) == flags
+
+
+def test_a_question_s_options_are_read_where_it_names_them() -> None:
+    """Each option is looked for in the label lines of every candidate: a document pasted
+    into the question (its options past the first characters, or dozens of them) is no
+    list of the options it asks about."""
+    pasted = "What does --first do? " + " ".join(
+        f"--opt{i} -{chr(97 + i % 26)}" for i in range(400)
+    )
+    assert len(options_in(pasted)) == len(flags_in(pasted)) == MAX_OPTIONS
+    assert "--first" in options_in(pasted)
+    late = "x" * OPTION_CHARS + " --late -z"
+    assert options_in(late) == flags_in(late) == frozenset()
 
 
 def test_the_file_whose_title_the_question_spells_out_is_cited_first(

@@ -14,9 +14,11 @@ from collections.abc import Iterable, Sequence
 
 __all__ = [
     "CALENDAR",
+    "MAX_OPTIONS",
     "MAX_TERMS",
     "MAX_TERM_CHARS",
     "MONTHS",
+    "OPTION_CHARS",
     "WORD",
     "flags_in",
     "holds_identifier",
@@ -70,9 +72,20 @@ _OPTION = re.compile(r"(?<![\w-])--[^\W_][\w-]*(?<!-)")
 names one thing, which a file that documents it spells whole."""
 
 
+OPTION_CHARS = 4000
+MAX_OPTIONS = 16
+"""A question names its options within its first :data:`OPTION_CHARS` characters, at most
+:data:`MAX_OPTIONS` of them: a document pasted into it is no list of options, and each
+is looked for in the label lines of every candidate (:func:`opens_entry`)."""
+
+
 def options_in(question: str) -> frozenset[str]:
     """The long options ``question`` spells (:data:`_OPTION`), lowercased."""
-    return frozenset(m.group().lower() for m in _OPTION.finditer(question))
+    return _first(m.group().lower() for m in _OPTION.finditer(question[:OPTION_CHARS]))
+
+
+def _first(found: Iterable[str]) -> frozenset[str]:
+    return frozenset(list(dict.fromkeys(found))[:MAX_OPTIONS])
 
 
 _FLAG = re.compile(r"(?<![\w-])-[^\W\d_](?![\w-])")
@@ -81,7 +94,7 @@ _FLAG = re.compile(r"(?<![\w-])-[^\W\d_](?![\w-])")
 
 def flags_in(question: str) -> frozenset[str]:
     """The short options ``question`` spells (:data:`_FLAG`), as written."""
-    return frozenset(m.group() for m in _FLAG.finditer(question))
+    return _first(m.group() for m in _FLAG.finditer(question[:OPTION_CHARS]))
 
 
 def opens_entry(line: str, options: Iterable[str], flags: Iterable[str]) -> bool:

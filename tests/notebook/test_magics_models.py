@@ -281,6 +281,35 @@ def test_an_answer_without_markers_shows_which_file_backs_each_sentence(
     assert answer.value.text == said, "the value is what the model wrote"
 
 
+def test_a_terminal_names_the_sentences_each_file_backs_and_those_none_does(
+    ip: Any,
+    embedded: Path,
+    upstream: FakeUpstream,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """In a terminal the answer is printed as it arrives and cannot be marked afterwards:
+    its sources said "[1] q3-report.md" and "nothing in your files supports this
+    sentence" without saying which sentence. Each source now names the sentences it
+    backs, and the note the sentences nothing backs."""
+    report = tmp_path / "q3-report.md"
+    report.write_text("# Q3\n\nThe churn rate in Q3 was 3.1 percent, down from 4.7 percent.\n")
+    run(ip, f"%chat models add local --url {upstream.url} --model echo")
+    run(ip, f"%files upload {report}")
+    upstream.pieces = ["The churn rate in Q3 was 3.1 percent. ", "Customers love the new app."]
+    capsys.readouterr()
+    try:
+        ip.run_cell("%%chat -m local --no-store\nWhat was the churn rate in Q3?")
+    finally:
+        upstream.pieces = PIECES
+    out = capsys.readouterr().out
+    assert out.count("The churn rate in Q3 was 3.1 percent. Customers love the new app.") == 1
+    tail = out.split("Sources:\n", 1)[1]
+    assert tail.startswith("  [1] q3-report.md, line 3")
+    assert "\n      for “The churn rate in Q3 was 3.1 percent.”\n" in tail
+    assert f"  {UNSUPPORTED_NOTE}\n      “Customers love the new app.”\n" in tail
+
+
 def test_an_answer_nothing_supports_is_marked_though_its_model_was_given_passages(
     ip: Any, embedded: Path, upstream: FakeUpstream, tmp_path: Path
 ) -> None:

@@ -152,7 +152,7 @@ def chat(ctx: NotebookContext, args: argparse.Namespace, prompt: str) -> ChatRes
 def _show(ctx: NotebookContext, result: ChatResult, view: LiveView | None) -> None:
     """Publish the final answer (after the live text), once; the cell's Out stays empty."""
     if view is not None and view.started and not view.live:
-        print(result.plain_tail())  # the text itself was printed as it arrived
+        print(result.plain_tail(printed=True))  # the text itself was printed as it arrived
     else:
         data, metadata = result._repr_mimebundle_()
         publish(data, metadata)

@@ -40,6 +40,9 @@ __all__ = [
 ]
 
 QUOTE_CHARS = 300
+LISTED_SENTENCES = 5
+"""Sentences named under a source, or under the note on those nothing supports, after an
+answer printed as it arrived (:meth:`ChatResult.plain_tail`)."""
 _BACKTICKS = re.compile(r"`+")
 METADATA_KEY = "chatspace"
 
@@ -167,21 +170,39 @@ def evidence(
         if m.span() not in taken
     ]
     if generated and (sources or given):
-        fenced = [m.span() for m in _FENCE.finditer(text)]
-        for m in SENTENCE_PATTERN.finditer(text):
-            line = m.group().strip()
-            a = m.start() + len(m.group()) - len(m.group().lstrip())
-            b = a + len(line)
-            inside = any(x <= a < y for x, y in fenced)
-            backed = any(x < b and a < y for x, y in covered)
-            lead = line.startswith("#") or line.endswith(":") or len(line.split()) < 4
-            lead = lead or not _LETTER.search(line)
-            if not (inside or backed or lead):
-                edits.append((b, b, UNSUPPORTED))
+        edits += [(b, b, UNSUPPORTED) for _, b in _unbacked(text, covered)]
     shown = text
     for a, b, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         shown = shown[:a] + new + shown[b:]
     return shown, list(sources.values())
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of ``text`` is (:data:`SENTENCE_PATTERN`), blanks around it out."""
+    found = []
+    for m in SENTENCE_PATTERN.finditer(text):
+        line = m.group().strip()
+        if line:
+            start = m.start() + len(m.group()) - len(m.group().lstrip())
+            found.append((start, start + len(line)))
+    return found
+
+
+def _unbacked(text: str, covered: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentences of ``text`` that no ``covered`` span touches and that say something:
+    not in a code block, not a heading, a list's lead-in line or a few words."""
+    fenced = [m.span() for m in _FENCE.finditer(text)]
+    spans = list(covered)
+    found = []
+    for a, b in _sentences(text):
+        line = text[a:b]
+        inside = any(x <= a < y for x, y in fenced)
+        backed = any(x < b and a < y for x, y in spans)
+        lead = line.startswith("#") or line.endswith(":") or len(line.split()) < 4
+        lead = lead or not _LETTER.search(line)
+        if not (inside or backed or lead):
+            found.append((a, b))
+    return found
 
 
 def evidence_of(completion: ChatCompletion) -> tuple[str, list[Citation]]:
@@ -294,19 +315,46 @@ class ChatResult:
         shown = self.text if self.shown is None else self.shown
         return "\n\n".join([shown.rstrip() or "(empty answer)", self.plain_tail()])
 
-    def plain_tail(self) -> str:
-        """The sources and the footer as plain text (what follows an answer printed live)."""
+    def plain_tail(self, *, printed: bool = False) -> str:
+        """The sources and the footer as plain text. After an answer ``printed`` as it
+        arrived, which a terminal cannot mark afterwards, each source says the sentences
+        it backs, and the note the sentences nothing backs."""
+        backs, unbacked = self._backing() if printed else ({}, [])
         parts = []
         lines = self._source_items(
             lambda c, quote: (
-                f"  {c.marker} {one_line(c.source, 120)}" + (f": {quote}" if quote else "")
+                f"  {c.marker} {one_line(c.source, 120)}"
+                + (f": {quote}" if quote else "")
+                + _listed(backs.get(c.marker, []), "for ")
             ),
-            f"  {UNSUPPORTED_NOTE}",
+            f"  {UNSUPPORTED_NOTE}" + _listed(unbacked),
         )
         if lines:
             parts.append("Sources:\n" + "\n".join(lines))
         parts.append("— " + " · ".join(self.footer_items()))
         return "\n\n".join(parts)
+
+    def _backing(self) -> tuple[dict[str, list[str]], list[str]]:
+        """The sentences of the answer each source's marker backs, and those the notebook
+        marks :data:`UNSUPPORTED` (:func:`evidence`), in order."""
+        choice = self.completion.choices[0] if self.completion and self.completion.choices else None
+        if choice is None:
+            return {}, []
+        text, sentences = self.text, _sentences(self.text)
+        markers = {(c.file_id, " ".join(c.quote.split())): c.marker for c in self.citations}
+        backs: dict[str, list[str]] = {}
+        covered = []
+        for a in choice.message.annotations:
+            cited = a.file_citation
+            marker = cited and markers.get((cited.file_id, " ".join(cited.quote.split())))
+            if a.type != "file_citation" or not marker:
+                continue
+            covered.append((a.start_index, a.end_index))
+            for x, y in sentences:
+                if x < a.end_index and a.start_index < y and text[x:y] not in backs.get(marker, []):
+                    backs.setdefault(marker, []).append(text[x:y])
+        unbacked = [text[x:y] for x, y in _unbacked(text, covered)] if self.marked else []
+        return backs, unbacked
 
     def markdown(self) -> str:
         """The answer as safe Markdown, with its sources and footer."""
@@ -381,6 +429,14 @@ class OnScreen:
 
 
 ON_SCREEN = OnScreen()
+
+
+def _listed(sentences: list[str], lead: str = "") -> str:
+    """Sentences of an answer under an item of its sources, one a line, at most
+    :data:`LISTED_SENTENCES`."""
+    shown = [f"\n      {lead}“{one_line(t, 80)}”" for t in sentences[:LISTED_SENTENCES]]
+    more = len(sentences) - LISTED_SENTENCES
+    return "".join(shown) + (f"\n      and {more} more" if more > 0 else "")
 
 
 def _quote(text: str) -> str:

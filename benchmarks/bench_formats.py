@@ -204,6 +204,10 @@ DAYS: dict[str, Callable[[Any], str]] = {
     "What was the total volume traded in August?": (
         lambda d: f"{d[d.Date.str.contains('Aug')].Volume.sum():,}"
     ),
+    # added after the rule it tests (a share of a column's total)
+    "What share of the total volume was traded in August?": (
+        lambda d: f"({d[d.Date.str.contains('Aug')].Volume.sum() / d.Volume.sum():.1%})"
+    ),
 }
 TABLES: dict[str, dict[str, Callable[[Any], str]]] = {
     "iris.csv": IRIS, STOCKS: PRICES, DAILY: DAYS

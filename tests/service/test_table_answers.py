@@ -761,6 +761,39 @@ def test_a_year_or_a_date_keeps_the_rows_of_a_column_of_dates(
     assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]
 
 
+REGIONS = "region,month,revenue\nNorth,Jan,100\nNorth,Feb,150\nSouth,Jan,50\nTotal,,300\nWest,Jan,0"
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "said", "rows"),
+    [
+        (
+            "What share of revenue came from the North region?",
+            ["share", "revenue", "north", "region"],
+            "Share of revenue for region North: 250 of 300 (83.3%) (sum of 2 rows of t.csv) ",
+            [1, 2],
+        ),
+        (
+            "What percentage of the revenue was made in January?",
+            ["percentage", "revenue", "made", "january"],
+            "Share of revenue for month Jan: 150 of 300 (50.0%) (sum of 3 rows of t.csv) ",
+            [1, 3, 5],
+        ),
+    ],
+)
+def test_a_share_of_a_column_is_of_its_total(
+    question: str, terms: list[str], said: str, rows: list[int]
+) -> None:
+    """ "What share of revenue came from the North region?" answered North's total, and
+    "What percentage of revenue is from North?" quoted a row: a share asked of a column
+    the question names is the part of its total the rows kept hold ("Total" rows left
+    out of both)."""
+    (bullet,) = _answered(question, terms, REGIONS)
+    assert bullet[0] == said
+    lines = REGIONS.split("\n")
+    assert [cite.quote for cite in bullet[1:]] == [lines[i] for i in rows]
+
+
 RETURNS = "product,units_returned,price\nkettle,0,20\nscale,3,12\nlamp,,9\nfan,1,30"
 
 

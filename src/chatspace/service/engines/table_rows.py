@@ -32,8 +32,11 @@ answers. Here the question is read against the table, computed with pandas:
   sell?"), unless a condition is on that column; a count of rows ("How many tickets are
   open?", when every filtered column repeats its values: "How many inhabitants does Paris
   have?" looks Paris up; "How many flowers have a petal width above 2?"), with its share
-  of the rows when asked ("What percentage ..."); a count of the distinct values of a
-  column of text the question names ("How many species are there?"); a median; a
+  of the rows when asked ("What percentage ..."); the part of a numeric column's total
+  the rows kept hold, when a share is asked of a column the question names ("What share
+  of revenue came from North?": "412,000 of 1,109,100 (37.1%)"); a count of the
+  distinct values of a column of text the question names ("How many species are
+  there?"); a median; a
   standard deviation (of a sample: pandas' ``std``); a superlative ("highest",
   "lowest", "most", ...: the rows with the extreme value). Else the
   rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
@@ -182,7 +185,7 @@ class _Table:
 
 @dataclass(frozen=True, slots=True)
 class _Answer:
-    kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max" or "min"
+    kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max", "min", "part"
     rows: tuple[int, ...]
     """The rows shown or cited, in table order."""
     column: int = -1
@@ -435,6 +438,9 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     conditioned = bool(view.compared) or view.absent is not None
     if counting and conditioned and (column is None or column in view.compared):
         return view.count(asked.sharing)
+    # "What share of revenue came from North?": the part of a column's total
+    if asked.sharing and view.target is not None and (filters or conditioned):
+        return view.part(view.target)
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
     if column is not None and asked.said & _MEDIAN:
@@ -579,6 +585,20 @@ class _View:
         rows = self.rows(self.keep & self.counted)
         value = f"{len(rows):,}"
         return _Answer("count", rows, value=value, scope=self.scope, of=self.total, share=share)
+
+    def part(self, column: int) -> _Answer | None:
+        """The total of ``column`` over the rows kept, as a share of its total over the
+        table ("412,000 of 1,109,100 (37.1%)"); None when the table's total is 0."""
+        values, places = self.numeric[column]
+        counted = values[self.counted[values.index]]
+        kept = counted[self.keep[counted.index]]
+        whole = float(counted.sum())
+        if kept.empty or not whole:
+            return None
+        part = float(kept.sum())
+        shown = f"{_format(part, places, 'sum')} of {_format(whole, places, 'sum')}"
+        rows = tuple(int(i) for i in kept.index)
+        return _Answer("part", rows, column, f"{shown} ({part / whole:.1%})", self.scope, len(rows))
 
     def distinct(self, column: int) -> _Answer:
         """The distinct values of ``column`` ("How many species are there?"), each cited by
@@ -793,6 +813,12 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
         (row,) = answer.rows
         value = table.rows[row][answer.column]
         return [(f"{column}{scope}: {value} ({source}) ", table.cites[row])]
+    if answer.kind == "part":
+        return [
+            (f"Share of {column}{scope}: {answer.value} "
+             f"(sum of {_rows(len(answer.rows))} of {source}{some}) ",
+             *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
     if answer.kind == "count":
         which = f" with {answer.scope}" if answer.scope else ""
         share = f" ({len(answer.rows) / answer.of:.1%})" if answer.share and answer.of else ""

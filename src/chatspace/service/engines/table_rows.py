@@ -36,10 +36,9 @@ answers. Here the question is read against the table, computed with pandas:
   the rows kept hold, when a share is asked of a column the question names ("What share
   of revenue came from North?": "412,000 of 1,109,100 (37.1%)"); a count of the
   distinct values of a column of text the question names ("How many species are
-  there?"); a median; a
-  standard deviation (of a sample: pandas' ``std``); a superlative ("highest",
-  "lowest", "most", ...: the rows with the extreme value). Else the
-  rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
+  there?"); a median; a standard deviation (of a sample: pandas' ``std``); a superlative
+  ("highest", "lowest", "most", ...: the rows with the extreme value). Else the rows the
+  filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
   meeting the first.
@@ -439,8 +438,10 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if counting and conditioned and (column is None or column in view.compared):
         return view.count(asked.sharing)
     # "What share of revenue came from North?": the part of a column's total
-    if asked.sharing and view.target is not None and (filters or conditioned):
-        return view.part(view.target)
+    target = view.target
+    sharing = asked.sharing and target is not None and (filters or conditioned)
+    if sharing and target is not None and (part := view.part(target)) is not None:
+        return part
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
     if column is not None and asked.said & _MEDIAN:

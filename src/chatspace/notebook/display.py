@@ -150,7 +150,7 @@ def evidence(
         if a.type != "file_citation" or cited is None:
             continue
         location = cited.location.model_dump() if cited.location is not None else None
-        key = (cited.file_id, " ".join(cited.quote.split()), place_of(location))
+        key = _source_key(cited.file_id, cited.quote, location)
         if key not in sources:
             marker = f"[{len(sources) + 1}]"
             citation = Citation(marker, cited.file_id, cited.filename, cited.quote, location)
@@ -175,6 +175,11 @@ def evidence(
     for a, b, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         shown = shown[:a] + new + shown[b:]
     return shown, list(sources.values())
+
+
+def _source_key(file_id: str, quote: str, location: dict[str, Any] | None) -> tuple[str, str, str]:
+    """What makes a citation one source of an answer: its file, quote and place."""
+    return file_id, " ".join(quote.split()), place_of(location)
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -341,13 +346,16 @@ class ChatResult:
         if choice is None:
             return {}, []
         text, sentences = self.text, _sentences(self.text)
-        markers = {(c.file_id, " ".join(c.quote.split())): c.marker for c in self.citations}
+        markers = {_source_key(c.file_id, c.quote, c.location): c.marker for c in self.citations}
         backs: dict[str, list[str]] = {}
         covered = []
         for a in choice.message.annotations:
             cited = a.file_citation
-            marker = cited and markers.get((cited.file_id, " ".join(cited.quote.split())))
-            if a.type != "file_citation" or not marker:
+            if a.type != "file_citation" or cited is None:
+                continue
+            location = cited.location.model_dump() if cited.location is not None else None
+            marker = markers.get(_source_key(cited.file_id, cited.quote, location))
+            if marker is None:
                 continue
             covered.append((a.start_index, a.end_index))
             for x, y in sentences:

@@ -438,10 +438,10 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if counting and conditioned and (column is None or column in view.compared):
         return view.count(asked.sharing)
     # "What share of revenue came from North?": the part of a column's total
-    target = view.target
-    sharing = asked.sharing and target is not None and (filters or conditioned)
-    if sharing and target is not None and (part := view.part(target)) is not None:
-        return part
+    if asked.sharing and view.target is not None and (filters or conditioned):
+        part = view.part(view.target)
+        if part is not None:
+            return part
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
     if column is not None and asked.said & _MEDIAN:

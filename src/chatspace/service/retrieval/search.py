@@ -877,9 +877,10 @@ def retrieve(
     )
     passages = found.passages[: found.cited]
     asked = _user_texts(messages)[-(CONTEXT_TURNS + 1) :] if query.follow_up else []
-    computes = any(map(asks_computation, [_searched_text(messages), *asked]))
+    question = _searched_text(messages)
+    computes = any(map(asks_computation, [question, *asked]))
     return Retrieval(
-        question=_searched_text(messages),
+        question=question,
         terms=query.terms,
         passages=passages,
         below=found.passages[found.cited :],

@@ -448,6 +448,41 @@ def test_a_data_dictionary_is_quoted_by_the_description_of_the_column_asked(
     assert quotes[0][1] == "Probability that the customer leaves within the next 90 days", quotes
 
 
+FACILITIES = (
+    "The cafeteria on the second floor opens at eight and serves breakfast until half past "
+    "ten. Visitors sign in at the front desk and wear a badge while they stay in the "
+    "building. Parking spaces near the east entrance are kept for delivery vans and for "
+    "colleagues with a permit. The library lends laptops for a week, and a second week can "
+    "be asked for at the counter. Printers on every floor print double-sided unless a "
+    "colleague changes the default. Fire drills happen twice a year, and the wardens wear "
+    "yellow vests during them. Bicycles are kept in the basement, where a pump and a few "
+    "tools are free to use. Meeting rooms are booked through the calendar, for at most four"
+    " hours at a time. Audit logs are kept for 400 days on the primary cluster, after which"
+    " the retention job moves them to cold storage in the archive bucket, where they stay "
+    "encrypted until the retention job deletes them after seven years. The gym in the annex"
+    " is open from six in the morning to ten in the evening on weekdays. Lost items are "
+    "kept at the front desk for a month before they are given to charity. The retention job"
+    " also deletes visitor badges a year after their last visit. Plants on the terrace are "
+    "watered by the facilities team every Tuesday and Friday."
+)
+"""One paragraph of one line, longer than a passage: the second passage overlaps the first
+by about 200 characters, which fall in the sentence about audit logs."""
+
+
+def test_a_quote_starts_where_its_sentence_does_and_is_said_once(relay: Service) -> None:
+    """A passage started 200 characters before the end of the one before it, at a word:
+    mid-sentence. The sentence across the cut was quoted cut from the second passage ("in
+    the archive bucket, where they stay encrypted ..."), first, and whole from the first."""
+    sentences = re.split(r"(?<=\.) ", FACILITIES)
+    with client_for(relay, new_org()) as c:
+        upload(c, [("facilities.txt", FACILITIES)])
+        quotes = [q for _, q in _quotes(ask(c, "What does the retention job delete?"))]
+    assert quotes[0].startswith("Audit logs are kept for 400 days"), quotes
+    for quote in quotes:
+        assert any(quote.startswith(s) for s in sentences), quote
+        assert not any(quote in other for other in quotes if other != quote), quotes
+
+
 def _page(name: str, text: str) -> Passage:
     return Passage(name, f"{name}.html", 0, 0, text, -1.0)
 

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from chatspace.service.engines.base import word_chunks as chunks
-from chatspace.service.engines.local import LEADS, NO_MATCH
+from chatspace.service.engines.local import LEADS, NO_MATCH, answer
 from chatspace.service.retrieval.quotes import (
     MAX_QUOTE_CHARS,
     best_quote,
@@ -14,8 +14,9 @@ from chatspace.service.retrieval.quotes import (
     quote_spans,
     units_of,
 )
-from chatspace.service.retrieval.search import Passage
+from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import count_tokens, truncate
+from chatspace.types import ChatCompletionRequest
 from support.chat import ask, assemble, client_for, stream, upload
 from support.service import Service
 
@@ -157,10 +158,13 @@ def test_streams_in_several_chunks_that_make_the_same_answer(client: httpx.Clien
 # ---------------------------------------------------------------- the pieces
 
 
+def _hits(text: str, *words: str) -> list[tuple[int, int]]:
+    return sorted((i, i + len(w)) for w in words for i in _all(text, w))
+
+
 def _passage(text: str, *words: str) -> Passage:
     """A passage of ``text`` whose hits are every occurrence of ``words``."""
-    hits = sorted((i, i + len(w)) for w in words for i in _all(text, w))
-    return Passage("f", "a.txt", 0, 0, text, -1.0, tuple(hits))
+    return Passage("f", "a.txt", 0, 0, text, -1.0, tuple(_hits(text, *words)))
 
 
 def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
@@ -279,6 +283,28 @@ def test_a_function_s_signature_heads_the_sentence_that_says_what_it_does() -> N
     assert is_label("def area(self) -> float:")
     assert not is_label("concat_ws(',', 'abcde', 2, NULL, 22) → abcde,2,22")
     assert not is_label("chr(65) → A")
+
+
+def test_an_example_without_digits_says_what_its_call_gives() -> None:
+    """PostgreSQL's string functions: "What does initcap('hi THOMAS') return?" quoted the
+    description of the next function ("Returns first n characters ..."): the example, a
+    short line without digits, was read as a label heading that description, whose words
+    it lent it. An example with a string argument and its result is a fact."""
+    text = (
+        "initcap ( text ) → text\n"
+        "Converts the first letter of each word to upper case and the rest to lower case.\n"
+        "initcap('hi THOMAS') → Hi Thomas\n"
+        "left ( string text, n integer ) → text\n"
+        "Returns first n characters in the string, or when n is negative, returns all but "
+        "last |n| characters.\n"
+        "left('abcde', 2) → ab\n"
+    )
+    weights = {"initcap": 0.37, "hi": 0.29, "thomas": 0.26, "return": 0.08}
+    passage = _passage(text, "initcap", "hi", "THOMAS", "Thomas", "Returns", "returns")
+    quote = best_quote(passage, weights, "What does initcap('hi THOMAS') return?")
+    assert quote == "initcap('hi THOMAS') → Hi Thomas", quote
+    assert not is_label("upper('tom') → TOM")
+    assert is_label("setweight(to_tsvector(coalesce(title,'')), 'A') ||")  # code, no result
 
 
 def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:
@@ -411,6 +437,24 @@ def test_a_passage_is_quoted_twice_when_two_parts_hold_the_question(
     assert "three times wal_writer_delay" not in quotes[0]
     assert [n["text"] for n in notes] == [f"[{i}]" for i in range(1, len(notes) + 1)]
     assert all(q in ASYNC_COMMIT for q in quotes)
+
+
+def test_a_quote_said_in_another_is_shown_once() -> None:
+    """Passages overlap: a sentence near the end of one starts the next. Quoted with the
+    sentence it refers back to from the first, and alone from the second, it was shown
+    twice."""
+    logs = "Audit logs are kept for 400 days. They are deleted after seven years."
+    later = "They are deleted after seven years. Badges are printed at the front desk."
+    passages = tuple(
+        Passage("f", "retention.txt", i, 0, text, -1.0, tuple(_hits(text, "deleted", "years")))
+        for i, text in enumerate((logs, later))
+    )
+    request = ChatCompletionRequest.model_validate(
+        {"model": "service-l0", "messages": [{"role": "user", "content": "When are logs deleted?"}]}
+    )
+    retrieval = Retrieval("When are logs deleted?", ("deleted", "years"), passages)
+    [choice] = answer(request, retrieval)
+    assert [n.file_citation.quote for n in choice.annotations if n.file_citation] == [logs]
 
 
 def test_a_second_quote_that_says_nothing_new_is_not_shown() -> None:

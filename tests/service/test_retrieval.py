@@ -159,6 +159,20 @@ def test_passages_cover_the_text_with_overlap_and_true_offsets() -> None:
     assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
 
 
+def test_a_passage_starts_where_a_sentence_or_a_line_does() -> None:
+    """A passage stepped back by the overlap to a word, mid-sentence, and its quote began
+    with the end of a sentence ("md5 is specified as a method ..." of "if md5 is ...")."""
+    prose = " ".join(f"Sentence {i} is a sentence of prose about topic {i}." for i in range(90))
+    lines = "\n".join(f"row {i} of a listing without sentence ends" for i in range(120))
+    for text in (prose, lines):
+        passages = split_passages(text, size=1000, overlap=200)
+        assert len(passages) > 3
+        for (s1, p1), (s2, _) in itertools.pairwise(passages):
+            assert s1 < s2 < s1 + len(p1)
+            assert text[s2 - 1] == "\n" or text[s2 - 2 : s2] == ". ", text[s2 - 20 : s2 + 20]
+            assert s1 + len(p1) - s2 <= 2 * 200
+
+
 def test_a_text_without_spaces_is_still_split() -> None:
     text = "x" * 2500
     passages = split_passages(text, size=1000, overlap=200)

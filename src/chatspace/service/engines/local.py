@@ -86,7 +86,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     over them, with a marker per row cited) come from :func:`.table_rows.answer_tables`."""
     content = lead + "\n"
     annotations: list[Annotation] = []
-    seen: set[str] = set()
+    seen: list[str] = []  # a quote within one shown, or around it, says it again
     passages = retrieval.passages
     every = (*passages, *retrieval.tables)  # a table's rows are all computed over
     tables = answer_tables(every, retrieval.question, retrieval.terms)
@@ -95,8 +95,8 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
         if bullets is None:
             bullets = []
             for start, end, shown in quotes_of(passage, retrieval):
-                if shown and shown not in seen:
-                    seen.add(shown)
+                if shown and not any(shown in other or other in shown for other in seen):
+                    seen.append(shown)
                     cite = Cite(index, passage.text[start:end], start)
                     bullets.append((f'"{shown}" ({passage.filename}) ', cite))
         for bullet in bullets:

@@ -2,8 +2,9 @@
 
 A prose passage is about :data:`PASSAGE_CHARS` characters of the file's extracted text,
 cut at a paragraph, line, sentence or word boundary where one is near, and overlapping the
-previous passage by about :data:`OVERLAP_CHARS` so that a sentence that straddles a cut
-is still found whole in one passage (tables are cut by rows instead: :mod:`.tables`).
+previous passage by about :data:`OVERLAP_CHARS`, from the line or sentence that starts
+nearest to that, so that a sentence that straddles a cut is still found whole in one
+passage, and no passage starts mid-sentence (tables are cut by rows instead: :mod:`.tables`).
 ``start`` records where a passage begins in the extracted text. Passages and their
 index entries are written together (:mod:`chatspace.service.store.passages`: the
 workspace's FTS5 table on SQLite; on PostgreSQL the ``tsvector`` and pgvector columns of
@@ -36,6 +37,9 @@ __all__ = [
 PASSAGE_CHARS = 1000
 OVERLAP_CHARS = 200
 _SPACE = re.compile(r"\s")
+_SENTENCE_START = re.compile(r"\n|(?<=[.!?])[\"')\]]*\s")
+"""Where a passage starts: after a line break or a sentence's end, so that its first
+sentence is whole (its quote was "md5 is specified as a method ..." of "if md5 is ...")."""
 _BREAKS = ("\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ")
 
 
@@ -65,10 +69,13 @@ def split_passages(
             passages.append((start, chunk))
         if end >= n:
             break
-        # Step back by the overlap, then forward to a word start, but always move on.
+        # Step back by the overlap, then to the nearest place where a line or a sentence
+        # starts (within the overlap either side; else to a word's start), always moving on.
         back = max(end - overlap, start + 1)
+        starts = _SENTENCE_START.finditer(text, max(end - 2 * overlap, start + 1), end)
+        near = min((m.end() for m in starts), key=lambda at: abs(at - back), default=None)
         space = _SPACE.search(text, back, end)
-        start = space.end() if space else back
+        start = near if near is not None else space.end() if space else back
     return passages
 
 

@@ -176,6 +176,10 @@ _REFERS_BACK = re.compile(
 )
 """The first words of a sentence that goes on about the one before it."""
 _CALL = re.compile(r"\w\(")
+_EXAMPLE = re.compile(r"\w\([^)]*['\"].*\)\s*(?:\u2192|->|=>)\s*\S")
+"""A call with a string among its arguments, then what it gives: an example of use,
+whose result is a fact (a reference's "initcap('hi THOMAS') → Hi Thomas"), not the label
+of what follows."""
 _LIST_ITEM = re.compile(r"^(?:[-*+\u2022]|\d{1,3}[.)])\s+\S")
 """An item of a list, with its bullet or number: a fact, however short ("* `\\` on
 Windows"), when it says words (not only a name in code or a type: "* {string}") and does
@@ -317,6 +321,8 @@ def is_label(line: str) -> bool:
         return False
     if _LIST_ITEM.match(stripped) and _WORD.search(_MARKUP.sub(" ", stripped)):
         return False  # "* `\\` on Windows" says it; a heading has no bullet
+    if _EXAMPLE.search(stripped):
+        return False  # "initcap('hi THOMAS') → Hi Thomas" says what the call gives
     # "max_connections (integer)" names a setting; "penguins.dropna()" is a call.
     ends = stripped[-1:] in ".!?\"'" or (stripped[-1:] == ")" and _CALL.search(stripped))
     return not ends and len(stripped.split()) <= 6 and not _HAS_DIGIT.search(stripped)

@@ -328,6 +328,29 @@ def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:
     assert len(quote) <= MAX_QUOTE_CHARS
 
 
+def test_a_quote_goes_on_with_what_its_sentence_leads_to() -> None:
+    """SQLite's datatype3.html: "How should I store dates and times in SQLite?" quoted
+    "SQLite does not have a storage class set aside for storing dates and/or times." and
+    stopped before "Instead, ...", which says how; a conclusion ("Therefore ...", "Thus
+    ...") quoted alone missed its premise. Such a sentence goes on with the quote, and,
+    when it ends with a colon, with what it announces."""
+    text = (
+        "SQLite does not have a storage class set aside for storing dates and/or times. "
+        "Instead, the built-in Date And Time Functions of SQLite are capable of storing "
+        "dates and times as TEXT, REAL, or INTEGER values:\n"
+        'TEXT as ISO8601 strings ("YYYY-MM-DD HH:MM:SS.SSS").\n'
+        "REAL as Julian day numbers.\n"
+    )
+    weights = {"store": 0.3, "dates": 0.4, "times": 0.3}
+    passage = _passage(text, "storing", "dates", "times")
+    quote = best_quote(passage, weights, "How should I store dates and times in SQLite?")
+    assert quote == text[: text.index("\nREAL")], quote
+    premise = "A block with an EXCEPTION clause costs more to enter and exit."
+    text = f"{premise} Therefore, do not use EXCEPTION without need. Other text follows."
+    quote = best_quote(_passage(text, "EXCEPTION"), {"exception": 1.0}, "Is EXCEPTION costly?")
+    assert quote == text[: text.index(" Other")], quote
+
+
 def test_a_quote_that_starts_by_referring_back_joins_the_sentence_it_refers_to() -> None:
     """PostgreSQL's manual (sql-createtable.html, the dev question pg-047): "Are unlogged
     tables crash-safe?" quoted "However, they are not crash-safe: ..." with nothing to

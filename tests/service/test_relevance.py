@@ -458,6 +458,32 @@ def test_an_option_s_entry_comes_first_and_what_it_does_is_quoted(
     assert quotes["What does git fetch -x do?"].startswith("Don't use the standard ignore")
 
 
+def test_what_a_page_s_title_does_is_its_introduction(service: Service, org: str) -> None:
+    """SQLite's manual (lang_vacuum.html, a check nobody here wrote): "What does VACUUM
+    do?" quoted the passages of its page that say VACUUM most ("If the INTO clause is
+    included, ..."); its introduction ("The VACUUM command rebuilds the database file
+    ...") came fourth. The first passage of a page whose title is what the question asks
+    about comes first of its file's; a question about more than the title (an option, or
+    two more words) keeps the order of relevance."""
+    uses = " ".join(
+        f"Running VACUUM {when} rewrites the tables, and VACUUM INTO writes a copy."
+        for when in ("daily", "weekly", "often", "rarely", "nightly", "monthly", "again")
+    )
+    page = (
+        "VACUUM\n\nThe VACUUM command rebuilds the database file, repacking it into a "
+        f"minimal amount of disk space.\n\n{'Other text follows here. ' * 40}\n\n"
+        f"VACUUM INTO\n{uses}\n"
+    )
+    with client_for(service, org) as c:
+        upload(c, [("lang_vacuum.txt", page.encode())])
+        quotes = {
+            q: ask(c, q)["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+            for q in ("What does VACUUM do?", "What does VACUUM INTO write weekly?")
+        }
+    assert quotes["What does VACUUM do?"].startswith("The VACUUM command rebuilds"), quotes
+    assert "weekly" in quotes["What does VACUUM INTO write weekly?"], quotes
+
+
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:
     """The index reads ``--parallel-restore-threads`` as three words, each in the manual
     page; the option itself is nowhere, so nothing answers. An option the page spells is

@@ -172,7 +172,9 @@ _CLAUSE_END = re.compile(r"[.,;:!?][\"')\]]*$")
 _PROSE = re.compile(r"[.!?][\"')\]]*$")
 """A sentence of prose ends with its punctuation (a heading, a table row or code does not)."""
 _REFERS_BACK = re.compile(
-    r"(?:it|its|this|that|these|those|they|their|such|then|otherwise|however|also)\b", re.I
+    r"(?:it|its|this|that|these|those|they|their|such|then|otherwise|however|also|instead"
+    r"|thus|hence|therefore)\b",
+    re.I,
 )
 """The first words of a sentence that goes on about the one before it."""
 _CALL = re.compile(r"\w\(")
@@ -556,7 +558,7 @@ def quote_spans(
         words with it may be about another thing ("The Q3 churn in Nice ..." after
         Lyon's)."""
         return (
-            _PROSE.search(lines[j]) is not None
+            (_PROSE.search(lines[j]) is not None or lines[j].endswith(":"))
             and fits(lo, j)
             and _REFERS_BACK.match(lines[j]) is not None
         )

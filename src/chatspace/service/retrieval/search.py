@@ -137,6 +137,8 @@ _QUESTION_WORDS = frozenset({"many", "much", "often"})
 # "does it take?") only asks it again: a file says "47 minutes", not "long" or "last".
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
 _DURATION_VERB = re.compile(r"\b(last|lasted|lasts|take|takes|took)\W*$", re.I)
+_ASKS_WHAT = re.compile(r"\W*what (?:is|are|does|do)\b", re.I)
+"""A question that asks what something is or does (:attr:`Query.describes`)."""
 # A follow-up starts with a connective, or leans on a pronoun and has few words of its own.
 _CONTINUES = re.compile(r"^\W*(?:and|also|or|but|then|what about|how about|same for)\b", re.I)
 _POINTS_BACK = re.compile(
@@ -175,6 +177,15 @@ ENTRY_WEIGHT = 1.0
 """How much a passage that holds the entry of an option the question names (a label line
 that starts with it: "-p", "--prune") ranks above the other passages of its file
 (:func:`_headed_first`): the entry says what the option does; the others use it."""
+TITLE_HELD = 0.6
+"""The share of a question's weight its words of a title must hold for the question to
+be about what the title names: "What does the ANALYZE command do?" (0.63 in SQLite's
+manual: "command" is a common word) is about ``ANALYZE``; "What does git bisect reset
+do?" (0.58) asks about a part of ``git-bisect``."""
+INTRO_WEIGHT = 1.0
+"""How much the first passage of a file whose title the question spells whole ranks above
+the file's other passages when the question asks what the thing is or does ("What does
+VACUUM do?" of the page titled "VACUUM"): a page's introduction says what its title is."""
 HEADED_WEIGHT = 0.03
 """How much a passage whose headings or labels hold the question's terms ("checkpoint_timeout
 (integer)", "-R", "PERMISSIVE") ranks above the other passages of its file: the share of
@@ -227,6 +238,8 @@ class Query:
     """The short options it spells (``-x``), as written."""
     phrases: frozenset[tuple[str, ...]] = frozenset()
     """The names the question writes in several words (:func:`name_phrases`)."""
+    describes: bool = False
+    """Whether the question asks what something is or does ("What does VACUUM do?")."""
     computing: frozenset[str] = frozenset()
     """The words that ask for a computation over a table (:func:`~.tables.computing_words`)."""
 
@@ -402,6 +415,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         options,
         flags_in(question),
         name_phrases(question),
+        bool(_ASKS_WHAT.match(question)),
         computing_words(question),
     )
 
@@ -646,12 +660,24 @@ def _files_named(
     return conn.execute(sa.select(sa.func.count()).select_from(found)).scalar_one()
 
 
+class _Titles(NamedTuple):
+    shares: dict[str, float]
+    """Each file's share of its title's words that the question holds."""
+    about: frozenset[str]
+    """The files whose title the question spells whole, its words :data:`TITLE_HELD` of
+    the question's weight: what it asks about is what the title names ("What does VACUUM
+    do?")."""
+
+
 def _titled(
-    conn: sa.Connection, text: FullText, query: Query, file_ids: set[str]
-) -> dict[str, float]:
+    conn: sa.Connection, text: FullText, query: Query, weights: Sequence[float], file_ids: set[str]
+) -> _Titles:
     """Each file's share of its title's words that the question holds ("What lock does
     VACUUM FULL take?" spells out all of ``VACUUM``'s title and one of "Routine
-    Vacuuming"'s), by the index's stems; files without a title are left out."""
+    Vacuuming"'s), by the index's stems, and those whose title is what it asks about;
+    files without a title are left out."""
+    if not query.terms:
+        return _Titles({}, frozenset())
     passages = schema.passages
     first = sa.select(passages.c.file_id, sa.func.substr(passages.c.text, 1, TITLE_CHARS + 1))
     # one parameter for the files, not one each (a hundred cost PostgreSQL ~3 ms more)
@@ -665,15 +691,21 @@ def _titled(
         if words and (rest or len(head) <= TITLE_CHARS):
             titles[file_id] = words
     if not titles:
-        return {}
+        return _Titles({}, frozenset())
     stems = text.stems(conn, [*query.terms, *(w for words in titles.values() for w in words)])
     asked = {s for t in query.terms for s in stems[t]}
-    shares = {}
+    weighed = list(zip(query.terms, weights, strict=True))
+    total = sum(weights)
+    shares, about = {}, set()
     for file_id, words in titles.items():
         known = [w for w in words if stems[w]]
         if known:
             shares[file_id] = sum(set(stems[w]) <= asked for w in known) / len(known)
-    return shares
+            title = {s for w in known for s in stems[w]}
+            held = sum(w for t, w in weighed if set(stems[t]) <= title)
+            if shares[file_id] >= 1.0 and held >= TITLE_HELD * total:
+                about.add(file_id)
+    return _Titles(shares, frozenset(about))
 
 
 class _Ranked(NamedTuple):
@@ -692,14 +724,16 @@ class _Ranked(NamedTuple):
 
 
 def _headed_first(
-    ranked: list[_Ranked], top_k: int, lexical: _Lexical, query: Query
+    ranked: list[_Ranked], top_k: int, lexical: _Lexical, query: Query, intro: frozenset[str]
 ) -> list[_Ranked]:
     """``ranked`` with the passages of each file among the first ``top_k`` reordered within
     the places the file holds, a passage whose headings hold the question's terms higher
     by :data:`HEADED_WEIGHT`, one with the entry of an option it names by
-    :data:`ENTRY_WEIGHT` (on its side of the cut): a manual's entry for
-    ``checkpoint_timeout`` or ``--prune`` before the passages of the same page that only
-    mention it, in what a model is given and quoted."""
+    :data:`ENTRY_WEIGHT`, the first of a file in ``intro`` (whose title is what the
+    question asks about) by :data:`INTRO_WEIGHT` (on its side of the cut): a manual's
+    entry for ``checkpoint_timeout`` or ``--prune`` before the passages of the same page
+    that only mention it, and the introduction of ``VACUUM``'s page before those that say
+    what else it does, in what a model is given and quoted."""
     places: dict[str, list[int]] = {}
     for i, r in enumerate(ranked):
         places.setdefault(r.passage.file_id, []).append(i)
@@ -712,6 +746,7 @@ def _headed_first(
         bonus = {
             r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage)
             + ENTRY_WEIGHT * defines_option(r.passage.text, query.options, query.flags)
+            + INTRO_WEIGHT * (file_id in intro and r.passage.ord == 0)
             for r in mine
         }
         mine.sort(key=lambda r: (r.below, r.order - bonus[r.pid], r.bm25, r.pid))
@@ -797,7 +832,7 @@ def rank(
         and (lexical.unknown_names or _unknown_spelling(query, rows))
         and not _names_a_file(conn, where, rows, query)
     )
-    titled = _titled(conn, text, query, {p.file_id for _, p in rows}) if terms else {}
+    titled = _titled(conn, text, query, weights.shares, {p.file_id for _, p in rows})
     narrowed = scope.file_ids is not None
     share = dense.embedder.lexical_share if dense is not None else 1.0
     ranked: list[_Ranked] = []
@@ -805,12 +840,14 @@ def rank(
         similarity = None if cosine is None else cosine.get(pid)
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
         rel = relevance_of(coverage or 0.0, similarity, share)
-        order = rel + TITLE_WEIGHT * titled.get(p.file_id, 0.0)
+        order = rel + TITLE_WEIGHT * titled.shares.get(p.file_id, 0.0)
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
         below = below and not (narrowed and _names_a_column(p))
         ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
-    ranked = _headed_first(ranked, scope.top_k, lexical, query)
+    # what a thing is or does, not one of its options (their entries come first)
+    intro = titled.about if query.describes and not query.options | query.flags else frozenset()
+    ranked = _headed_first(ranked, scope.top_k, lexical, query, intro)
     best = tuple(
         replace(
             r.passage, score=r.bm25, relevance=r.relevance, lexical=r.coverage, dense=r.similarity

@@ -10,6 +10,7 @@ from chatspace.service.engines.local import LEADS, NO_MATCH, answer
 from chatspace.service.retrieval.quotes import (
     MAX_QUOTE_CHARS,
     best_quote,
+    defines_option,
     is_label,
     quote_spans,
     units_of,
@@ -254,6 +255,22 @@ def test_the_sentence_under_an_option_s_name_says_what_it_does() -> None:
     weights = {"skip_locked": 0.55, "option": 0.14, "vacuum": 0.31}
     quote = best_quote(passage, weights, "What does the SKIP_LOCKED option of VACUUM do?")
     assert quote == "Specifies that VACUUM should not wait for conflicting locks.", quote
+
+
+def test_an_entry_is_its_names_then_what_it_does_not_a_list_of_signatures() -> None:
+    """SQLite's json1.html lists twenty signatures ("json_extract(json,path,...)", ...)
+    before its first sentence: the list was read as json_extract's entry, and "What does
+    json_extract return?" ranked it first and quoted "json_type(json)"."""
+    listing = "\n".join(
+        f"{name}(json,path,...)" for name in ("json_extract", "json_insert", "json_remove")
+    )
+    listing += "\njson_set(json,path,value,...)\nThe json1 extension provides these."
+    assert not defines_option(listing, frozenset({"json_extract"}), frozenset())
+    assert defines_option(listing, frozenset({"json_set"}), frozenset())
+    entry = "-p\n--prune\n--prune-tags\nBefore fetching, remove any remote-tracking references."
+    assert defines_option(entry, frozenset({"--prune"}), frozenset({"-p"}))
+    setting = "work_mem (integer)\nSets the base maximum amount of memory of an operation."
+    assert defines_option(setting, frozenset({"work_mem"}), frozenset())
 
 
 def test_a_function_s_signature_heads_the_sentence_that_says_what_it_does() -> None:

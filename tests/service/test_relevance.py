@@ -458,6 +458,31 @@ def test_an_option_s_entry_comes_first_and_what_it_does_is_quoted(
     assert quotes["What does git fetch -x do?"].startswith("Don't use the standard ignore")
 
 
+def test_a_setting_s_entry_comes_first_of_its_page(service: Service, org: str) -> None:
+    """PostgreSQL's runtime-config pages list a setting as a label ("work_mem (integer)"),
+    then what it sets and its default, and mention it in other settings' entries that
+    say the question's words more often: "What is the default value of work_mem?" quoted
+    hash_mem_multiplier's "The default value is 2.0, which makes hash-based operations
+    use twice the usual work_mem base amount." The entry of a setting, function or column
+    the question names comes first of its file's passages, as an option's does."""
+    mentions = " ".join(
+        f"The default value of {name} is {value}, which multiplies the work_mem value."
+        for name, value in (("hash_mem_multiplier", "2.0"), ("sort_factor", "3.0"))
+        for _ in range(4)
+    )
+    page = (
+        f"Resource Consumption\n\n{mentions}\n\n{'Other settings follow here. ' * 30}\n\n"
+        "work_mem (integer)\nSets the base maximum amount of memory to be used by a query "
+        "operation before writing to temporary disk files. The default value is four "
+        "megabytes (4MB).\n"
+    )
+    with client_for(service, org) as c:
+        upload(c, [("runtime-config-resource.txt", page.encode())])
+        answer = ask(c, "What is the default value of work_mem?")
+    first = answer["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert "four megabytes (4MB)" in first, first
+
+
 def test_what_a_page_s_title_does_is_its_introduction(service: Service, org: str) -> None:
     """SQLite's manual (lang_vacuum.html, a check nobody here wrote): "What does VACUUM
     do?" quoted the passages of its page that say VACUUM most ("If the INTO clause is

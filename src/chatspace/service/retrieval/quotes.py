@@ -79,6 +79,7 @@ __all__ = [
     "defines_option",
     "is_label",
     "labelled_units",
+    "named_in_file",
     "numbers_in",
     "quantities_in",
     "quote_span",
@@ -95,7 +96,7 @@ SHAPE_BONUS = 0.35
 """Added to a sentence's weight (a share of the question, 0..1) when it holds what the
 question asks for."""
 NAMED_FACTOR = 0.3
-"""A term of the file's name (:func:`_named`) weighs this share in the choice of a
+"""A term of the file's name (:func:`named_in_file`) weighs this share in the choice of a
 sentence."""
 DEFINITION_BONUS = 0.3
 """Added to a sentence's weight (a share of the question) when it is the first under a
@@ -105,6 +106,9 @@ ENTRY_BONUS = 1.0
 """Added to a sentence's weight (a share of the question) when it is the first under the
 label of an option the question names ("What does git fetch --prune do?": "-p",
 "--prune", then "Before fetching, remove ..."): that is what it does."""
+ENTRY_LABELS = 3
+"""The labels an entry's first sentence may follow its name by: its other names and its
+type ("-c", "--clean"; "--decorate[=short|full|auto|no]")."""
 SENTENCE_COST = 0.02
 """Taken off per sentence a quote adds: a longer quote must hold more of the question."""
 HEADED_FACTOR = 0.7
@@ -352,7 +356,7 @@ def _shape(question: str) -> Callable[[str], bool] | None:
     return None
 
 
-def _named(passage: Passage, terms: list[frozenset[str]]) -> frozenset[str]:
+def named_in_file(passage: Passage, terms: list[frozenset[str]]) -> frozenset[str]:
     """The query terms in the name of the passage's file: they chose the passage (every
     sentence of it matches them), so the sentence that answers is the one with the rest of
     the question ("the annual *fee* in the Acme contract")."""
@@ -413,12 +417,20 @@ def _entries(
     lines: list[str], labels: list[bool], options: frozenset[str], flags: frozenset[str]
 ) -> list[bool]:
     """For each sentence, whether it is the first after labels one of which opens the
-    entry of one of ``options`` or ``flags`` (:func:`~.terms.opens_entry`)."""
+    entry of one of ``options`` or ``flags`` (:func:`~.terms.opens_entry`), at most
+    :data:`ENTRY_LABELS` before it: an entry's names ("-p", "--prune"), not a list of
+    signatures that only ends with a sentence ("json_extract(json,path,...)", then
+    twenty more)."""
     found: list[bool] = []
-    opened = False
+    since = ENTRY_LABELS  # labels since the last that opened an entry
     for line, label in zip(lines, labels, strict=True):
-        found.append(opened and not label)
-        opened = label and (opened or opens_entry(line, options, flags))
+        found.append(since < ENTRY_LABELS and not label)
+        if not label:
+            since = ENTRY_LABELS
+        elif opens_entry(line, options, flags):
+            since = 0
+        else:
+            since += 1
     return found
 
 
@@ -505,7 +517,7 @@ def quote_spans(
     labels = [label for _, label in split]
     labels[0] = labels[0] or _title(passage, units[0])
     shape = _shape(question)
-    named = _named(passage, terms)
+    named = named_in_file(passage, terms)
     sections = _sections(labels, terms)
     headings = _headings(labels, terms)
     entries = _entries(lines, labels, options_in(question), flags_in(question))

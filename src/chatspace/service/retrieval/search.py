@@ -69,7 +69,7 @@ from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
-from .quotes import defines_option, labelled_units
+from .quotes import defines_option, labelled_units, named_in_file
 from .scope import Scope, resolve_scope
 from .tables import asks_computation, computing_words, header_start
 from .terms import (
@@ -175,8 +175,9 @@ TITLE_CHARS = 100
 ``<title>``, a document's heading); a longer first line is a sentence, not a title."""
 ENTRY_WEIGHT = 1.0
 """How much a passage that holds the entry of an option the question names (a label line
-that starts with it: "-p", "--prune") ranks above the other passages of its file
-(:func:`_headed_first`): the entry says what the option does; the others use it."""
+that starts with it: "-p", "--prune"), or of a setting, a function or a column
+("work_mem (integer)", :func:`_entry_names`), ranks above the other passages of its file
+(:func:`_headed_first`): the entry says what it does; the others use it."""
 TITLE_HELD = 0.6
 """The share of a question's weight its words of a title must hold for the question to
 be about what the title names: "What does the ANALYZE command do?" (0.63 in SQLite's
@@ -745,7 +746,7 @@ def _headed_first(
         mine = [ranked[i] for i in held]
         bonus = {
             r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage)
-            + ENTRY_WEIGHT * defines_option(r.passage.text, query.options, query.flags)
+            + ENTRY_WEIGHT * defines_option(r.passage.text, *_entry_names(r.passage, query))
             + INTRO_WEIGHT * (file_id in intro and r.passage.ord == 0)
             for r in mine
         }
@@ -753,6 +754,18 @@ def _headed_first(
         for i, r in zip(held, mine, strict=True):
             out[i] = r
     return out
+
+
+def _entry_names(passage: Passage, query: Query) -> tuple[frozenset[str], frozenset[str]]:
+    """The names (long, then short) whose entry in ``passage`` says what the question
+    asks: the options it spells, else the settings, functions or columns it names
+    ("What is the default value of work_mem?": the entry "work_mem (integer)", then what
+    it sets and its default), less those the file is named after (``pg_restore`` of
+    ``app-pgrestore.html``: its synopsis, not an entry)."""
+    if query.options or query.flags:
+        return query.options, query.flags
+    names = frozenset(t for t in query.terms if is_identifier(t))
+    return names - named_in_file(passage, [names]), frozenset()
 
 
 def relevance_of(coverage: float, cosine: float | None, lexical_share: float) -> float:

@@ -345,6 +345,20 @@ def test_a_quote_joins_the_sentences_after_the_one_that_answers() -> None:
     assert len(quote) <= MAX_QUOTE_CHARS
 
 
+def test_a_heading_s_number_and_a_word_under_it_are_not_quoted() -> None:
+    """PostgreSQL's pages head a section "54.24. pg_settings", which splits after the
+    number: "54.24.", "20.5.", "11.8." were quoted as facts (8 quotes of 1,728 on the
+    manual's questions). SQLite's pages put "Small. Fast. Reliable." under the title:
+    "Small." was quoted as the title's definition."""
+    assert is_label("54.24.")
+    assert is_label("F.4.")
+    assert not is_label("It grew 3.1 percent.")
+    text = "STRICT Tables\nSmall. Fast. Reliable.\nSTRICT Tables\nEvery column declares a type."
+    passage = _passage(text, "STRICT", "Tables")
+    quote = best_quote(passage, {"strict": 0.8, "table": 0.2}, "What is a STRICT table?")
+    assert quote == "Every column declares a type.", quote
+
+
 def test_a_quote_goes_on_with_what_its_sentence_leads_to() -> None:
     """SQLite's datatype3.html: "How should I store dates and times in SQLite?" quoted
     "SQLite does not have a storage class set aside for storing dates and/or times." and

@@ -172,6 +172,9 @@ _CODE_SIGNATURE = re.compile(
     r"^(?:(?:async\s+)?def\s+|class\s+)?[\w.]+\s*\([^)]*[,=*][^)]*\)\s*(?:->.*|:)?$"
     r"|^[\w.]+\s*\((?:[^)'\d]|(?<=\w)\d)*\)\s*(?:->|\u2192)(?:[^'\d]|(?<=\w)\d)*$"
 )
+_SECTION_NUMBER = re.compile(r"^(?:[A-Z]\.)?(?:\d+\.)+\d*$")
+"""A heading's number, which ends a "sentence" of its own ("54.24." of "54.24.
+pg_settings", "F.4."): a label, not a fact to quote."""
 _CLAUSE_END = re.compile(r"[.,;:!?][\"')\]]*$")
 _PROSE = re.compile(r"[.!?][\"')\]]*$")
 """A sentence of prose ends with its punctuation (a heading, a table row or code does not)."""
@@ -317,7 +320,7 @@ def is_label(line: str) -> bool:
     stripped = line.strip()
     if _LABEL.search(stripped) or _SIGNATURE.search(stripped):
         return True
-    if _CODE_SIGNATURE.match(stripped):
+    if _CODE_SIGNATURE.match(stripped) or _SECTION_NUMBER.match(stripped):
         return True
     if _TYPED.match(stripped):  # "* Returns: {string}": the type of what the text explains
         return True
@@ -373,20 +376,24 @@ def named_in_file(passage: Passage, terms: list[frozenset[str]]) -> frozenset[st
     )
 
 
-def _sections(labels: list[bool], terms: list[frozenset[str]]) -> list[dict[str, float]]:
+def _sections(
+    lines: list[str], labels: list[bool], terms: list[frozenset[str]]
+) -> list[dict[str, float]]:
     """Each sentence's terms, at full weight, with those of the heading or label it stands
-    under at :data:`HEADED_FACTOR`: the sentences under "deadlock_timeout (integer)" or
-    "Root cause" are about it, and the heading alone answers nothing; but a sentence that
-    says a word itself says more than one under a heading that does."""
+    under at :data:`HEADED_FACTOR` when it says something (:func:`_said`): the sentences
+    under "deadlock_timeout (integer)" or "Root cause" are about it, and the heading alone
+    answers nothing (nor does "Small." under SQLite's titles); but a sentence that says a
+    word itself says more than one under a heading that does."""
     found: list[dict[str, float]] = []
     heading, under = frozenset[str](), False
-    for label, matched in zip(labels, terms, strict=True):
+    for line, label, matched in zip(lines, labels, terms, strict=True):
         if label:
             # consecutive labels name one thing ("-R", "--write-recovery-conf")
             heading = heading | matched if under else matched
             found.append(dict.fromkeys(matched, 1.0))
         else:
-            found.append({**dict.fromkeys(heading, HEADED_FACTOR), **dict.fromkeys(matched, 1.0)})
+            headed = heading if matched or _said(line) else frozenset()
+            found.append({**dict.fromkeys(headed, HEADED_FACTOR), **dict.fromkeys(matched, 1.0)})
         under = label
     return found
 
@@ -518,7 +525,7 @@ def quote_spans(
     labels[0] = labels[0] or _title(passage, units[0])
     shape = _shape(question)
     named = named_in_file(passage, terms)
-    sections = _sections(labels, terms)
+    sections = _sections(lines, labels, terms)
     headings = _headings(labels, terms)
     entries = _entries(lines, labels, options_in(question), flags_in(question))
     top = max(weights.values(), default=1.0)
@@ -539,7 +546,12 @@ def quote_spans(
         value = weight(found)
         if value and shape is not None and shape(lines[lo]):
             value += SHAPE_BONUS * top
-        if not labels[lo] and (heading := headings[lo]) and not (terms[lo] & heading):
+        if (
+            not labels[lo]
+            and (heading := headings[lo])
+            and not (terms[lo] & heading)
+            and _said(lines[lo])
+        ):
             value += DEFINITION_BONUS * top
         if entries[lo]:
             value += ENTRY_BONUS * top

@@ -37,8 +37,10 @@ answers. Here the question is read against the table, computed with pandas:
   of revenue came from North?": "412,000 of 1,109,100 (37.1%)"); a count of the
   distinct values of a column of text the question names ("How many species are
   there?"); a median; a standard deviation (of a sample: pandas' ``std``); a superlative
-  ("highest", "lowest", "most", ...: the rows with the extreme value). Else the rows the
-  filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
+  ("highest", "lowest", "most", ...: the rows with the extreme value); the table itself:
+  its columns ("What columns does it have?": the header, cited), a count of its rows
+  ("How many rows does it have?", "How many records are there for September?"). Else
+  the rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
   meeting the first.
@@ -72,6 +74,8 @@ from chatspace.service.retrieval.tables import (
     COMPUTATIONS,
     COUNTING,
     SUMMING,
+    TABLE_COLUMNS,
+    TABLE_ROWS,
     header_start,
     number,
 )
@@ -144,6 +148,8 @@ _ROOTED = 4
 """Words longer than this lose a verb's ending to name a column (:func:`_root`)."""
 _ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_MONTH_CUTS = frozenset(m[:3] for m in MONTHS)
+"""How a month filters a column of dates written with words ("19-Sep-03": "sep")."""
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
@@ -179,12 +185,15 @@ class _Table:
     rows: tuple[tuple[str, ...], ...]
     cites: tuple[Cite, ...]
     spans: tuple[tuple[int, int], ...]
+    heading: Cite
+    """The header line (of the first block)."""
     passages: int = 1
 
 
 @dataclass(frozen=True, slots=True)
 class _Answer:
-    kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max", "min", "part"
+    kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max", "min",
+    # "part", "columns"
     rows: tuple[int, ...]
     """The rows shown or cited, in table order."""
     column: int = -1
@@ -264,7 +273,9 @@ def _read(passage: Passage, index: int) -> _Table | None:
                 spans.append((at, at + len(line)))
                 at += len(line) + 1
             cites = tuple(Cite(index, text[a:b], a) for a, b in spans)
-            return _Table(tuple(header), tuple(map(tuple, rows)), cites, tuple(spans))
+            top_at = sum(len(line) + 1 for line in lines[:skip])
+            heading = Cite(index, lines[skip], top_at)
+            return _Table(tuple(header), tuple(map(tuple, rows)), cites, tuple(spans), heading)
     return None
 
 
@@ -276,6 +287,7 @@ def _merge(blocks: list[_Table]) -> _Table:
         tuple(row for b in blocks for row in b.rows),
         tuple(cite for b in blocks for cite in b.cites),
         tuple(span for b in blocks for span in b.spans),
+        blocks[0].heading,
         passages=len(blocks),
     )
 
@@ -435,6 +447,11 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if view.compared and not (view.keep & view.counted).any():
         return view.nothing_meets()
     conditioned = bool(view.compared) or view.absent is not None
+    # the table itself: "What columns does it have?", "How many rows does it have?"
+    if not filters and not conditioned and asked.said & TABLE_COLUMNS:
+        return _Answer("columns", (), value=f"{len(table.header)}")
+    if counting and asked.said & TABLE_ROWS and (view.keep & view.counted).any():
+        return view.count(asked.sharing)
     if counting and conditioned and (column is None or column in view.compared):
         return view.count(asked.sharing)
     # "What share of revenue came from North?": the part of a column's total
@@ -554,12 +571,14 @@ class _View:
     @property
     def scope(self) -> str:
         """The filters as words: ``Region North, Month March``; a date's by the question's
-        own (``Date 2020``, not twelve dates); at most :data:`_SHOWN_VALUES` values each."""
+        own (``Date 2020``, ``Date Sep``, not twelve dates); at most :data:`_SHOWN_VALUES`
+        values each."""
         kept = self.frame[self.matched]
         found = []
         for c, words in self.filters.items():
-            dated = len(_dates_of(words)) == len(words)
-            shown = sorted(words) if dated else list(kept[c].unique())
+            dated = len(_dates_of(words)) + len(words & _MONTH_CUTS) == len(words)
+            cut = sorted(w.title() if w in _MONTH_CUTS else w for w in words)
+            shown = cut if dated else list(kept[c].unique())
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
             found.append(f"{self.names[c]} {' or '.join([*shown[:_SHOWN_VALUES], *more])}")
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
@@ -820,10 +839,14 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
              f"(sum of {_rows(len(answer.rows))} of {source}{some}) ",
              *(table.cites[i] for i in cited)),
         ]  # fmt: skip
+    if answer.kind == "columns":
+        names = ", ".join(_column_names(table.header))
+        return [(f"Columns: {answer.value} ({names}) ({source}) ", table.heading)]
     if answer.kind == "count":
         which = f" with {answer.scope}" if answer.scope else ""
         share = f" ({len(answer.rows) / answer.of:.1%})" if answer.share and answer.of else ""
-        text = f"Rows{which}: {answer.value} of {answer.of:,}{share} ({source}{some}) "
+        among = f" of {answer.of:,}" if answer.scope or share else ""
+        text = f"Rows{which}: {answer.value}{among}{share} ({source}{some}) "
     else:
         label = {
             "sum": "Total", "mean": "Average", "median": "Median", "std": "Standard deviation"

@@ -71,7 +71,7 @@ from chatspace.types import ChatMessage, question_of
 from .locations import Mark
 from .quotes import defines_option, labelled_units, named_in_file
 from .scope import Scope, resolve_scope
-from .tables import asks_computation, computing_words, header_start
+from .tables import asks_computation, asks_shape, computing_words, header_start
 from .terms import (
     CALENDAR,
     MAX_TERMS,
@@ -241,6 +241,8 @@ class Query:
     """The names the question writes in several words (:func:`name_phrases`)."""
     describes: bool = False
     """Whether the question asks what something is or does ("What does VACUUM do?")."""
+    shape: bool = False
+    """Whether it asks about a table's rows or columns (:func:`~.tables.asks_shape`)."""
     computing: frozenset[str] = frozenset()
     """The words that ask for a computation over a table (:func:`~.tables.computing_words`)."""
 
@@ -417,6 +419,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         flags_in(question),
         name_phrases(question),
         bool(_ASKS_WHAT.match(question)),
+        asks_shape(question),
         computing_words(question),
     )
 
@@ -855,7 +858,10 @@ def rank(
         rel = relevance_of(coverage or 0.0, similarity, share)
         order = rel + TITLE_WEIGHT * titled.shares.get(p.file_id, 0.0)
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
-        below = below and not (narrowed and _names_a_column(p))
+        # narrowed to a few files, a question about a table's column or its shape is
+        # about that table
+        about = _names_a_column(p) or (query.shape and _rows_of_a_table(p))
+        below = below and not (narrowed and about)
         ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
     # what a thing is or does, not one of its options (their entries come first)

@@ -39,9 +39,12 @@ __all__ = [
     "MAX_COLUMNS",
     "MAX_ROWS",
     "SUMMING",
+    "TABLE_COLUMNS",
+    "TABLE_ROWS",
     "Piece",
     "Table",
     "asks_computation",
+    "asks_shape",
     "computing_words",
     "header_start",
     "key_value_text",
@@ -68,6 +71,10 @@ COMPUTATIONS: Mapping[str, frozenset[str]] = {
 (``engines/table_rows.py`` computes it). No cell need say them: a table's passage is
 judged by the question's other words (:mod:`.search`)."""
 COMPUTING = frozenset().union(*COMPUTATIONS.values())
+TABLE_ROWS = frozenset({"rows", "records", "entries", "observations"})
+TABLE_COLUMNS = frozenset({"columns", "fields", "variables"})
+"""The words that ask about a table itself, its rows or its columns ("How many rows does
+the table have?", "What columns does it have?"): no cell says them either."""
 COUNTING = frozenset({"how many", "number of"})
 SUMMING = frozenset({"how much"})
 """Pairs of words that ask for a count of rows, or for an amount."""
@@ -199,6 +206,11 @@ class Table:
             out.truncate()
             writer.writerow(texts)
             yield number, out.getvalue()
+
+
+def asks_shape(question: str) -> bool:
+    """Whether ``question`` asks about a table's rows or columns themselves."""
+    return bool({w.lower() for w in _WORDS.findall(question)} & (TABLE_ROWS | TABLE_COLUMNS))
 
 
 def asks_computation(question: str) -> bool:

@@ -310,6 +310,21 @@ def test_a_terminal_names_the_sentences_each_file_backs_and_those_none_does(
     assert f"  {UNSUPPORTED_NOTE}\n      “Customers love the new app.”\n" in tail
 
 
+def test_a_terminal_lists_no_sentences_for_the_quotes_of_service_l0(
+    ip: Any, embedded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """service-l0's bullets are the quotes they cite: a source listed the end of its own
+    bullet as the sentence it backs ("for “Close*) (4 passages of prices.csv) [1]”")."""
+    report = tmp_path / "q3-report.md"
+    report.write_text("# Q3\n\nThe churn rate in Q3 was 3.1 percent, down from 4.7 percent.\n")
+    run(ip, f"%files upload {report}")
+    capsys.readouterr()
+    ip.run_cell("%%chat -m service-l0 --no-store\nWhat was the churn rate in Q3?")
+    tail = capsys.readouterr().out.split("Sources:\n", 1)[1]
+    assert tail.startswith("  [1] q3-report.md, line 3"), tail
+    assert "for “" not in tail
+
+
 def test_an_answer_nothing_supports_is_marked_though_its_model_was_given_passages(
     ip: Any, embedded: Path, upstream: FakeUpstream, tmp_path: Path
 ) -> None:

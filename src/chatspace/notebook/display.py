@@ -341,9 +341,10 @@ class ChatResult:
 
     def _backing(self) -> tuple[dict[str, list[str]], list[str]]:
         """The sentences of the answer each source's marker backs, and those the notebook
-        marks :data:`UNSUPPORTED` (:func:`evidence`), in order."""
+        marks :data:`UNSUPPORTED` (:func:`evidence`), in order; none of ``service-l0``'s,
+        whose bullets are the quotes they cite."""
         choice = self.completion.choices[0] if self.completion and self.completion.choices else None
-        if choice is None:
+        if choice is None or self.completion is None or self.completion.model == DEFAULT_MODEL:
             return {}, []
         text, sentences = self.text, _sentences(self.text)
         markers = {_source_key(c.file_id, c.quote, c.location): c.marker for c in self.citations}

@@ -283,6 +283,23 @@ def test_attribution_judges_each_sentence_on_its_own() -> None:
         assert note.file_citation.quote in passages[0].text + passages[1].text
 
 
+def test_numbers_in_a_list_are_each_a_number_and_a_hex_one_is_whole() -> None:
+    """SQLite's datatype3.html stores an integer "in 0, 1, 2, 3, 4, 6, or 8 bytes": read
+    as one number "0,1,2,3,4,6", it backed no sentence that says one of them. SmolLM2's
+    "INTEGER (None, 0xfffffff8c2431d567)" was a 0 and letters."""
+    passages = (
+        _passage(
+            "datatype3",
+            "INTEGER. The value is a signed integer, stored in 0, 1, 2, 3, 4, 6, or 8 bytes "
+            "depending on the magnitude of the value.",
+        ),
+    )
+    backed = "A signed integer value can be stored in 4 bytes."
+    [note] = attribute(backed, Retrieval("q", passages=passages))
+    assert note.text == backed
+    assert attribute("INTEGER (None, 0xfffffff8c2431d567)", Retrieval("q", passages=passages)) == ()
+
+
 def test_a_date_in_a_passage_does_not_back_a_quantity_with_the_same_number() -> None:
     """SmolLM2 answered "The checkout outage lasted 14 days." from the postmortem, whose
     only 14 is the day of "14 March": the sentence was cited as if the file said it."""

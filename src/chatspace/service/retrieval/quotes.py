@@ -125,12 +125,15 @@ window"). Chosen on the dev split of ``benchmarks/data/pgdocs``: with a second q
 0.669, with one quote for 0.641. A second quote that says no word the first does not
 would have added 0.021 more, but repeats it ("The Lyon office opens at 9:00" after "The
 Paris office opens at 8:30", for which office opens at 8:30)."""
-_NUMBER = re.compile(r"(?<!\w)(?<![^\W\d_]\()(?:\d[\d,.' ]*\d|\d)")
+_NUMBER = re.compile(r"(?<!\w)(?<![^\W\d_]\()\d(?:\d|[,.'](?=\d)| (?=\d{3}\b))*")
 """A number: not the digits of a name ("v1", "Q3", "int4", :data:`_NUMBERED`) or of a
-manual's section ("git-am(1)"); a unit may follow it ("5min", "128MB")."""
+manual's section ("git-am(1)"); a unit may follow it ("5min", "128MB"). Its separators
+are followed by a digit, a space by three ("184 000"): "512, 1024 and 4096" are three."""
 _NUMBERED = re.compile(r"(?<!\w)[^\W\d_]+\d[^\W_]*")
 """A name with digits ("Q3", "v1", "template1"): a figure as strict as a number ("Q4" is
 not "Q3"), whole ("v1" is not "file1")."""
+_HEX = re.compile(r"(?<!\w)0x[0-9a-f]+\b", re.I)
+"""A number written in hexadecimal ("0xfffffff8"), whole: not the 0 before its x."""
 _HAS_DIGIT = re.compile(r"\d")
 _MONTH = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{4}-\d{2}-\d{2}\b|"
@@ -301,8 +304,8 @@ def claim_words(text: str) -> frozenset[str]:
 def numbers_in(text: str) -> frozenset[str]:
     """The numbers of ``text`` as digits and a decimal point ("184,000" and "184000" are one;
     "3.1" keeps its point)."""
-    found = {m.group().lower() for m in _NUMBERED.finditer(text)}
-    for m in _NUMBER.finditer(text):
+    found = {m.group().lower() for m in (*_HEX.finditer(text), *_NUMBERED.finditer(text))}
+    for m in _NUMBER.finditer(_HEX.sub(" ", text)):
         raw = re.sub(r"[,' ](?=\d{3}\b)", "", m.group()).rstrip(".,' ")
         found.add(raw.replace(" ", ""))
     return frozenset(found)

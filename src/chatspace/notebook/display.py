@@ -218,8 +218,12 @@ def evidence_of(completion: ChatCompletion) -> tuple[str, list[Citation]]:
     annotations = choice.message.annotations if choice else []
     perceived = completion.perception_usage
     given = perceived is not None and perceived.prompt_tokens > 0
-    generated = completion.model != DEFAULT_MODEL
-    return evidence(completion.text, annotations, generated=generated, given=given)
+    return evidence(completion.text, annotations, generated=_generated(completion), given=given)
+
+
+def _generated(completion: ChatCompletion) -> bool:
+    """Whether a model wrote the answer: ``service-l0``'s bullets are the quotes they cite."""
+    return completion.model != DEFAULT_MODEL
 
 
 @dataclass(frozen=True, eq=False)
@@ -343,9 +347,10 @@ class ChatResult:
         """The sentences of the answer each source's marker backs, and those the notebook
         marks :data:`UNSUPPORTED` (:func:`evidence`), in order; none of ``service-l0``'s,
         whose bullets are the quotes they cite."""
-        choice = self.completion.choices[0] if self.completion and self.completion.choices else None
-        if choice is None or self.completion is None or self.completion.model == DEFAULT_MODEL:
+        completion = self.completion
+        if completion is None or not completion.choices or not _generated(completion):
             return {}, []
+        choice = completion.choices[0]
         text, sentences = self.text, _sentences(self.text)
         markers = {_source_key(c.file_id, c.quote, c.location): c.marker for c in self.citations}
         backs: dict[str, list[str]] = {}

@@ -267,14 +267,14 @@ def _read(passage: Passage, index: int) -> _Table | None:
             return None
         header, rows = parsed[0], parsed[1:]
         if len(header) >= _MIN_COLUMNS and all(len(r) == len(header) for r in rows):
-            at = sum(len(line) + 1 for line in lines[: skip + 1])
+            top = sum(len(line) + 1 for line in lines[:skip])
+            heading = Cite(index, lines[skip], top)
+            at = top + len(lines[skip]) + 1
             spans = []
             for line in lines[skip + 1 :]:
                 spans.append((at, at + len(line)))
                 at += len(line) + 1
             cites = tuple(Cite(index, text[a:b], a) for a, b in spans)
-            top_at = sum(len(line) + 1 for line in lines[:skip])
-            heading = Cite(index, lines[skip], top_at)
             return _Table(tuple(header), tuple(map(tuple, rows)), cites, tuple(spans), heading)
     return None
 

@@ -380,22 +380,22 @@ def named_in_file(passage: Passage, terms: list[frozenset[str]]) -> frozenset[st
 
 
 def _sections(
-    lines: list[str], labels: list[bool], terms: list[frozenset[str]]
+    says: list[bool], labels: list[bool], terms: list[frozenset[str]]
 ) -> list[dict[str, float]]:
     """Each sentence's terms, at full weight, with those of the heading or label it stands
-    under at :data:`HEADED_FACTOR` when it says something (:func:`_said`): the sentences
+    under at :data:`HEADED_FACTOR` when it ``says`` something (:func:`_said`): the sentences
     under "deadlock_timeout (integer)" or "Root cause" are about it, and the heading alone
     answers nothing (nor does "Small." under SQLite's titles); but a sentence that says a
     word itself says more than one under a heading that does."""
     found: list[dict[str, float]] = []
     heading, under = frozenset[str](), False
-    for line, label, matched in zip(lines, labels, terms, strict=True):
+    for said, label, matched in zip(says, labels, terms, strict=True):
         if label:
             # consecutive labels name one thing ("-R", "--write-recovery-conf")
             heading = heading | matched if under else matched
             found.append(dict.fromkeys(matched, 1.0))
         else:
-            headed = heading if matched or _said(line) else frozenset()
+            headed = heading if matched or said else frozenset()
             found.append({**dict.fromkeys(headed, HEADED_FACTOR), **dict.fromkeys(matched, 1.0)})
         under = label
     return found
@@ -528,7 +528,8 @@ def quote_spans(
     labels[0] = labels[0] or _title(passage, units[0])
     shape = _shape(question)
     named = named_in_file(passage, terms)
-    sections = _sections(lines, labels, terms)
+    says = [_said(line) for line in lines]
+    sections = _sections(says, labels, terms)
     headings = _headings(labels, terms)
     entries = _entries(lines, labels, options_in(question), flags_in(question))
     top = max(weights.values(), default=1.0)
@@ -549,12 +550,7 @@ def quote_spans(
         value = weight(found)
         if value and shape is not None and shape(lines[lo]):
             value += SHAPE_BONUS * top
-        if (
-            not labels[lo]
-            and (heading := headings[lo])
-            and not (terms[lo] & heading)
-            and _said(lines[lo])
-        ):
+        if not labels[lo] and (heading := headings[lo]) and not (terms[lo] & heading) and says[lo]:
             value += DEFINITION_BONUS * top
         if entries[lo]:
             value += ENTRY_BONUS * top

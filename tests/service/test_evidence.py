@@ -392,10 +392,16 @@ def test_a_question_about_a_named_document_sends_its_passages(
         ("You are a helpful assistant. What is the fee?", "What is the fee?"),
         ("Which format does the export use?", "Which format does the export use?"),
         ("Respond in JSON.", "Respond in JSON."),
+        ("What does zlib.gzipSync do?", "What does zlib.gzipSync do?"),
+        (
+            "What changed in 15.2 for os.path.join? Answer in plain text.",
+            "What changed in 15.2 for os.path.join?",
+        ),
     ],
 )
 def test_only_the_instructions_around_a_question_are_left_out(asked: str, searched: str) -> None:
-    """A question about a format is a question; an instruction alone is all there is."""
+    """A question about a format is a question; an instruction alone is all there is; a
+    dotted name or a version is one word, not the end of a sentence."""
     assert without_instructions(asked) == searched
 
 

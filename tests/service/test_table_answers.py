@@ -355,6 +355,34 @@ def test_a_table_s_rows_and_columns_are_answered(client: httpx.Client) -> None:
     assert content.startswith(f"Rows with Date Sep: {len(september)} of {len(frame)} ("), content
 
 
+def test_the_time_a_table_s_rows_cover_is_answered(client: httpx.Client) -> None:
+    """ "How many trading days does the table cover?" and "What period does it cover?" of
+    a table a cell narrows to found nothing (no cell says "days" or "period"). The days
+    are its column of dates counted; the period, its first and last date (the rows run
+    newest first), each cited by its row."""
+    frame = pd.read_csv(DAILY)
+    (daily,) = upload(client, [("msft.csv", DAILY.read_bytes())])
+    scoped = [{"type": "filter", "file_ids": [daily["id"]]}]
+
+    def said(question: str) -> tuple[str, list[tuple[str, str]]]:
+        answer = ask(client, [{"type": "text", "text": question}, *scoped])
+        cited = _checked(client, answer)
+        return str(_message(answer)["content"]).split("\n- ", 1)[1], cited
+
+    content, _ = said("How many trading days does the table cover?")
+    assert content.startswith(f"Distinct Date: {frame['Date'].nunique()} ("), content
+    days = pd.to_datetime(frame["Date"], format="%d-%b-%y")
+    first, last = frame["Date"][days.idxmin()], frame["Date"][days.idxmax()]
+    assert (first, last) == ("19-Jun-03", "19-Sep-03")
+    for question in ("What period does the table cover?", "What date range does it span?"):
+        content, cited = said(question)
+        assert content.startswith(f"Date: {first} to {last} ({len(frame)} rows of "), content
+        assert [q.split(",")[0] for _, q in cited] == [first, last]
+    september = frame[frame["Date"].str.contains("-Sep-")]
+    content, _ = said("How many days in September?")
+    assert content.startswith(f"Rows with Date Sep: {len(september)} of {len(frame)} ("), content
+
+
 # ---------------------------------------------------------------- key/value tables
 
 

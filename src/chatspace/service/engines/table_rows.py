@@ -39,7 +39,10 @@ answers. Here the question is read against the table, computed with pandas:
   there?"); a median; a standard deviation (of a sample: pandas' ``std``); a superlative
   ("highest", "lowest", "most", ...: the rows with the extreme value); the table itself:
   its columns ("What columns does it have?": the header, cited), a count of its rows
-  ("How many rows does it have?", "How many records are there for September?"). Else
+  ("How many rows does it have?", "How many records are there for September?"), the
+  time its rows cover, read off its leftmost column of dates ("What period does it
+  cover?": the first and the last date, each row cited; "How many trading days does it
+  cover?": its dates counted). Else
   the rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
@@ -76,6 +79,7 @@ from chatspace.service.retrieval.tables import (
     SUMMING,
     TABLE_COLUMNS,
     TABLE_ROWS,
+    TABLE_SPAN,
     header_start,
     number,
 )
@@ -138,6 +142,11 @@ _SHARE = COMPUTATIONS["share"]
 virginica?"); not taken out of the words that name columns ("discount percentage")."""
 _COUNT = COMPUTATIONS["count"]
 _ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _SPREAD | _COUNT
+_DAYS = TABLE_SPAN & {"days", "dates"}
+"""Counted, the days of a column of dates: "How many trading days does it cover?"."""
+_STRETCH = (TABLE_SPAN - _DAYS) | {"range"}
+"""The stretch of time a column of dates covers: "What period does the table cover?",
+"What date range does it span?"."""
 _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
 _WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
@@ -193,7 +202,7 @@ class _Table:
 @dataclass(frozen=True, slots=True)
 class _Answer:
     kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max", "min",
-    # "part", "columns"
+    # "part", "columns", "stretch"
     rows: tuple[int, ...]
     """The rows shown or cited, in table order."""
     column: int = -1
@@ -459,6 +468,11 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         part = view.part(view.target)
         if part is not None:
             return part
+    # "What period does it cover?", "How many trading days does it cover?": its dates
+    if asked.said & _STRETCH and view.target is None and (dates := view.dates) is not None:
+        return view.stretch(dates)
+    if counting and asked.said & _DAYS and not view.compared and (dates := view.dates) is not None:
+        return view.count(asked.sharing) if filters else view.distinct(dates)
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
     if column is not None and asked.said & _MEDIAN:
@@ -628,6 +642,34 @@ class _View:
         rows = tuple(int(i) for i in first.index)
         values = tuple(str(v) for v in first)
         return _Answer("distinct", rows, column, f"{len(rows):,}", of=self.total, values=values)
+
+    @property
+    def dates(self) -> int | None:
+        """The leftmost column of dates: every cell of it (one at least) reads as a date
+        and it is no column of numbers."""
+        import pandas as pd
+
+        for c in self.frame.columns:
+            cells = self.frame[c][self.counted].map(str).str.strip()
+            cells = cells[cells != ""]
+            if c in self.numeric or cells.empty:
+                continue
+            read = pd.to_datetime(cells, errors="coerce", format="mixed")
+            if read.notna().all():
+                return int(c)
+        return None
+
+    def stretch(self, column: int) -> _Answer:
+        """The first and the last date of ``column`` among the rows kept, each cited by
+        its row ("12-Jun-03 to 19-Sep-03", whatever order the rows are in)."""
+        import pandas as pd
+
+        cells = self.frame[column][self.keep & self.counted].map(str).str.strip()
+        read = pd.to_datetime(cells[cells != ""], errors="coerce", format="mixed")
+        first, last = read.idxmin(), read.idxmax()
+        shown = f"{self.frame[column][first]} to {self.frame[column][last]}"
+        rows = (int(first), int(last)) if first != last else (int(first),)
+        return _Answer("stretch", rows, column, shown, self.scope, len(read))
 
     def nothing_meets(self) -> _Answer:
         """No row meets the conditions: the row nearest to meeting the first, cited (the
@@ -833,6 +875,11 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
         (row,) = answer.rows
         value = table.rows[row][answer.column]
         return [(f"{column}{scope}: {value} ({source}) ", table.cites[row])]
+    if answer.kind == "stretch":
+        return [
+            (f"{column}{scope}: {answer.value} ({_rows(answer.of)} of {source}) ",
+             *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
     if answer.kind == "part":
         return [
             (f"Share of {column}{scope}: {answer.value} "

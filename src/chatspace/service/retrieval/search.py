@@ -151,7 +151,9 @@ _EXISTS = re.compile(
 back to no place."""
 _FEW_TERMS = 3
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
+_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=[^\s.!?]))+(?:[.!?]+|$)", re.M)
+"""A sentence ends at ".", "!" or "?" before a blank or the end: "os.path.join" and
+"15.2" are words within one."""
 # A sentence that asks for a form of answer (and is not itself a question), or casts the
 # model in a role: a tool's wrapping, not the user's subject.
 _INSTRUCTION = re.compile(

@@ -41,6 +41,7 @@ __all__ = [
     "SUMMING",
     "TABLE_COLUMNS",
     "TABLE_ROWS",
+    "TABLE_SPAN",
     "Piece",
     "Table",
     "asks_computation",
@@ -73,8 +74,11 @@ judged by the question's other words (:mod:`.search`)."""
 COMPUTING = frozenset().union(*COMPUTATIONS.values())
 TABLE_ROWS = frozenset({"rows", "records", "entries", "observations"})
 TABLE_COLUMNS = frozenset({"columns", "fields", "variables"})
+TABLE_SPAN = frozenset({"days", "dates", "period", "span"})
 """The words that ask about a table itself, its rows or its columns ("How many rows does
-the table have?", "What columns does it have?"): no cell says them either."""
+the table have?", "What columns does it have?"), or the stretch of time its rows cover
+("How many trading days does it cover?", "What period does the table cover?"): no cell
+says them either."""
 COUNTING = frozenset({"how many", "number of"})
 SUMMING = frozenset({"how much"})
 """Pairs of words that ask for a count of rows, or for an amount."""
@@ -209,8 +213,10 @@ class Table:
 
 
 def asks_shape(question: str) -> bool:
-    """Whether ``question`` asks about a table's rows or columns themselves."""
-    return bool({w.lower() for w in _WORDS.findall(question)} & (TABLE_ROWS | TABLE_COLUMNS))
+    """Whether ``question`` asks about a table's rows or columns themselves, or the time
+    its rows span."""
+    words = {w.lower() for w in _WORDS.findall(question)}
+    return bool(words & (TABLE_ROWS | TABLE_COLUMNS | TABLE_SPAN))
 
 
 def asks_computation(question: str) -> bool:

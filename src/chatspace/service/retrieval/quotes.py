@@ -64,7 +64,15 @@ from typing import TYPE_CHECKING
 
 from chatspace._wire import SENTENCE_PATTERN
 
-from .terms import flags_in, holds_identifier, is_identifier, opens_entry, options_in, search_terms
+from .terms import (
+    calls_in,
+    flags_in,
+    holds_identifier,
+    is_identifier,
+    opens_entry,
+    options_in,
+    search_terms,
+)
 
 if TYPE_CHECKING:
     from .search import Passage
@@ -166,6 +174,10 @@ _ASKS_DESCRIPTION = re.compile(r"\bwhat (?:does|do|did)\b.*\b(?:do|return|mean)\
 """"What does util.promisify do?": a sentence that says it, not a parameter's line."""
 _ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
+PERMALINK = "\u00b6"
+"""The mark Sphinx and MkDocs link each heading and each definition's signature to
+("str.partition(sep)¶", "heapq.heapify(x)¶"): a line that ends with it names what the
+lines under it explain, however it is written."""
 _SIGNATURE = re.compile(r"^\s*(?:signed|signature|date|yours|regards|sincerely)\b", re.I)
 # A definition's signature, with parameters ("class Cursor(connection, row_factory=None)")
 # or a return type ("pg_cancel_backend ( pid integer ) → boolean", a reference table's
@@ -323,6 +335,8 @@ def is_label(line: str) -> bool:
     stripped = line.strip()
     if _LABEL.search(stripped) or _SIGNATURE.search(stripped):
         return True
+    if stripped.endswith(PERMALINK):  # "heapq.heapify(x)¶": Sphinx marks what it defines
+        return True
     if _CODE_SIGNATURE.match(stripped) or _SECTION_NUMBER.match(stripped):
         return True
     if _TYPED.match(stripped):  # "* Returns: {string}": the type of what the text explains
@@ -380,19 +394,21 @@ def named_in_file(passage: Passage, terms: list[frozenset[str]]) -> frozenset[st
 
 
 def _sections(
-    says: list[bool], labels: list[bool], terms: list[frozenset[str]]
+    says: list[bool], labels: list[bool], terms: list[frozenset[str]], anew: list[bool]
 ) -> list[dict[str, float]]:
     """Each sentence's terms, at full weight, with those of the heading or label it stands
     under at :data:`HEADED_FACTOR` when it ``says`` something (:func:`_said`): the sentences
     under "deadlock_timeout (integer)" or "Root cause" are about it, and the heading alone
     answers nothing (nor does "Small." under SQLite's titles); but a sentence that says a
-    word itself says more than one under a heading that does."""
+    word itself says more than one under a heading that does. A label that is a heading
+    of its own (``anew``: :data:`PERMALINK`) names another thing than the labels before it
+    ("shutil.rmtree(directory)", then "Archiving operations¶")."""
     found: list[dict[str, float]] = []
     heading, under = frozenset[str](), False
-    for said, label, matched in zip(says, labels, terms, strict=True):
+    for said, label, matched, own in zip(says, labels, terms, anew, strict=True):
         if label:
             # consecutive labels name one thing ("-R", "--write-recovery-conf")
-            heading = heading | matched if under else matched
+            heading = heading | matched if under and not own else matched
             found.append(dict.fromkeys(matched, 1.0))
         else:
             headed = heading if matched or said else frozenset()
@@ -401,33 +417,41 @@ def _sections(
     return found
 
 
-def _headings(labels: list[bool], terms: list[frozenset[str]]) -> list[frozenset[str]]:
+def _headings(
+    labels: list[bool], terms: list[frozenset[str]], anew: list[bool]
+) -> list[frozenset[str]]:
     """For each sentence, the matched terms of the labels right before it (a heading, then
-    a parameter's line, "* `value` {any}"): a sentence that follows them may define what
-    they name."""
+    a parameter's line, "* `value` {any}"; from the last heading of its own, ``anew``): a
+    sentence that follows them may define what they name."""
     found: list[frozenset[str]] = []
     before = frozenset[str]()
-    for label, matched in zip(labels, terms, strict=True):
+    for label, matched, own in zip(labels, terms, anew, strict=True):
         found.append(before)
-        before = before | matched if label else frozenset()
+        before = (matched if own else before | matched) if label else frozenset()
     return found
 
 
-def defines_option(text: str, options: frozenset[str], flags: frozenset[str]) -> bool:
-    """Whether ``text`` holds what one of ``options`` or ``flags`` does: a sentence under
-    the label of its entry (:func:`_entries`)."""
-    if not options and not flags:
+def defines_option(
+    text: str, options: frozenset[str], flags: frozenset[str], calls: frozenset[str] = frozenset()
+) -> bool:
+    """Whether ``text`` holds what one of ``options``, ``flags`` or ``calls`` does: a
+    sentence under the label of its entry (:func:`_entries`)."""
+    if not options and not flags and not calls:
         return False
     split = labelled_units(text)
     lines = [text[u.start : u.end] for u, _ in split]
-    return any(_entries(lines, [label for _, label in split], options, flags))
+    return any(_entries(lines, [label for _, label in split], options, flags, calls))
 
 
 def _entries(
-    lines: list[str], labels: list[bool], options: frozenset[str], flags: frozenset[str]
+    lines: list[str],
+    labels: list[bool],
+    options: frozenset[str],
+    flags: frozenset[str],
+    calls: frozenset[str] = frozenset(),
 ) -> list[bool]:
     """For each sentence, whether it is the first after labels one of which opens the
-    entry of one of ``options`` or ``flags`` (:func:`~.terms.opens_entry`), at most
+    entry of one of ``options``, ``flags`` or ``calls`` (:func:`~.terms.opens_entry`), at most
     :data:`ENTRY_LABELS` before it: an entry's names ("-p", "--prune"), not a list of
     signatures that only ends with a sentence ("json_extract(json,path,...)", then
     twenty more)."""
@@ -437,10 +461,10 @@ def _entries(
         found.append(since < ENTRY_LABELS and not label)
         if not label:
             since = ENTRY_LABELS
-        elif opens_entry(line, options, flags):
+        elif opens_entry(line, options, flags, calls):
             since = 0
-        else:
-            since += 1
+        else:  # a heading of its own ends the entry ("Archiving operations¶")
+            since = ENTRY_LABELS if line.rstrip().endswith(PERMALINK) else since + 1
     return found
 
 
@@ -529,9 +553,10 @@ def quote_spans(
     shape = _shape(question)
     named = named_in_file(passage, terms)
     says = [_said(line) for line in lines]
-    sections = _sections(says, labels, terms)
-    headings = _headings(labels, terms)
-    entries = _entries(lines, labels, options_in(question), flags_in(question))
+    anew = [line.rstrip().endswith(PERMALINK) for line in lines]
+    sections = _sections(says, labels, terms, anew)
+    headings = _headings(labels, terms, anew)
+    entries = _entries(lines, labels, options_in(question), flags_in(question), calls_in(question))
     top = max(weights.values(), default=1.0)
 
     def weight(found: Mapping[str, float]) -> float:

@@ -76,6 +76,7 @@ from .terms import (
     CALENDAR,
     MAX_TERMS,
     WORD,
+    calls_in,
     flags_in,
     holds_identifier,
     holds_option,
@@ -247,6 +248,8 @@ class Query:
     """Whether it asks about a table's rows or columns (:func:`~.tables.asks_shape`)."""
     computing: frozenset[str] = frozenset()
     """The words that ask for a computation over a table (:func:`~.tables.computing_words`)."""
+    calls: frozenset[str] = frozenset()
+    """The dotted names it spells (``shutil.rmtree``, :func:`~.terms.calls_in`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +426,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         bool(_ASKS_WHAT.match(question)),
         asks_shape(question),
         computing_words(question),
+        calls_in(question),
     )
 
 
@@ -761,16 +765,19 @@ def _headed_first(
     return out
 
 
-def _entry_names(passage: Passage, query: Query) -> tuple[frozenset[str], frozenset[str]]:
-    """The names (long, then short) whose entry in ``passage`` says what the question
+def _entry_names(
+    passage: Passage, query: Query
+) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The names (long, short, dotted) whose entry in ``passage`` says what the question
     asks: the options it spells, else the settings, functions or columns it names
     ("What is the default value of work_mem?": the entry "work_mem (integer)", then what
     it sets and its default), less those the file is named after (``pg_restore`` of
-    ``app-pgrestore.html``: its synopsis, not an entry)."""
+    ``app-pgrestore.html``: its synopsis, not an entry), and the dotted names it spells
+    ("What does shutil.rmtree do?": the entry "shutil.rmtree(path, ...)")."""
     if query.options or query.flags:
-        return query.options, query.flags
+        return query.options, query.flags, frozenset()
     names = frozenset(t for t in query.terms if is_identifier(t))
-    return names - named_in_file(passage, [names]), frozenset()
+    return names - named_in_file(passage, [names]), frozenset(), query.calls
 
 
 def relevance_of(coverage: float, cosine: float | None, lexical_share: float) -> float:

@@ -20,6 +20,7 @@ __all__ = [
     "MONTHS",
     "OPTION_CHARS",
     "WORD",
+    "calls_in",
     "flags_in",
     "holds_identifier",
     "holds_option",
@@ -97,15 +98,39 @@ def flags_in(question: str) -> frozenset[str]:
     return _first(m.group() for m in _FLAG.finditer(question[:OPTION_CHARS]))
 
 
-def opens_entry(line: str, options: Iterable[str], flags: Iterable[str]) -> bool:
+_DOTTED = re.compile(r"(?<![\w.])[^\W\d]\w*(?:\.[^\W\d]\w*)+(?![\w.])")
+"""A name with dots, as code calls it ("shutil.rmtree", "dict.setdefault", "os.path.join");
+not a version ("15.2")."""
+_ASKS_OF = re.compile(r"\W*what\s+(?:does|do|did|is|are)\s+(?:the\s+)?(?:\w+\s+)?$", re.I)
+_ASKED_WHOLE = re.compile(r"\s*(?:do|return|mean|give|yield)?\W*$", re.I)
+"""What stands before the name a question asks about ("What does", "What is the method")
+and after it ("do?", "return?"): nothing else asked of it."""
+
+
+def calls_in(question: str) -> frozenset[str]:
+    """The dotted name a question asks what it is or does ("What does shutil.rmtree do?"),
+    lowercased; not one it asks something else of ("the maxsplit argument of str.split",
+    "What does str.partition return if the separator is not found?"). A
+    reference documents it under a label that starts with it ("shutil.rmtree(path, ...)")."""
+    return _first(
+        m.group().lower()
+        for m in _DOTTED.finditer(question[:OPTION_CHARS])
+        if _ASKS_OF.fullmatch(question[: m.start()]) and _ASKED_WHOLE.fullmatch(question[m.end() :])
+    )
+
+
+def opens_entry(
+    line: str, options: Iterable[str], flags: Iterable[str], calls: Iterable[str] = ()
+) -> bool:
     """Whether ``line`` starts with one of the long ``options`` (in any case) or short
     ``flags`` (as written): as a label, the line of their entry in a manual ("-p",
-    "--prune", "--decorate[=short|full]"), above what the option does."""
+    "--prune", "--decorate[=short|full]"), above what the option does; or with one of the
+    dotted ``calls`` (:func:`calls_in`)."""
     line = line.strip()
     return any(
         re.match(rf"{re.escape(o)}(?![\w-])", line, 0 if o in flags else re.I)
         for o in (*options, *flags)
-    )
+    ) or any(re.match(rf"{re.escape(c)}(?![\w.])", line, re.I) for c in calls)
 
 
 def holds_option(text: str, option: str) -> bool:

@@ -594,6 +594,23 @@ def test_a_definition_sphinx_links_is_quoted_by_what_it_does(
     assert notes[0]["file_citation"]["quote"].startswith(quoted), notes
 
 
+def test_a_dotted_name_s_entry_comes_before_pages_that_use_it(service: Service, org: str) -> None:
+    """ "What does subprocess.run return?" cited asyncio's page on subprocesses first (it
+    says "subprocess" and "run" more often); subprocess.html defines it. The passage that
+    holds the entry of the dotted name a question asks about comes first, whatever its
+    file."""
+    uses = " ".join(
+        f"{step}, shutil.rmtree runs here: our scripts call shutil.rmtree on the build folder."
+        for step in ("First", "Then", "Also", "Again", "Besides", "Still", "Last")
+    )
+    with client_for(service, org) as c:
+        upload(c, [("a-cleanup-guide.txt", uses.encode()), ("shutil.html", SPHINX_PAGE.encode())])
+        notes = ask(c, "What does shutil.rmtree do?")["choices"][0]["message"]["annotations"]
+    cited = [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in notes]
+    assert cited[0][0] == "shutil.html", cited
+    assert cited[0][1].startswith("Delete an entire directory tree"), cited
+
+
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:
     """The index reads ``--parallel-restore-threads`` as three words, each in the manual
     page; the option itself is nowhere, so nothing answers. An option the page spells is

@@ -181,6 +181,10 @@ ENTRY_WEIGHT = 1.0
 that starts with it: "-p", "--prune"), or of a setting, a function or a column
 ("work_mem (integer)", :func:`_entry_names`), ranks above the other passages of its file
 (:func:`_headed_first`): the entry says what it does; the others use it."""
+CALL_WEIGHT = 0.1
+"""How much a passage that holds the entry of the dotted name a question asks about
+("What does subprocess.run do?": "subprocess.run(args, ...)", then what it does) ranks
+above the others, whatever their file: its definition, not a page that calls it."""
 TITLE_HELD = 0.6
 """The share of a question's weight its words of a title must hold for the question to
 be about what the title names: "What does the ANALYZE command do?" (0.63 in SQLite's
@@ -866,6 +870,8 @@ def rank(
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
         rel = relevance_of(coverage or 0.0, similarity, share)
         order = rel + TITLE_WEIGHT * titled.shares.get(p.file_id, 0.0)
+        if query.calls and defines_option(p.text, frozenset(), frozenset(), query.calls):
+            order += CALL_WEIGHT
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
         # narrowed to a few files, a question about a table's column or its shape is
         # about that table

@@ -549,9 +549,23 @@ SPHINX_PAGE = """<html><head><title>shutil \u2014 High-level file operations</ti
 <dd><p>Counts the files that shutil has copied.</p>
 <dl><dt id="shutil.Counter.total">total(<em>kind</em>)<a class="headerlink"
  href="#shutil.Counter.total">\u00b6</a></dt>
-<dd><p>Return the number of files copied so far, of one kind.</p></dd></dl>
+<dd><p>Return the number of files copied so far, of one kind.</p>
+<p>Raises an auditing event shutil.Counter.total with argument kind.</p>
+</dd></dl>
+<dl><dt id="shutil.Counter.count_of">count_of(<em>key</em>, <em>default</em>)<a
+ class="headerlink" href="#shutil.Counter.count_of">\u00b6</a></dt>
+<dd><p>If key is a kind already counted, return its count. If not, insert key with a
+count of default and return default.</p></dd></dl>
 <pre>&gt;&gt;&gt; shutil.Counter(0).total("csv")   # Counter.total counts by kind
 3</pre></dd></dl>
+<dl><dt id="shutil.Archive">class shutil.Archive(<em>path</em>)<a class="headerlink"
+ href="#shutil.Archive">\u00b6</a></dt>
+<dd><p>An archive on disk.</p>
+<dl><dt id="shutil.Archive.glob">Archive.glob(<em>pattern</em>)<a class="headerlink"
+ href="#shutil.Archive.glob">\u00b6</a></dt>
+<dd><p>Glob the given relative pattern in the archive, yielding all matching members.</p>
+<p>Raises an auditing event shutil.Archive.glob with arguments self, pattern.</p>
+</dd></dl></dd></dl>
 <h3>rmtree example<a class="headerlink" href="#rmtree-example">\u00b6</a></h3>
 <p>This example shows shutil.rmtree on Windows where files are read-only.</p>
 <pre>shutil.rmtree(directory, onerror=remove_readonly)</pre>
@@ -573,6 +587,9 @@ the format make_archive used; Counter.total does not return the unpacked files.<
     [
         ("What does shutil.rmtree do?", "Delete an entire directory tree"),
         ("What does Counter.total return?", "Return the number of files copied"),
+        ("What does shutil.Counter.total return?", "Return the number of files copied"),
+        ("What does shutil.Counter.count_of do?", "If key is a kind already counted"),
+        ("What does shutil.Archive.glob return?", "Glob the given relative pattern"),
         ("What does shutil.make_archive return?", "Create an archive file"),
         ("Who audits shutil.rmtree with argument path?", "Raises an auditing event"),
     ],
@@ -585,13 +602,16 @@ def test_a_definition_sphinx_links_is_quoted_by_what_it_does(
     no signature, and "What does shutil.rmtree do?" quoted "New in version 3.2." (the
     headings before it held the question's words) or the example that calls it. A line
     that ends with "¶" is a heading, which starts anew; a dotted name the question asks
-    about (and nothing else of it) has its entry where a label starts with it, and what it
-    does is quoted (a method under its class already was: kept as a guard, as is a
-    question that asks something else of the name)."""
+    about (and nothing else of it) has its entry where a label starts with it, or a
+    signature Sphinx links starts with its last parts (a method under its class), and what
+    it does is quoted; "If not, ..." goes on from the sentence before it. A question that
+    asks something else of the name is quoted by what answers it."""
     with client_for(service, org) as c:
         upload(c, [("shutil.html", SPHINX_PAGE.encode())])
         notes = ask(c, question)["choices"][0]["message"]["annotations"]
     assert notes[0]["file_citation"]["quote"].startswith(quoted), notes
+    if "count_of" in question:  # "If not, ..." goes on from the sentence before it
+        assert notes[0]["file_citation"]["quote"].endswith("and return default."), notes
 
 
 def test_a_dotted_name_s_entry_comes_before_pages_that_use_it(service: Service, org: str) -> None:

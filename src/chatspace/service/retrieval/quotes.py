@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING
 from chatspace._wire import SENTENCE_PATTERN
 
 from .terms import (
+    PERMALINK,
     calls_in,
     flags_in,
     holds_identifier,
@@ -174,10 +175,6 @@ _ASKS_DESCRIPTION = re.compile(r"\bwhat (?:does|do|did)\b.*\b(?:do|return|mean)\
 """"What does util.promisify do?": a sentence that says it, not a parameter's line."""
 _ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
-PERMALINK = "\u00b6"
-"""The mark Sphinx and MkDocs link each heading and each definition's signature to
-("str.partition(sep)¶", "heapq.heapify(x)¶"): a line that ends with it names what the
-lines under it explain, however it is written."""
 _SIGNATURE = re.compile(r"^\s*(?:signed|signature|date|yours|regards|sincerely)\b", re.I)
 # A definition's signature, with parameters ("class Cursor(connection, row_factory=None)")
 # or a return type ("pg_cancel_backend ( pid integer ) → boolean", a reference table's
@@ -195,10 +192,11 @@ _PROSE = re.compile(r"[.!?][\"')\]]*$")
 """A sentence of prose ends with its punctuation (a heading, a table row or code does not)."""
 _REFERS_BACK = re.compile(
     r"(?:it|its|this|that|these|those|they|their|such|then|otherwise|however|also|instead"
-    r"|thus|hence|therefore)\b",
+    r"|thus|hence|therefore|if not)\b",
     re.I,
 )
-"""The first words of a sentence that goes on about the one before it."""
+"""The first words of a sentence that goes on about the one before it ("If key is in the
+dictionary, return its value. If not, insert key ...")."""
 _CALL = re.compile(r"\w\(")
 _EXAMPLE = re.compile(r"\w\([^)]*['\"].*\)\s*(?:\u2192|->|=>)\s*\S")
 """A call with a string among its arguments, then what it gives: an example of use,

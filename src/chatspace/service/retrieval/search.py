@@ -181,7 +181,7 @@ ENTRY_WEIGHT = 1.0
 that starts with it: "-p", "--prune"), or of a setting, a function or a column
 ("work_mem (integer)", :func:`_entry_names`), ranks above the other passages of its file
 (:func:`_headed_first`): the entry says what it does; the others use it."""
-CALL_WEIGHT = 0.1
+CALL_WEIGHT = 0.3
 """How much a passage that holds the entry of the dotted name a question asks about
 ("What does subprocess.run do?": "subprocess.run(args, ...)", then what it does) ranks
 above the others, whatever their file: its definition, not a page that calls it."""

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_TERM_CHARS",
     "MONTHS",
     "OPTION_CHARS",
+    "PERMALINK",
     "WORD",
     "calls_in",
     "flags_in",
@@ -111,12 +112,19 @@ def calls_in(question: str) -> frozenset[str]:
     """The dotted name a question asks what it is or does ("What does shutil.rmtree do?"),
     lowercased; not one it asks something else of ("the maxsplit argument of str.split",
     "What does str.partition return if the separator is not found?"). A
-    reference documents it under a label that starts with it ("shutil.rmtree(path, ...)")."""
+    reference documents it under a label that starts with it ("shutil.rmtree(path, ...)"),
+    or with its last parts (:func:`_opens_call`)."""
     return _first(
         m.group().lower()
         for m in _DOTTED.finditer(question[:OPTION_CHARS])
         if _ASKS_OF.fullmatch(question[: m.start()]) and _ASKED_WHOLE.fullmatch(question[m.end() :])
     )
+
+
+PERMALINK = "\u00b6"
+"""The mark Sphinx and MkDocs link each heading and each definition's signature to
+("str.partition(sep)¶", "heapq.heapify(x)¶"): a line that ends with it names what the
+lines under it explain, however it is written."""
 
 
 def opens_entry(
@@ -130,7 +138,20 @@ def opens_entry(
     return any(
         re.match(rf"{re.escape(o)}(?![\w-])", line, 0 if o in flags else re.I)
         for o in (*options, *flags)
-    ) or any(re.match(rf"{re.escape(c)}(?![\w.])", line, re.I) for c in calls)
+    ) or any(_opens_call(line, c) for c in calls)
+
+
+def _opens_call(line: str, name: str) -> bool:
+    """Whether ``line`` is the entry of the dotted ``name``: it starts with it, or it is a
+    signature Sphinx links (:data:`PERMALINK`) that starts with the name's last parts,
+    as a method's under its class ("Path.glob(pattern)¶" of ``pathlib.Path.glob``,
+    "setdefault(key[, default])¶" of ``dict.setdefault``)."""
+    if re.match(rf"{re.escape(name)}(?![\w.])", line, re.I):
+        return True
+    parts = name.split(".")
+    return line.endswith(PERMALINK) and any(
+        re.match(rf"{re.escape('.'.join(parts[i:]))}\(", line, re.I) for i in range(1, len(parts))
+    )
 
 
 def holds_option(text: str, option: str) -> bool:

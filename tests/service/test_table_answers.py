@@ -9,7 +9,7 @@ over the table and cites the rows it comes from; a two-column table of facts rea
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -331,12 +331,11 @@ def test_a_real_table_of_days_answers_in_its_own_words(client: httpx.Client) -> 
     )
 
 
-def test_a_table_s_rows_and_columns_are_answered(client: httpx.Client) -> None:
-    """ "How many rows does the table have?" and "What columns does it have?" of a table a
-    cell narrows to (``%%chat --df``) found nothing: no cell says "rows" or "columns".
-    They count the rows (those of a filter too: "How many records are there for
-    September?" listed its rows, its dates being each one row's) and list the header."""
-    frame = pd.read_csv(DAILY)
+def _narrowed_to_daily(
+    client: httpx.Client,
+) -> tuple[pd.DataFrame, Callable[[str], tuple[str, list[tuple[str, str]]]]]:
+    """msft.csv uploaded, and how to ask of it narrowed to it (as ``%%chat --df`` does):
+    the answer's first bullet and its citations."""
     (daily,) = upload(client, [("msft.csv", DAILY.read_bytes())])
     scoped = [{"type": "filter", "file_ids": [daily["id"]]}]
 
@@ -345,6 +344,15 @@ def test_a_table_s_rows_and_columns_are_answered(client: httpx.Client) -> None:
         cited = _checked(client, answer)
         return str(_message(answer)["content"]).split("\n- ", 1)[1], cited
 
+    return pd.read_csv(DAILY), said
+
+
+def test_a_table_s_rows_and_columns_are_answered(client: httpx.Client) -> None:
+    """ "How many rows does the table have?" and "What columns does it have?" of a table a
+    cell narrows to (``%%chat --df``) found nothing: no cell says "rows" or "columns".
+    They count the rows (those of a filter too: "How many records are there for
+    September?" listed its rows, its dates being each one row's) and list the header."""
+    frame, said = _narrowed_to_daily(client)
     content, _ = said("How many rows does the table have?")
     assert content.startswith(f"Rows: {len(frame)} ("), content
     content, cited = said("What columns does the table have?")
@@ -360,15 +368,7 @@ def test_the_time_a_table_s_rows_cover_is_answered(client: httpx.Client) -> None
     a table a cell narrows to found nothing (no cell says "days" or "period"). The days
     are its column of dates counted; the period, its first and last date (the rows run
     newest first), each cited by its row."""
-    frame = pd.read_csv(DAILY)
-    (daily,) = upload(client, [("msft.csv", DAILY.read_bytes())])
-    scoped = [{"type": "filter", "file_ids": [daily["id"]]}]
-
-    def said(question: str) -> tuple[str, list[tuple[str, str]]]:
-        answer = ask(client, [{"type": "text", "text": question}, *scoped])
-        cited = _checked(client, answer)
-        return str(_message(answer)["content"]).split("\n- ", 1)[1], cited
-
+    frame, said = _narrowed_to_daily(client)
     content, _ = said("How many trading days does the table cover?")
     assert content.startswith(f"Distinct Date: {frame['Date'].nunique()} ("), content
     days = pd.to_datetime(frame["Date"], format="%d-%b-%y")

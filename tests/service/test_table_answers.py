@@ -381,6 +381,25 @@ def test_the_time_a_table_s_rows_cover_is_answered(client: httpx.Client) -> None
     september = frame[frame["Date"].str.contains("-Sep-")]
     content, _ = said("How many days in September?")
     assert content.startswith(f"Rows with Date Sep: {len(september)} of {len(frame)} ("), content
+    # a column of numbers has a range too: its lowest and highest value ("Close" quoted
+    # the header row)
+    low, high = september["Close"].min(), september["Close"].max()
+    content, cited = said("What is the range of Close in September?")
+    assert content.startswith(f"Close for Date Sep: {low:.2f} to {high:.2f} ({len(september)} "), (
+        content
+    )
+    assert [float(q.split(",")[4]) for _, q in cited] == [low, high]
+
+
+def test_a_column_asked_to_be_empty_that_never_is_says_so(client: httpx.Client) -> None:
+    """ "Which days have no Volume?" of a table whose every row has one answered with its
+    lead line and nothing under it."""
+    frame, said = _narrowed_to_daily(client)
+    assert frame["Volume"].notna().all()
+    for question in ("Which days have no Volume?", "What period has no Volume?"):
+        content, cited = said(question)
+        assert content.startswith(f"No row with Volume empty (of {len(frame)} rows, "), content
+        assert cited == []
 
 
 # ---------------------------------------------------------------- key/value tables

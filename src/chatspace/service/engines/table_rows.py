@@ -42,7 +42,8 @@ answers. Here the question is read against the table, computed with pandas:
   ("How many rows does it have?", "How many records are there for September?"), the
   time its rows cover, read off its leftmost column of dates ("What period does it
   cover?": the first and the last date, each row cited; "How many trading days does it
-  cover?": its dates counted). Else
+  cover?": its dates counted); the range of a column of numbers ("What is the range of
+  Close?": its lowest and highest value, each row cited). Else
   the rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
@@ -144,9 +145,11 @@ _COUNT = COMPUTATIONS["count"]
 _ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _SPREAD | _COUNT
 _DAYS = TABLE_SPAN & {"days", "dates"}
 """Counted, the days of a column of dates: "How many trading days does it cover?"."""
-_STRETCH = (TABLE_SPAN - _DAYS) | {"range"}
+_RANGE = frozenset({"range"})
+_STRETCH = (TABLE_SPAN - _DAYS) | _RANGE
 """The stretch of time a column of dates covers: "What period does the table cover?",
-"What date range does it span?"."""
+"What date range does it span?"; of a column of numbers, its lowest and highest value
+("What is the range of Close?")."""
 _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
 _WORD = re.compile(r"[^\W_]+")
 _MIN_COLUMNS = 2
@@ -469,9 +472,15 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         if part is not None:
             return part
     # "What period does it cover?", "How many trading days does it cover?": its dates
-    if asked.said & _STRETCH and view.target is None and (dates := view.dates) is not None:
-        return view.stretch(dates)
-    if counting and asked.said & _DAYS and not view.compared and (dates := view.dates) is not None:
+    dates = view.dates if asked.said & (_STRETCH | _DAYS) else None
+    if dates is not None and asked.said & _STRETCH and view.target is None:
+        stretch = view.stretch(dates)
+        if stretch is not None:
+            return stretch
+    extent = view.extent(column) if column is not None and asked.said & _RANGE else None
+    if extent is not None:  # "What is the range of Close?"
+        return extent
+    if counting and asked.said & _DAYS and not view.compared and dates is not None:
         return view.count(asked.sharing) if filters else view.distinct(dates)
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
@@ -493,6 +502,8 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if column is not None and asked.direction:
         return view.compute("max" if asked.direction > 0 else "min", column)
     if filters or conditioned:
+        if not view.keep.any():  # "Which days have no Volume?" of a table with every one
+            return _Answer("none", (), scope=view.scope, of=view.total)
         return _Answer("rows", view.rows(view.keep), scope=view.scope)
     return _best_row(table, asked.wanted)
 
@@ -659,17 +670,32 @@ class _View:
                 return int(c)
         return None
 
-    def stretch(self, column: int) -> _Answer:
+    def stretch(self, column: int) -> _Answer | None:
         """The first and the last date of ``column`` among the rows kept, each cited by
-        its row ("12-Jun-03 to 19-Sep-03", whatever order the rows are in)."""
+        its row ("12-Jun-03 to 19-Sep-03", whatever order the rows are in); None when no
+        row kept has one."""
         import pandas as pd
 
         cells = self.frame[column][self.keep & self.counted].map(str).str.strip()
-        read = pd.to_datetime(cells[cells != ""], errors="coerce", format="mixed")
+        read = pd.to_datetime(cells[cells != ""], errors="coerce", format="mixed").dropna()
+        if read.empty:
+            return None
         first, last = read.idxmin(), read.idxmax()
         shown = f"{self.frame[column][first]} to {self.frame[column][last]}"
         rows = (int(first), int(last)) if first != last else (int(first),)
         return _Answer("stretch", rows, column, shown, self.scope, len(read))
+
+    def extent(self, column: int) -> _Answer | None:
+        """The lowest and the highest value of the numeric ``column`` among the rows kept,
+        each cited by its first row ("27.41 to 29.96")."""
+        values, _ = self.numeric[column]
+        values = values[(self.keep & self.counted)[values.index]]
+        if values.empty:
+            return None
+        low, high = values.idxmin(), values.idxmax()
+        shown = f"{self.frame[column][low]} to {self.frame[column][high]}"
+        rows = (int(low), int(high)) if low != high else (int(low),)
+        return _Answer("stretch", rows, column, shown, self.scope, len(values))
 
     def nothing_meets(self) -> _Answer:
         """No row meets the conditions: the row nearest to meeting the first, cited (the

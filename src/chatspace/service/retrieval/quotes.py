@@ -65,9 +65,9 @@ from typing import TYPE_CHECKING
 from chatspace._wire import SENTENCE_PATTERN
 
 from .terms import (
-    PERMALINK,
     calls_in,
     flags_in,
+    heads_itself,
     holds_identifier,
     is_identifier,
     opens_entry,
@@ -333,7 +333,7 @@ def is_label(line: str) -> bool:
     stripped = line.strip()
     if _LABEL.search(stripped) or _SIGNATURE.search(stripped):
         return True
-    if stripped.endswith(PERMALINK):  # "heapq.heapify(x)¶": Sphinx marks what it defines
+    if heads_itself(stripped):  # "heapq.heapify(x)¶": Sphinx marks what it defines
         return True
     if _CODE_SIGNATURE.match(stripped) or _SECTION_NUMBER.match(stripped):
         return True
@@ -399,8 +399,8 @@ def _sections(
     under "deadlock_timeout (integer)" or "Root cause" are about it, and the heading alone
     answers nothing (nor does "Small." under SQLite's titles); but a sentence that says a
     word itself says more than one under a heading that does. A label that is a heading
-    of its own (``anew``: :data:`PERMALINK`) names another thing than the labels before it
-    ("shutil.rmtree(directory)", then "Archiving operations¶")."""
+    of its own (``anew``: :func:`~.terms.heads_itself`) names another thing than the
+    labels before it ("shutil.rmtree(directory)", then "Archiving operations¶")."""
     found: list[dict[str, float]] = []
     heading, under = frozenset[str](), False
     for said, label, matched, own in zip(says, labels, terms, anew, strict=True):
@@ -462,7 +462,7 @@ def _entries(
         elif opens_entry(line, options, flags, calls):
             since = 0
         else:  # a heading of its own ends the entry ("Archiving operations¶")
-            since = ENTRY_LABELS if line.rstrip().endswith(PERMALINK) else since + 1
+            since = ENTRY_LABELS if heads_itself(line) else since + 1
     return found
 
 
@@ -551,7 +551,7 @@ def quote_spans(
     shape = _shape(question)
     named = named_in_file(passage, terms)
     says = [_said(line) for line in lines]
-    anew = [line.rstrip().endswith(PERMALINK) for line in lines]
+    anew = [heads_itself(line) for line in lines]
     sections = _sections(says, labels, terms, anew)
     headings = _headings(labels, terms, anew)
     entries = _entries(lines, labels, options_in(question), flags_in(question), calls_in(question))

@@ -253,7 +253,8 @@ class Query:
     computing: frozenset[str] = frozenset()
     """The words that ask for a computation over a table (:func:`~.tables.computing_words`)."""
     calls: frozenset[str] = frozenset()
-    """The dotted names it spells (``shutil.rmtree``, :func:`~.terms.calls_in`)."""
+    """The dotted name it asks what it is or does ("What does shutil.rmtree do?",
+    :func:`~.terms.calls_in`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ __all__ = [
     "WORD",
     "calls_in",
     "flags_in",
+    "heads_itself",
     "holds_identifier",
     "holds_option",
     "holds_phrase",
@@ -127,6 +128,12 @@ PERMALINK = "\u00b6"
 lines under it explain, however it is written."""
 
 
+def heads_itself(line: str) -> bool:
+    """Whether ``line`` ends with a :data:`PERMALINK`: a heading or a definition's
+    signature, of its own."""
+    return line.rstrip().endswith(PERMALINK)
+
+
 def opens_entry(
     line: str, options: Iterable[str], flags: Iterable[str], calls: Iterable[str] = ()
 ) -> bool:
@@ -149,7 +156,7 @@ def _opens_call(line: str, name: str) -> bool:
     if re.match(rf"{re.escape(name)}(?![\w.])", line, re.I):
         return True
     parts = name.split(".")
-    return line.endswith(PERMALINK) and any(
+    return heads_itself(line) and any(
         re.match(rf"{re.escape('.'.join(parts[i:]))}\(", line, re.I) for i in range(1, len(parts))
     )
 

@@ -671,25 +671,23 @@ class _View:
         return None
 
     def stretch(self, column: int) -> _Answer | None:
-        """The first and the last date of ``column`` among the rows kept, each cited by
-        its row ("12-Jun-03 to 19-Sep-03", whatever order the rows are in); None when no
-        row kept has one."""
+        """The first and the last date of ``column`` among the rows kept ("12-Jun-03 to
+        19-Sep-03", whatever order the rows are in)."""
         import pandas as pd
 
         cells = self.frame[column][self.keep & self.counted].map(str).str.strip()
-        read = pd.to_datetime(cells[cells != ""], errors="coerce", format="mixed").dropna()
-        if read.empty:
-            return None
-        first, last = read.idxmin(), read.idxmax()
-        shown = f"{self.frame[column][first]} to {self.frame[column][last]}"
-        rows = (int(first), int(last)) if first != last else (int(first),)
-        return _Answer("stretch", rows, column, shown, self.scope, len(read))
+        read = pd.to_datetime(cells[cells != ""], errors="coerce", format="mixed")
+        return self._between(column, read.dropna())
 
     def extent(self, column: int) -> _Answer | None:
-        """The lowest and the highest value of the numeric ``column`` among the rows kept,
-        each cited by its first row ("27.41 to 29.96")."""
+        """The lowest and the highest value of the numeric ``column`` among the rows kept
+        ("27.41 to 29.96")."""
         values, _ = self.numeric[column]
-        values = values[(self.keep & self.counted)[values.index]]
+        return self._between(column, values[(self.keep & self.counted)[values.index]])
+
+    def _between(self, column: int, values: pd.Series) -> _Answer | None:
+        """From the lowest to the highest of ``values`` (read off ``column``'s cells, by
+        row), each cited by its first row, as the cells write them; None without one."""
         if values.empty:
             return None
         low, high = values.idxmin(), values.idxmax()

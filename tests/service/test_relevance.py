@@ -631,6 +631,41 @@ def test_a_dotted_name_s_entry_comes_before_pages_that_use_it(service: Service, 
     assert cited[0][1].startswith("Delete an entire directory tree"), cited
 
 
+NUMPYDOC_PAGE = """<html><head><title>pandas.DataFrame.sort_values</title></head><body>
+<h1>pandas.DataFrame.sort_values<a class="headerlink" href="#sv">\u00b6</a></h1>
+<dl><dt class="sig sig-object py">DataFrame.sort_values(<em>by</em>, <em>axis=0</em>,
+<em>kind='quicksort'</em>)<a class="headerlink" href="#sv2">\u00b6</a></dt>
+<dd><p>Sort by the values along either axis.</p>
+<dl class="field-list"><dt class="field-odd">Parameters</dt><dd class="field-odd"><dl>
+<dt><strong>by</strong><span class="classifier">str or list of str</span></dt>
+<dd><p>Name or list of names to sort by.</p></dd>
+<dt><strong>axis</strong><span class="classifier">{0 or 'index', 1 or 'columns'},
+default 0</span></dt>
+<dd><p>Axis to be sorted.</p></dd>
+<dt><strong>kind</strong><span class="classifier">{'quicksort', 'mergesort', 'heapsort',
+'stable'}, default 'quicksort'</span></dt>
+<dd><p>Choice of sorting algorithm. See also numpy.sort() for more information.</p></dd>
+</dl></dd></dl></dd></dl></body></html>"""
+
+
+def test_a_numpydoc_parameter_reads_as_its_page_shows_it(service: Service, org: str) -> None:
+    """pandas' reference (Debian's python-pandas-doc, a check nobody here wrote) writes a
+    parameter as ``<strong>kind</strong><span class="classifier">...`` and its stylesheet
+    puts " : " between them; the text glued them ("kind{'quicksort', ...}", "sepstr,
+    default ','"), and "What is the default sorting algorithm of sort_values?" quoted
+    "Choice of sorting algorithm." without the default. The classifier reads after " : ",
+    and the parameter's line, which holds the default, is quoted with what it does."""
+    with client_for(service, org) as c:
+        (page,) = upload(c, [("pandas.DataFrame.sort_values.html", NUMPYDOC_PAGE.encode())])
+        text = c.get(f"/files/{page['id']}/text").text
+        notes = ask(c, "What is the default sorting algorithm of sort_values?")
+    assert "kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, default 'quicksort'" in text
+    assert "by : str or list of str" in text
+    quote = notes["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert "default 'quicksort'" in quote, quote
+    assert "Choice of sorting algorithm." in quote, quote
+
+
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:
     """The index reads ``--parallel-restore-threads`` as three words, each in the manual
     page; the option itself is nowhere, so nothing answers. An option the page spells is

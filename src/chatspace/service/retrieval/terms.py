@@ -112,9 +112,9 @@ and after it ("do?", "return?"): nothing else asked of it."""
 def calls_in(question: str) -> frozenset[str]:
     """The dotted name a question asks what it is or does ("What does shutil.rmtree do?"),
     lowercased; not one it asks something else of ("the maxsplit argument of str.split",
-    "What does str.partition return if the separator is not found?"). A
-    reference documents it under a label that starts with it ("shutil.rmtree(path, ...)"),
-    or with its last parts (:func:`_opens_call`)."""
+    "What does str.partition return if the separator is not found?"). A reference
+    documents it under a label that starts with it ("shutil.rmtree(path, ...)"), or with
+    its last parts (:func:`_opens_call`)."""
     return _first(
         m.group().lower()
         for m in _DOTTED.finditer(question[:OPTION_CHARS])

@@ -368,6 +368,9 @@ def test_short_options_are_a_dashed_letter(question: str, flags: set[str]) -> No
         ("What does Counter.most_common return?", {"counter.most_common"}),
         ("What does str.partition return if the separator is not found?", set()),
         ("What does the maxsplit argument of str.split do?", set()),
+        ("What does StandardScaler do?", {"standardscaler"}),
+        ("What does enumerate() return?", {"enumerate"}),
+        ("What does GridSearchCV refit by default?", set()),
         ("What changed in 15.2?", set()),
         ("How do I call shutil.rmtree?", set()),
     ],
@@ -629,6 +632,31 @@ def test_a_dotted_name_s_entry_comes_before_pages_that_use_it(service: Service, 
     cited = [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in notes]
     assert cited[0][0] == "shutil.html", cited
     assert cited[0][1].startswith("Delete an entire directory tree"), cited
+
+
+def test_a_class_asked_about_by_its_name_alone_has_its_entry(service: Service, org: str) -> None:
+    """scikit-learn's reference (Debian's python-sklearn-doc): "What does StandardScaler
+    do?" cited a user guide's "You can use StandardScaler for standardization." and a
+    line of code; its page's entry, "class sklearn.preprocessing.StandardScaler(...)¶",
+    names it under its module. A class's CamelCase name (or a function's with "()") asked
+    about whole has its entry where a Sphinx signature names it, its module before it."""
+    guide = " ".join(
+        f"{step}, you can use RobustScaler here: scaler = RobustScaler() fits the data."
+        for step in ("First", "Then", "Also", "Again", "Besides", "Still", "Last")
+    )
+    page = (
+        "<html><head><title>RobustScaler</title></head><body><dl><dt>class "
+        "sklearn.preprocessing.RobustScaler(<em>*</em>, <em>with_centering=True</em>)"
+        '<a class="headerlink" href="#r">\u00b6</a></dt><dd><p>Scale features using '
+        "statistics that are robust to outliers.</p><p>This Scaler removes the median.</p>"
+        "</dd></dl></body></html>"
+    )
+    with client_for(service, org) as c:
+        upload(c, [("a-guide.txt", guide.encode()), ("RobustScaler.html", page.encode())])
+        notes = ask(c, "What does RobustScaler do?")["choices"][0]["message"]["annotations"]
+    cited = [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in notes]
+    assert cited[0][0] == "RobustScaler.html", cited
+    assert cited[0][1].startswith("Scale features using statistics that are robust"), cited
 
 
 NUMPYDOC_PAGE = """<html><head><title>pandas.DataFrame.sort_values</title></head><body>

@@ -100,11 +100,14 @@ def flags_in(question: str) -> frozenset[str]:
     return _first(m.group() for m in _FLAG.finditer(question[:OPTION_CHARS]))
 
 
-_DOTTED = re.compile(r"(?<![\w.])[^\W\d]\w*(?:\.[^\W\d]\w*)+(?![\w.])")
-"""A name with dots, as code calls it ("shutil.rmtree", "dict.setdefault", "os.path.join");
+_DOTTED = re.compile(
+    r"(?<![\w.])(?:[^\W\d]\w*(?:\.[^\W\d]\w*)+|[A-Z][a-z]+[A-Z]\w*|[^\W\d]\w*(?=\(\)))(?![\w.])"
+)
+"""A name as code calls it: with dots ("shutil.rmtree", "dict.setdefault"), a class's in
+CamelCase ("StandardScaler"), or a function's with its parentheses ("enumerate()");
 not a version ("15.2")."""
 _ASKS_OF = re.compile(r"\W*what\s+(?:does|do|did|is|are)\s+(?:the\s+)?(?:\w+\s+)?$", re.I)
-_ASKED_WHOLE = re.compile(r"\s*(?:do|return|mean|give|yield)?\W*$", re.I)
+_ASKED_WHOLE = re.compile(r"(?:\(\))?\s*(?:do|return|mean|give|yield)?\W*$", re.I)
 """What stands before the name a question asks about ("What does", "What is the method")
 and after it ("do?", "return?"): nothing else asked of it."""
 
@@ -150,15 +153,19 @@ def opens_entry(
 
 def _opens_call(line: str, name: str) -> bool:
     """Whether ``line`` is the entry of the dotted ``name``: it starts with it, or it is a
-    signature Sphinx links (:data:`PERMALINK`) that starts with the name's last parts,
-    as a method's under its class ("Path.glob(pattern)¶" of ``pathlib.Path.glob``,
-    "setdefault(key[, default])¶" of ``dict.setdefault``)."""
-    if re.match(rf"{re.escape(name)}(?![\w.])", line, re.I):
+    signature Sphinx links (:data:`PERMALINK`) of the name or its last parts, as a
+    method's under its class ("Path.glob(pattern)¶" of ``pathlib.Path.glob``,
+    "setdefault(key[, default])¶" of ``dict.setdefault``), or a class's under its module
+    ("class sklearn.preprocessing.StandardScaler(...)¶" of ``StandardScaler``)."""
+    if "." in name and re.match(rf"{re.escape(name)}(?![\w.])", line, re.I):
         return True
     parts = name.split(".")
-    return heads_itself(line) and any(
-        re.match(rf"{re.escape('.'.join(parts[i:]))}\(", line, re.I) for i in range(1, len(parts))
-    )
+    # the whole name under its module, or its last parts alone (never another's method)
+    named = [
+        rf"(?:\w+\.)*{re.escape(name)}",
+        *(re.escape(".".join(parts[i:])) for i in range(1, len(parts))),
+    ]
+    return heads_itself(line) and any(re.match(rf"(?:class\s+)?{n}\(", line, re.I) for n in named)
 
 
 def holds_option(text: str, option: str) -> bool:

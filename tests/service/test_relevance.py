@@ -45,6 +45,13 @@ def client(service: Service, org: str) -> Iterator[httpx.Client]:
         yield c
 
 
+def _said_often(sentence: str) -> str:
+    """``sentence`` seven times, each after a word of sequence ("First, ...", "Then ..."):
+    prose that repeats the question's words, as tips and guides do."""
+    steps = ("First,", "Then", "Also", "Again", "Besides,", "Still,", "Last,")
+    return " ".join(f"{step} {sentence}" for step in steps)
+
+
 def _cited(answer: dict) -> list[str]:
     return [n["file_citation"]["filename"] for n in answer["choices"][0]["message"]["annotations"]]
 
@@ -375,7 +382,7 @@ def test_short_options_are_a_dashed_letter(question: str, flags: set[str]) -> No
         ("How do I call shutil.rmtree?", set()),
     ],
 )
-def test_a_dotted_name_is_asked_about_when_nothing_else_is(question: str, calls: set[str]) -> None:
+def test_a_name_in_code_is_asked_about_when_nothing_else_is(question: str, calls: set[str]) -> None:
     assert calls_in(question) == calls
 
 
@@ -420,10 +427,9 @@ def test_a_files_entry_whose_heading_names_the_subject_comes_before_its_mentions
     (integer)", then what it is). Both passages hold every word of the question (full text
     alone: they are equally relevant), and bm25 prefers the prose that repeats them; the
     entry is what answers, so it comes first and is quoted first."""
-    prose = " ".join(
-        f"{step} the default checkpoint_timeout suits most servers, and lowering "
+    prose = _said_often(
+        "the default checkpoint_timeout suits most servers, and lowering "
         "checkpoint_timeout makes checkpoints more frequent than the default."
-        for step in ("First,", "Then", "Also", "Again", "Besides,", "Still,", "Last,")
     )
     entry = (
         "checkpoint_timeout (integer)\n"
@@ -457,10 +463,9 @@ def test_an_option_s_entry_comes_first_and_what_it_does_is_quoted(
     words are fewer, and the dense model liked it less). The passage that holds the entry
     of an option the question spells comes first of its file's, quoted by the sentence
     under the entry; a short option's case matters ("-x" is not "-X")."""
-    tips = " ".join(
-        f"{step} run git fetch --prune so that git fetch prunes, or set fetch.prune and "
+    tips = _said_often(
+        "run git fetch --prune so that git fetch prunes, or set fetch.prune and "
         "every git fetch will prune."
-        for step in ("First,", "Then", "Also", "Again", "Besides,", "Still,", "Last,")
     )
     entries = (
         "OPTIONS\n-p\n--prune\n"
@@ -617,46 +622,49 @@ def test_a_definition_sphinx_links_is_quoted_by_what_it_does(
         assert notes[0]["file_citation"]["quote"].endswith("and return default."), notes
 
 
-def test_a_dotted_name_s_entry_comes_before_pages_that_use_it(service: Service, org: str) -> None:
+ROBUST_SCALER_PAGE = (
+    "<html><head><title>RobustScaler</title></head><body><dl><dt>class "
+    "sklearn.preprocessing.RobustScaler(<em>*</em>, <em>with_centering=True</em>)"
+    '<a class="headerlink" href="#r">\u00b6</a></dt><dd><p>Scale features using '
+    "statistics that are robust to outliers.</p><p>This Scaler removes the median.</p>"
+    "</dd></dl></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "guide", "page", "quoted"),
+    [
+        (
+            "What does shutil.rmtree do?",
+            "shutil.rmtree runs here: our scripts call shutil.rmtree on the build folder.",
+            ("shutil.html", SPHINX_PAGE),
+            "Delete an entire directory tree",
+        ),
+        (
+            "What does RobustScaler do?",
+            "you can use RobustScaler here: scaler = RobustScaler() fits the data.",
+            ("RobustScaler.html", ROBUST_SCALER_PAGE),
+            "Scale features using statistics that are robust",
+        ),
+    ],
+)
+def test_a_name_s_entry_comes_before_pages_that_use_it(
+    service: Service, org: str, question: str, guide: str, page: tuple[str, str], quoted: str
+) -> None:
     """ "What does subprocess.run return?" cited asyncio's page on subprocesses first (it
-    says "subprocess" and "run" more often); subprocess.html defines it. The passage that
-    holds the entry of the dotted name a question asks about comes first, whatever its
-    file."""
-    uses = " ".join(
-        f"{step}, shutil.rmtree runs here: our scripts call shutil.rmtree on the build folder."
-        for step in ("First", "Then", "Also", "Again", "Besides", "Still", "Last")
-    )
+    says "subprocess" and "run" more often); subprocess.html defines it. "What does
+    StandardScaler do?" (scikit-learn's reference, Debian's python-sklearn-doc) cited a
+    user guide's "You can use StandardScaler for standardization."; its page's entry,
+    "class sklearn.preprocessing.StandardScaler(...)¶", names it under its module. The
+    passage that holds the entry of a name a question asks about whole (dotted, a class's
+    CamelCase name, a function's with "()") comes first, whatever its file."""
+    name, html = page
     with client_for(service, org) as c:
-        upload(c, [("a-cleanup-guide.txt", uses.encode()), ("shutil.html", SPHINX_PAGE.encode())])
-        notes = ask(c, "What does shutil.rmtree do?")["choices"][0]["message"]["annotations"]
+        upload(c, [("a-guide.txt", _said_often(guide).encode()), (name, html.encode())])
+        notes = ask(c, question)["choices"][0]["message"]["annotations"]
     cited = [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in notes]
-    assert cited[0][0] == "shutil.html", cited
-    assert cited[0][1].startswith("Delete an entire directory tree"), cited
-
-
-def test_a_class_asked_about_by_its_name_alone_has_its_entry(service: Service, org: str) -> None:
-    """scikit-learn's reference (Debian's python-sklearn-doc): "What does StandardScaler
-    do?" cited a user guide's "You can use StandardScaler for standardization." and a
-    line of code; its page's entry, "class sklearn.preprocessing.StandardScaler(...)¶",
-    names it under its module. A class's CamelCase name (or a function's with "()") asked
-    about whole has its entry where a Sphinx signature names it, its module before it."""
-    guide = " ".join(
-        f"{step}, you can use RobustScaler here: scaler = RobustScaler() fits the data."
-        for step in ("First", "Then", "Also", "Again", "Besides", "Still", "Last")
-    )
-    page = (
-        "<html><head><title>RobustScaler</title></head><body><dl><dt>class "
-        "sklearn.preprocessing.RobustScaler(<em>*</em>, <em>with_centering=True</em>)"
-        '<a class="headerlink" href="#r">\u00b6</a></dt><dd><p>Scale features using '
-        "statistics that are robust to outliers.</p><p>This Scaler removes the median.</p>"
-        "</dd></dl></body></html>"
-    )
-    with client_for(service, org) as c:
-        upload(c, [("a-guide.txt", guide.encode()), ("RobustScaler.html", page.encode())])
-        notes = ask(c, "What does RobustScaler do?")["choices"][0]["message"]["annotations"]
-    cited = [(n["file_citation"]["filename"], n["file_citation"]["quote"]) for n in notes]
-    assert cited[0][0] == "RobustScaler.html", cited
-    assert cited[0][1].startswith("Scale features using statistics that are robust"), cited
+    assert cited[0][0] == name, cited
+    assert cited[0][1].startswith(quoted), cited
 
 
 NUMPYDOC_PAGE = """<html><head><title>pandas.DataFrame.sort_values</title></head><body>

@@ -25,6 +25,7 @@ from chatspace.service.retrieval.terms import (
     calls_in,
     flags_in,
     options_in,
+    parameters_in,
 )
 from chatspace.types import ChatMessage
 from support.chat import ask, client_for, upload
@@ -386,6 +387,20 @@ def test_a_name_in_code_is_asked_about_when_nothing_else_is(question: str, calls
     assert calls_in(question) == calls
 
 
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("What does the ddof parameter of DataFrame.std mean?", {"ddof"}),
+        ("What does sort_values do with the argument inplace?", {"inplace"}),
+        ("What does the C parameter of LogisticRegression control?", {"c"}),
+        ("Which bounds does a range assume when the third argument is omitted?", set()),
+        ("What is a keyword argument?", set()),
+    ],
+)
+def test_a_parameter_is_named_before_or_after_the_word(question: str, names: set[str]) -> None:
+    assert parameters_in(question) == names
+
+
 def test_a_question_s_options_are_read_where_it_names_them() -> None:
     """Each option is looked for in the label lines of every candidate: a document pasted
     into the question (its options past the first characters, or dozens of them) is no
@@ -670,7 +685,7 @@ def test_a_name_s_entry_comes_before_pages_that_use_it(
 NUMPYDOC_PAGE = """<html><head><title>pandas.DataFrame.sort_values</title></head><body>
 <h1>pandas.DataFrame.sort_values<a class="headerlink" href="#sv">\u00b6</a></h1>
 <dl><dt class="sig sig-object py">DataFrame.sort_values(<em>by</em>, <em>axis=0</em>,
-<em>kind='quicksort'</em>)<a class="headerlink" href="#sv2">\u00b6</a></dt>
+<em>kind='quicksort'</em>, <em>inplace=False</em>)<a class="headerlink" href="#sv2">\u00b6</a></dt>
 <dd><p>Sort by the values along either axis.</p>
 <dl class="field-list"><dt class="field-odd">Parameters</dt><dd class="field-odd"><dl>
 <dt><strong>by</strong><span class="classifier">str or list of str</span></dt>
@@ -681,6 +696,8 @@ default 0</span></dt>
 <dt><strong>kind</strong><span class="classifier">{'quicksort', 'mergesort', 'heapsort',
 'stable'}, default 'quicksort'</span></dt>
 <dd><p>Choice of sorting algorithm. See also numpy.sort() for more information.</p></dd>
+<dt><strong>inplace</strong><span class="classifier">bool, default False</span></dt>
+<dd><p>If True, perform operation in-place.</p></dd>
 </dl></dd></dl></dd></dl></body></html>"""
 
 
@@ -700,6 +717,29 @@ def test_a_numpydoc_parameter_reads_as_its_page_shows_it(service: Service, org: 
     quote = notes["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
     assert "default 'quicksort'" in quote, quote
     assert "Choice of sorting algorithm." in quote, quote
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the inplace parameter of sort_values do?",
+        "What does sort_values do with the argument inplace?",
+    ],
+)
+def test_a_parameter_asked_about_is_quoted_by_its_entry(
+    service: Service, org: str, question: str
+) -> None:
+    """scikit-learn's and pandas' references: "What does the inplace parameter of dropna
+    do?" quoted "Remove missing values.", which took "inplace" from the signature above
+    it, and "What does the stratify argument of train_test_split do?" the function's
+    first sentence. A parameter the question names has its entry where a line starts
+    with its name and type ("inplace : bool, default False"): its passage comes first of
+    its file's, and its line is quoted with what it does."""
+    with client_for(service, org) as c:
+        upload(c, [("pandas.DataFrame.sort_values.html", NUMPYDOC_PAGE.encode())])
+        notes = ask(c, question)["choices"][0]["message"]["annotations"]
+    quote = notes[0]["file_citation"]["quote"]
+    assert quote == "inplace : bool, default False\nIf True, perform operation in-place.", quote
 
 
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:

@@ -43,6 +43,7 @@ from typing import Any
 from chatspace.types import Location
 
 from .tables import CONTROL, Piece, Table, key_value_text, records_piece
+from .terms import CLASSIFIER_MARK
 
 __all__ = [
     "MAX_DOCUMENT_BYTES",
@@ -111,10 +112,6 @@ read a cell a line rather than as rows of data."""
 _CAPTION_CHARS = 100
 """The longest title of a table."""
 _DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head", "nav")
-_CLASSIFIER_MARK = " : "
-"""What a docutils page shows before a definition's classifier (its stylesheet's
-``.classifier:before``): "sep : str, default ','" of NumPy-style parameters (pandas,
-NumPy, SciPy, scikit-learn), which the text would otherwise glue into "sepstr"."""
 _NAVIGATION = 0.9
 """Share of link text from which a line is navigation, not text: an entry of a table of
 contents, a "See also" line of names, a Prev / Up / Next bar. Lower shares are text: a
@@ -272,7 +269,9 @@ def _html(text: str, size: int) -> Iterator[Block]:
     for tag in soup.find_all(_DROPPED_TAGS):
         tag.decompose()
     for classifier in soup.find_all(class_="classifier"):
-        classifier.insert_before(_CLASSIFIER_MARK)
+        # as its stylesheet's ``.classifier:before`` shows it: "sep : str, default ','",
+        # not "sepstr, default ','" (NumPy-style parameters: pandas, SciPy, scikit-learn)
+        classifier.insert_before(CLASSIFIER_MARK)
     found: list[Table] = []
     at: dict[int, int] = {}
     for table in _innermost_tables(soup):

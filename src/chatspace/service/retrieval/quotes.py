@@ -71,7 +71,9 @@ from .terms import (
     holds_identifier,
     is_identifier,
     opens_entry,
+    opens_parameter,
     options_in,
+    parameters_in,
     search_terms,
 )
 
@@ -86,6 +88,7 @@ __all__ = [
     "best_span",
     "claim_words",
     "defines_option",
+    "holds_parameter",
     "is_label",
     "labelled_units",
     "named_in_file",
@@ -429,6 +432,12 @@ def _headings(
     return found
 
 
+def holds_parameter(text: str, names: frozenset[str]) -> bool:
+    """Whether ``text`` holds the entry of one of the parameters ``names``
+    (:func:`~.terms.opens_parameter`)."""
+    return bool(names) and any(opens_parameter(line, names) for line in text.splitlines())
+
+
 def defines_option(
     text: str, options: frozenset[str], flags: frozenset[str], calls: frozenset[str] = frozenset()
 ) -> bool:
@@ -555,6 +564,8 @@ def quote_spans(
     sections = _sections(says, labels, terms, anew)
     headings = _headings(labels, terms, anew)
     entries = _entries(lines, labels, options_in(question), flags_in(question), calls_in(question))
+    parameters = parameters_in(question)
+    parameter = [bool(parameters) and opens_parameter(line, parameters) for line in lines]
     top = max(weights.values(), default=1.0)
 
     def weight(found: Mapping[str, float]) -> float:
@@ -575,7 +586,7 @@ def quote_spans(
             value += SHAPE_BONUS * top
         if not labels[lo] and (heading := headings[lo]) and not (terms[lo] & heading) and says[lo]:
             value += DEFINITION_BONUS * top
-        if entries[lo]:
+        if entries[lo] or parameter[lo]:  # what it does, or a parameter's line and type
             value += ENTRY_BONUS * top
         return value * (HEADING_FACTOR if labels[lo] else 1.0) - SENTENCE_COST * (hi - lo)
 
@@ -612,9 +623,11 @@ def quote_spans(
     def introduces(lo: int, hi: int) -> bool:
         """Sentence ``hi`` ends with a colon and what it introduces follows, within the
         bounds (even past a blank line: "lines of the following format:", then the
-        format): a quote does not stop before what it announces."""
+        format), or it is a parameter's line and its description follows ("inplace :
+        bool, default False", then "Whether to modify the DataFrame ..."): a quote does
+        not stop before what it announces."""
         return (
-            lines[hi].rstrip().endswith(":")
+            (lines[hi].rstrip().endswith(":") or parameter[hi])
             and hi + 1 < len(units)
             and units[hi + 1].end - units[lo].start <= MAX_QUOTE_CHARS
         )

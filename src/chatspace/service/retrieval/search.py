@@ -69,7 +69,7 @@ from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
-from .quotes import defines_option, labelled_units, named_in_file
+from .quotes import defines_option, holds_parameter, labelled_units, named_in_file
 from .scope import Scope, resolve_scope
 from .tables import asks_computation, asks_shape, computing_words, header_start
 from .terms import (
@@ -83,6 +83,7 @@ from .terms import (
     holds_phrase,
     is_identifier,
     options_in,
+    parameters_in,
     search_terms,
 )
 
@@ -255,6 +256,8 @@ class Query:
     calls: frozenset[str] = frozenset()
     """The dotted name it asks what it is or does ("What does shutil.rmtree do?",
     :func:`~.terms.calls_in`)."""
+    parameters: frozenset[str] = frozenset()
+    """The parameters it asks about ("the ddof parameter", :func:`~.terms.parameters_in`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,6 +435,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         asks_shape(question),
         computing_words(question),
         calls_in(question),
+        parameters_in(question),
     )
 
 
@@ -761,6 +765,7 @@ def _headed_first(
         bonus = {
             r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage)
             + ENTRY_WEIGHT * defines_option(r.passage.text, *_entry_names(r.passage, query))
+            + ENTRY_WEIGHT * holds_parameter(r.passage.text, query.parameters)
             + INTRO_WEIGHT * (file_id in intro and r.passage.ord == 0)
             for r in mine
         }

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 __all__ = [
     "CALENDAR",
+    "CLASSIFIER_MARK",
     "MAX_OPTIONS",
     "MAX_TERMS",
     "MAX_TERM_CHARS",
@@ -29,7 +30,9 @@ __all__ = [
     "holds_phrase",
     "is_identifier",
     "opens_entry",
+    "opens_parameter",
     "options_in",
+    "parameters_in",
     "search_terms",
 ]
 
@@ -123,6 +126,42 @@ def calls_in(question: str) -> frozenset[str]:
         for m in _DOTTED.finditer(question[:OPTION_CHARS])
         if _ASKS_OF.fullmatch(question[: m.start()]) and _ASKED_WHOLE.fullmatch(question[m.end() :])
     )
+
+
+CLASSIFIER_MARK = " : "
+"""What stands between a NumPy-style parameter's name and its type ("sep : str, default
+','"), as a docutils page shows it (:mod:`.documents`)."""
+_PARAMETER = (
+    re.compile(r"\b([^\W\d]\w*)\s+(?:parameter|argument|keyword|kwarg)s?\b", re.I),
+    re.compile(r"\b(?:parameter|argument)s?\s+([^\W\d]\w*)", re.I),
+)
+"""A parameter's name before the word, or after it ("the ddof parameter", "with the
+argument inplace")."""
+_NOT_PARAMETERS = frozenset(
+    {"the", "a", "an", "this", "that", "which", "what", "each", "every", "any", "its"}
+    | {"keyword", "optional", "required", "default", "positional", "named", "given", "same"}
+    | {"first", "second", "third", "fourth", "last", "next", "other", "new", "old"}
+)
+"""Words before "parameter" or "argument" that are no parameter's name ("the third
+argument")."""
+
+
+def parameters_in(question: str) -> frozenset[str]:
+    """The names ``question`` asks about as a function's parameters ("the ddof parameter",
+    "the stratify argument", "parameter thresh"), lowercased."""
+    before, after = _PARAMETER
+    named = [m.group(1).lower() for m in before.finditer(question[:OPTION_CHARS])]
+    named = [n for n in named if n not in _NOT_PARAMETERS]  # "the how parameter" is one
+    following = [m.group(1).lower() for m in after.finditer(question[:OPTION_CHARS])]
+    return _first([*named, *(n for n in following if n not in _STOP_WORDS | _NOT_PARAMETERS)])
+
+
+def opens_parameter(line: str, names: Iterable[str]) -> bool:
+    """Whether ``line`` is the entry of one of the parameters ``names`` in a NumPy-style
+    reference: its name, then its type after :data:`CLASSIFIER_MARK` ("C : float,
+    default=1.0"), above what it does."""
+    line = line.lstrip()
+    return any(line.lower().startswith(n + CLASSIFIER_MARK) for n in names)
 
 
 PERMALINK = "\u00b6"

@@ -28,11 +28,11 @@ neither a word character nor whitespace (docs/interface.md#token-counts). The se
 counts with it; the notebook uses it to estimate what a conversation costs."""
 
 SENTENCE_PATTERN = re.compile(
-    r"(?:[^\n.!?]|[.!?](?=\S)|(?i:(?<=\bi\.e)|(?<=\be\.g))\.)+(?:[.!?]+[\"')\]]*)?"
+    r"(?:[^\n.!?]|[.!?](?=\S)|(?i:(?<=\bi\.e)|(?<=\be\.g)|(?<=\bvs)|(?<=\bcf))\.)+"
+    r"(?:[.!?]+[\"')\]]*)?"
 )
 """One sentence (blanks around it included): it ends at ``.``, ``!`` or ``?`` before
 whitespace, with the quotes or brackets that close it, so "2.5" and "notes.md" do not end
-one, nor "i.e." and "e.g.", which always go on; or at a line end, so a table row or a line
-of code is one. The service quotes and
-attributes an answer's sentences by it; the notebook marks by it the sentences the
-service attributed nothing to."""
+one, nor "i.e.", "e.g.", "vs." and "cf.", which always go on; or at a line end, so a table
+row or a line of code is one. The service quotes and attributes an answer's sentences by
+it; the notebook marks by it the sentences the service attributed nothing to."""

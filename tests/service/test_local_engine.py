@@ -178,17 +178,19 @@ def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
 def test_i_e_and_e_g_end_no_sentence() -> None:
     """Node.js's util.md: "Takes a function following the common error-first callback
     style, i.e. taking ... and returns a version that returns promises." was two sentences
-    (the second a fragment), so the quote and the notebook's marks cut it at "i.e."."""
+    (the second a fragment), so the quote and the notebook's marks cut it at "i.e."; so
+    did pandas' "Sort ascending vs. descending." at "vs."."""
     text = (
         "Takes a function following the common error-first callback style, i.e. taking a "
         "callback last, and returns a version that returns promises. Wrap a reader, E.g. "
-        "fs.stat. It is 2.5 times faster."
+        "fs.stat. It is 2.5 times faster. Sort ascending vs. descending, cf. sorted."
     )
     assert [text[u.start : u.end] for u in units_of(text)] == [
         "Takes a function following the common error-first callback style, i.e. taking a "
         "callback last, and returns a version that returns promises.",
         "Wrap a reader, E.g. fs.stat.",
         "It is 2.5 times faster.",
+        "Sort ascending vs. descending, cf. sorted.",
     ]
 
 

@@ -254,7 +254,7 @@ class Query:
     computing: frozenset[str] = frozenset()
     """The words that ask for a computation over a table (:func:`~.tables.computing_words`)."""
     calls: frozenset[str] = frozenset()
-    """The dotted name it asks what it is or does ("What does shutil.rmtree do?",
+    """The name in code it asks what it is or does ("What does shutil.rmtree do?",
     :func:`~.terms.calls_in`)."""
     parameters: frozenset[str] = frozenset()
     """The parameters it asks about ("the ddof parameter", :func:`~.terms.parameters_in`)."""

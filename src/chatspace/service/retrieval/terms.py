@@ -103,7 +103,7 @@ def flags_in(question: str) -> frozenset[str]:
     return _first(m.group() for m in _FLAG.finditer(question[:OPTION_CHARS]))
 
 
-_DOTTED = re.compile(
+_CODE_NAME = re.compile(
     r"(?<![\w.])(?:[^\W\d]\w*(?:\.[^\W\d]\w*)+|[A-Z][a-z]+[A-Z]\w*|[^\W\d]\w*(?=\(\)))(?![\w.])"
 )
 """A name as code calls it: with dots ("shutil.rmtree", "dict.setdefault"), a class's in
@@ -116,14 +116,15 @@ and after it ("do?", "return?"): nothing else asked of it."""
 
 
 def calls_in(question: str) -> frozenset[str]:
-    """The dotted name a question asks what it is or does ("What does shutil.rmtree do?"),
-    lowercased; not one it asks something else of ("the maxsplit argument of str.split",
+    """The name in code (:data:`_CODE_NAME`) a question asks what it is or does ("What
+    does shutil.rmtree do?"), lowercased; not one it asks something else of ("the
+    maxsplit argument of str.split",
     "What does str.partition return if the separator is not found?"). A reference
     documents it under a label that starts with it ("shutil.rmtree(path, ...)"), or with
     its last parts (:func:`_opens_call`)."""
     return _first(
         m.group().lower()
-        for m in _DOTTED.finditer(question[:OPTION_CHARS])
+        for m in _CODE_NAME.finditer(question[:OPTION_CHARS])
         if _ASKS_OF.fullmatch(question[: m.start()]) and _ASKED_WHOLE.fullmatch(question[m.end() :])
     )
 

@@ -118,10 +118,9 @@ and after it ("do?", "return?"): nothing else asked of it."""
 def calls_in(question: str) -> frozenset[str]:
     """The name in code (:data:`_CODE_NAME`) a question asks what it is or does ("What
     does shutil.rmtree do?"), lowercased; not one it asks something else of ("the
-    maxsplit argument of str.split",
-    "What does str.partition return if the separator is not found?"). A reference
-    documents it under a label that starts with it ("shutil.rmtree(path, ...)"), or with
-    its last parts (:func:`_opens_call`)."""
+    maxsplit argument of str.split", "What does str.partition return if the separator is
+    not found?"). A reference documents it under a label that starts with it
+    ("shutil.rmtree(path, ...)"), or with its last parts (:func:`_opens_call`)."""
     return _first(
         m.group().lower()
         for m in _CODE_NAME.finditer(question[:OPTION_CHARS])

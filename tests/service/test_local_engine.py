@@ -175,6 +175,23 @@ def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
     )
 
 
+@pytest.mark.parametrize("prompt", ["In [57]:", ">>>"])
+def test_an_example_s_prompt_line_comes_after_the_sentence_it_illustrates(prompt: str) -> None:
+    """pandas' user guide (Debian's python-pandas-doc): "What does to_datetime do with
+    invalid dates when errors is coerce?" quoted "In [57]: pd.to_datetime([...],
+    errors="coerce")", the example's input, which spells every word of the question, and
+    not the sentence it illustrates."""
+    text = (
+        "Converting to timestamps\n"
+        "Pass errors='coerce' to convert unparsable data to NaT (not a time):\n"
+        f'{prompt} pd.to_datetime(["2009/07/31", "asd"], errors="coerce")\n'
+        "Out[57]: DatetimeIndex(['2009-07-31', 'NaT'])"
+    )
+    words = ("errors", "coerce", "to_datetime")
+    quote = best_quote(_passage(text, *words), dict.fromkeys(words, 1 / 3), "to_datetime?")
+    assert quote.startswith("Pass errors='coerce' to convert unparsable data to NaT"), quote
+
+
 def test_i_e_and_e_g_end_no_sentence() -> None:
     """Node.js's util.md: "Takes a function following the common error-first callback
     style, i.e. taking ... and returns a version that returns promises." was two sentences

@@ -126,7 +126,8 @@ SENTENCE_COST = 0.02
 HEADED_FACTOR = 0.7
 """A term of the heading a sentence stands under weighs this share of one it holds."""
 HEADING_FACTOR = 0.4
-"""A heading or a label line weighs this share of what its matched terms weigh."""
+"""A heading or a label line, or a quote that starts with an example's prompt, weighs
+this share of what its matched terms weigh."""
 SECOND_QUOTE_SHARE = 0.5
 """A passage is quoted twice when its best run of sentences apart from the first quote
 holds words of the question the first does not, and weighs at least this share of it:
@@ -178,6 +179,12 @@ _ASKS_DESCRIPTION = re.compile(r"\bwhat (?:does|do|did)\b.*\b(?:do|return|mean)\
 """"What does util.promisify do?": a sentence that says it, not a parameter's line."""
 _ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
+_PROMPT = re.compile(r"(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.:)(?:\s|$)")
+"""An interactive prompt (IPython's, the doctest's) that starts a line of an example: a
+quote that starts with it weighs as a label does, so the sentence it illustrates comes
+first ("Pass errors='coerce' to convert unparsable data to NaT", not "In [57]:
+pd.to_datetime(..., errors='coerce')"); the example is not a label, which would lend its
+words to the output lines under it."""
 _SIGNATURE = re.compile(r"^\s*(?:signed|signature|date|yours|regards|sincerely)\b", re.I)
 # A definition's signature, with parameters ("class Cursor(connection, row_factory=None)")
 # or a return type ("pg_cancel_backend ( pid integer ) → boolean", a reference table's
@@ -588,7 +595,8 @@ def quote_spans(
             value += DEFINITION_BONUS * top
         if entries[lo] or parameter[lo]:  # what it does, or a parameter's line and type
             value += ENTRY_BONUS * top
-        return value * (HEADING_FACTOR if labels[lo] else 1.0) - SENTENCE_COST * (hi - lo)
+        code = labels[lo] or _PROMPT.match(lines[lo].lstrip()) is not None
+        return value * (HEADING_FACTOR if code else 1.0) - SENTENCE_COST * (hi - lo)
 
     def fits(lo: int, hi: int) -> bool:
         span = text[units[lo].start : units[hi].end]

@@ -183,7 +183,7 @@ that starts with it: "-p", "--prune"), or of a setting, a function or a column
 ("work_mem (integer)", :func:`_entry_names`), ranks above the other passages of its file
 (:func:`_headed_first`): the entry says what it does; the others use it."""
 CALL_WEIGHT = 0.3
-"""How much a passage that holds the entry of the dotted name a question asks about
+"""How much a passage that holds the entry of the name in code a question asks about
 ("What does subprocess.run do?": "subprocess.run(args, ...)", then what it does) ranks
 above the others, whatever their file: its definition, not a page that calls it."""
 TITLE_HELD = 0.6
@@ -778,12 +778,12 @@ def _headed_first(
 def _entry_names(
     passage: Passage, query: Query
 ) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The names (long, short, dotted) whose entry in ``passage`` says what the question
+    """The names (long, short, in code) whose entry in ``passage`` says what the question
     asks: the options it spells, else the settings, functions or columns it names
     ("What is the default value of work_mem?": the entry "work_mem (integer)", then what
     it sets and its default), less those the file is named after (``pg_restore`` of
-    ``app-pgrestore.html``: its synopsis, not an entry), and the dotted names it spells
-    ("What does shutil.rmtree do?": the entry "shutil.rmtree(path, ...)")."""
+    ``app-pgrestore.html``: its synopsis, not an entry), and the name in code it asks
+    about ("What does shutil.rmtree do?": the entry "shutil.rmtree(path, ...)")."""
     if query.options or query.flags:
         return query.options, query.flags, frozenset()
     names = frozenset(t for t in query.terms if is_identifier(t))

@@ -181,8 +181,8 @@ def opens_entry(
 ) -> bool:
     """Whether ``line`` starts with one of the long ``options`` (in any case) or short
     ``flags`` (as written): as a label, the line of their entry in a manual ("-p",
-    "--prune", "--decorate[=short|full]"), above what the option does; or with one of the
-    dotted ``calls`` (:func:`calls_in`)."""
+    "--prune", "--decorate[=short|full]"), above what the option does; or is the entry of
+    one of the names in code ``calls`` (:func:`calls_in`)."""
     line = line.strip()
     return any(
         re.match(rf"{re.escape(o)}(?![\w-])", line, 0 if o in flags else re.I)
@@ -191,8 +191,9 @@ def opens_entry(
 
 
 def _opens_call(line: str, name: str) -> bool:
-    """Whether ``line`` is the entry of the dotted ``name``: it starts with it, or it is a
-    signature Sphinx links (:data:`PERMALINK`) of the name or its last parts, as a
+    """Whether ``line`` is the entry of the name in code ``name``: it starts with it (a
+    dotted one), or it is a signature Sphinx links (:data:`PERMALINK`) of the name or its
+    last parts, as a
     method's under its class ("Path.glob(pattern)¶" of ``pathlib.Path.glob``,
     "setdefault(key[, default])¶" of ``dict.setdefault``), or a class's under its module
     ("class sklearn.preprocessing.StandardScaler(...)¶" of ``StandardScaler``)."""

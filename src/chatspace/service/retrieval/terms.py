@@ -193,10 +193,10 @@ def opens_entry(
 def _opens_call(line: str, name: str) -> bool:
     """Whether ``line`` is the entry of the name in code ``name``: it starts with it (a
     dotted one), or it is a signature Sphinx links (:data:`PERMALINK`) of the name or its
-    last parts, as a
-    method's under its class ("Path.glob(pattern)¶" of ``pathlib.Path.glob``,
-    "setdefault(key[, default])¶" of ``dict.setdefault``), or a class's under its module
-    ("class sklearn.preprocessing.StandardScaler(...)¶" of ``StandardScaler``)."""
+    last parts, as a method's under its class ("Path.glob(pattern)¶" of
+    ``pathlib.Path.glob``, "setdefault(key[, default])¶" of ``dict.setdefault``), or a
+    class's under its module ("class sklearn.preprocessing.StandardScaler(...)¶" of
+    ``StandardScaler``)."""
     if "." in name and re.match(rf"{re.escape(name)}(?![\w.])", line, re.I):
         return True
     parts = name.split(".")

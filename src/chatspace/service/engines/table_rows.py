@@ -472,9 +472,10 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         if part is not None:
             return part
     # "What period does it cover?", "How many trading days does it cover?": its dates
-    dates = view.dates if asked.said & (_STRETCH | _DAYS) else None
-    if dates is not None and asked.said & _STRETCH and view.target is None:
-        stretch = view.stretch(dates)
+    calendar = view.calendar() if asked.said & (_STRETCH | _DAYS) else None
+    dates = calendar[0] if calendar is not None else None
+    if calendar is not None and asked.said & _STRETCH and view.target is None:
+        stretch = view.stretch(*calendar)
         if stretch is not None:
             return stretch
     extent = view.extent(column) if column is not None and asked.said & _RANGE else None
@@ -654,10 +655,10 @@ class _View:
         values = tuple(str(v) for v in first)
         return _Answer("distinct", rows, column, f"{len(rows):,}", of=self.total, values=values)
 
-    @property
-    def dates(self) -> int | None:
-        """The leftmost column of dates: every cell of it (one at least) reads as a date
-        and it is no column of numbers."""
+    def calendar(self) -> tuple[int, pd.Series] | None:
+        """The leftmost column of dates and its dates by row (the rows computed over, its
+        empty cells left out): every cell of it (one at least) reads as a date and it is
+        no column of numbers."""
         import pandas as pd
 
         for c in self.frame.columns:
@@ -667,17 +668,13 @@ class _View:
                 continue
             read = pd.to_datetime(cells, errors="coerce", format="mixed")
             if read.notna().all():
-                return int(c)
+                return int(c), read
         return None
 
-    def stretch(self, column: int) -> _Answer | None:
-        """The first and the last date of ``column`` among the rows kept ("12-Jun-03 to
-        19-Sep-03", whatever order the rows are in)."""
-        import pandas as pd
-
-        cells = self.frame[column][self.keep & self.counted].map(str).str.strip()
-        read = pd.to_datetime(cells[cells != ""], errors="coerce", format="mixed")
-        return self._between(column, read.dropna())
+    def stretch(self, column: int, dates: pd.Series) -> _Answer | None:
+        """The first and the last of ``dates`` (``column``'s, :meth:`calendar`) among the
+        rows kept ("12-Jun-03 to 19-Sep-03", whatever order the rows are in)."""
+        return self._between(column, dates[self.keep[dates.index]])
 
     def extent(self, column: int) -> _Answer | None:
         """The lowest and the highest value of the numeric ``column`` among the rows kept

@@ -573,6 +573,11 @@ def quote_spans(
     entries = _entries(lines, labels, options_in(question), flags_in(question), calls_in(question))
     parameters = parameters_in(question)
     parameter = [bool(parameters) and opens_parameter(line, parameters) for line in lines]
+    # a label, or an example's prompt: a quote that starts there weighs less
+    lesser = [
+        label or _PROMPT.match(line.lstrip()) is not None
+        for line, label in zip(lines, labels, strict=True)
+    ]
     top = max(weights.values(), default=1.0)
 
     def weight(found: Mapping[str, float]) -> float:
@@ -595,8 +600,7 @@ def quote_spans(
             value += DEFINITION_BONUS * top
         if entries[lo] or parameter[lo]:  # what it does, or a parameter's line and type
             value += ENTRY_BONUS * top
-        code = labels[lo] or _PROMPT.match(lines[lo].lstrip()) is not None
-        return value * (HEADING_FACTOR if code else 1.0) - SENTENCE_COST * (hi - lo)
+        return value * (HEADING_FACTOR if lesser[lo] else 1.0) - SENTENCE_COST * (hi - lo)
 
     def fits(lo: int, hi: int) -> bool:
         span = text[units[lo].start : units[hi].end]

@@ -23,7 +23,7 @@ from chatspace.service.engines.table_rows import answer_tables
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.search import Passage
 from chatspace.service.retrieval.tables import key_value_text, number
-from support.chat import ask, client_for, upload
+from support.chat import ask, checked_citations, client_for, upload
 from support.documents import odt_bytes, parquet_bytes
 from support.office_files import (
     CONTRACT_TERMS,
@@ -78,23 +78,6 @@ def _message(answer: dict[str, Any]) -> dict[str, Any]:
     return dict(answer["choices"][0]["message"])
 
 
-def _checked(client: httpx.Client, answer: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(filename, quote)`` of each citation, after checking that each marker stands where
-    its annotation says and that each quote is text of its file."""
-    message = _message(answer)
-    texts: dict[str, str] = {}
-    cited = []
-    for number_, note in enumerate(message["annotations"], 1):
-        assert note["text"] == f"[{number_}]"
-        assert message["content"][note["start_index"] : note["end_index"]] == note["text"]
-        citation = note["file_citation"]
-        if citation["file_id"] not in texts:
-            texts[citation["file_id"]] = client.get(f"/files/{citation['file_id']}/text").text
-        assert citation["quote"] in texts[citation["file_id"]], "a quote is text of the file"
-        cited.append((citation["filename"], citation["quote"]))
-    return cited
-
-
 # ---------------------------------------------------------------- rows named by their values
 
 
@@ -104,7 +87,7 @@ def test_the_row_a_question_names_is_quoted_with_its_columns(
 ) -> None:
     (uploaded,) = upload(client, [(name, SALES_FILES[name])])
     answer = ask(client, "What was the revenue of the South region in March?")
-    cited = _checked(client, answer)
+    cited = checked_citations(client, answer)
     row = SOUTH_MARCH.get(name, "South,March,58300,547")
     assert cited[0] == (name, row), _message(answer)["content"]
     assert all(not quote.startswith("Region") for _, quote in cited), "never the header"
@@ -116,7 +99,7 @@ def test_the_row_a_question_names_is_quoted_with_its_columns(
 
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:
     upload(client, [("sales.xlsx", sales_xlsx())])
-    cited = _checked(client, ask(client, "What is the Q1 target of the East region?"))
+    cited = checked_citations(client, ask(client, "What is the Q1 target of the East region?"))
     assert ("sales.xlsx", "East,290000") in cited
     content = _message(ask(client, "What is the Q1 target of the East region?"))["content"]
     assert '"Region: East, Q1 target (EUR): 290000" (sales.xlsx)' in content
@@ -140,7 +123,7 @@ def test_a_total_is_computed_and_cites_the_rows_it_adds(
 ) -> None:
     upload(client, [(name, SALES_FILES[name])])
     answer = ask(client, question)
-    cited = _checked(client, answer)
+    cited = checked_citations(client, answer)
     content = _message(answer)["content"]
     line = next((line for line in content.split("\n") if line.startswith("- Total")), content)
     assert line.startswith(
@@ -158,7 +141,7 @@ def test_a_total_is_computed_and_cites_the_rows_it_adds(
 def test_an_average_is_computed(client: httpx.Client) -> None:
     upload(client, [("sales.csv", SALES_FILES["sales.csv"])])
     answer = ask(client, "What is the average revenue of the South?")
-    _checked(client, answer)
+    checked_citations(client, answer)
     assert (
         "- Average Revenue (EUR) for Region South: 55,266.67 (mean of 3 rows of sales.csv) "
         "[1][2][3]" in _message(answer)["content"]
@@ -168,7 +151,7 @@ def test_an_average_is_computed(client: httpx.Client) -> None:
 def test_how_many_counts_the_rows_that_match(client: httpx.Client) -> None:
     upload(client, [("tickets.csv", tickets_csv())])
     answer = ask(client, "How many tickets are open?")
-    cited = _checked(client, answer)
+    cited = checked_citations(client, answer)
     open_ = [",".join(t) for t in TICKETS if t[1] == "open"]
     assert len(open_) == 5
     content = _message(answer)["content"]
@@ -191,7 +174,7 @@ def test_the_highest_rate_of_a_dataframe_is_the_highest(service: Service, org: s
     ]
     with client_for(service, org) as client:
         answer = ask(client, parts)
-        cited = _checked(client, answer)
+        cited = checked_citations(client, answer)
     assert cited == [("returns.csv", "Rain jacket,800,112,0.14")]
     assert _message(answer)["content"].endswith(
         "\n- Highest return_rate: 0.14 (max of 8 rows): "
@@ -212,7 +195,7 @@ def test_a_table_over_several_passages_is_computed_as_one_table(
     blocks = text.count("id,status,priority,team,created")
     assert 2 <= blocks <= 5, "the table is cut into a few header-led passages"
     answer = ask(client, "How many tickets are open?")
-    cited = _checked(client, answer)
+    cited = checked_citations(client, answer)
     content = _message(answer)["content"]
     assert f"- Rows with status open: 15 of 60 ({blocks} passages of tickets-backlog.csv" in content
     assert "the first 10 cited" in content
@@ -245,7 +228,7 @@ def test_a_table_is_computed_over_all_its_rows_not_those_that_matched(
 
     def said(question: str) -> str:
         answer = ask(client, [{"type": "text", "text": question}, *scoped])
-        _checked(client, answer)
+        checked_citations(client, answer)
         return str(_message(answer)["content"]).split("\n- ", 1)[1]
 
     mean = f"{frame['amount'].mean():,.3f}"
@@ -284,7 +267,7 @@ def test_a_real_csv_with_a_comment_line_and_gaps_is_answered_as_a_table(
 
     def said(question: str) -> tuple[str, list[dict[str, Any]]]:
         answer = ask(client, [{"type": "text", "text": question}, *scoped])
-        _checked(client, answer)
+        checked_citations(client, answer)
         message = _message(answer)
         return str(message["content"]).split("\n- ", 1)[1], message["annotations"]
 
@@ -316,7 +299,7 @@ def test_a_real_table_of_days_answers_in_its_own_words(client: httpx.Client) -> 
 
     def said(question: str) -> str:
         answer = ask(client, [{"type": "text", "text": question}, *scoped])
-        _checked(client, answer)
+        checked_citations(client, answer)
         return str(_message(answer)["content"]).split("\n- ", 1)[1]
 
     assert said("What was the highest closing price?").startswith(
@@ -341,7 +324,7 @@ def _narrowed_to_daily(
 
     def said(question: str) -> tuple[str, list[tuple[str, str]]]:
         answer = ask(client, [{"type": "text", "text": question}, *scoped])
-        cited = _checked(client, answer)
+        cited = checked_citations(client, answer)
         return str(_message(answer)["content"]).split("\n- ", 1)[1], cited
 
     return pd.read_csv(DAILY), said
@@ -369,11 +352,16 @@ def test_the_time_a_table_s_rows_cover_is_answered(client: httpx.Client) -> None
     are its column of dates counted; the period, its first and last date (the rows run
     newest first), each cited by its row."""
     frame, said = _narrowed_to_daily(client)
-    content, _ = said("How many trading days does the table cover?")
-    assert content.startswith(f"Distinct Date: {frame['Date'].nunique()} ("), content
     days = pd.to_datetime(frame["Date"], format="%d-%b-%y")
     first, last = frame["Date"][days.idxmin()], frame["Date"][days.idxmax()]
     assert (first, last) == ("19-Jun-03", "19-Sep-03")
+    # the days counted, from the first to the last (ten dates of the newest listed said
+    # neither where they start nor where they end), those two rows cited
+    content, cited = said("How many trading days does the table cover?")
+    assert content.startswith(
+        f"Distinct Date: {days.nunique()} of {len(frame)} rows, {first} to {last} ("
+    ), content
+    assert [q.split(",")[0] for _, q in cited] == [first, last]
     for question in ("What period does the table cover?", "What date range does it span?"):
         content, cited = said(question)
         assert content.startswith(f"Date: {first} to {last} ({len(frame)} rows of "), content
@@ -389,6 +377,36 @@ def test_the_time_a_table_s_rows_cover_is_answered(client: httpx.Client) -> None
         content
     )
     assert [float(q.split(",")[4]) for _, q in cited] == [low, high]
+
+
+def test_the_table_is_the_one_table_of_the_workspace(client: httpx.Client) -> None:
+    """Asked without narrowing, "How many rows does the table have?" found nothing though
+    the workspace had one table; so did "What was the highest closing price?" in a
+    workspace of that table alone (no cell says "price"). "The table" (the data, the
+    sheet) is the one table among the candidates, and a workspace of one table is
+    narrowed to it; a question about days that points at no table stays with prose."""
+    frame = pd.read_csv(DAILY)
+    upload(client, [("msft.csv", DAILY.read_bytes())])
+
+    def said(question: str) -> tuple[str, list[tuple[str, str]]]:
+        answer = ask(client, question)
+        return str(_message(answer)["content"]), checked_citations(client, answer)
+
+    content, _ = said("What was the highest closing price?")
+    assert f"Highest Close: {frame['Close'].max():.2f} (max of {len(frame)} rows" in content
+    assert said("What columns does it have?")[1] == [("msft.csv", ",".join(frame.columns))]
+    upload(client, [("acme-msa.docx", acme_contract_docx())])
+    for question in ("How many rows does the table have?", "How many rows does the data have?"):
+        content, cited = said(question)
+        assert f"Rows: {len(frame)} (" in content, content
+        assert {name for name, _ in cited} == {"msft.csv"}
+    content, cited = said("How many days before renewal must notice of termination be given?")
+    assert "msft.csv" not in {name for name, _ in cited}, content
+    # two tables: which one "the table" is, the question must say
+    upload(client, [("prices-copy.csv", DAILY.read_bytes())])
+    content, cited = said("How many rows does the table have?")
+    assert "Rows: " not in content, content
+    assert cited == []
 
 
 def test_a_column_asked_to_be_empty_that_never_is_says_so(client: httpx.Client) -> None:
@@ -412,7 +430,7 @@ def test_a_key_value_table_of_a_contract_reads_as_key_value_lines(client: httpx.
     assert lines in text
     assert "Contract owner,Maria Keller" not in text
     answer = ask(client, "Who is the contract owner?")
-    cited = _checked(client, answer)
+    cited = checked_citations(client, answer)
     assert ("acme-msa.docx", "Contract owner: Maria Keller (Procurement)") in cited
     assert "Renewal" not in cited[0][1], "one fact, not the table"
 
@@ -421,7 +439,7 @@ def test_a_key_value_table_on_a_slide_reads_as_key_value_lines(client: httpx.Cli
     (deck,) = upload(client, [("atlas.pptx", project_card_pptx())])
     text = client.get(f"/files/{deck['id']}/text").text
     assert text == "Project card\n" + "\n".join(f"{k}: {v}" for k, v in PROJECT_CARD)
-    cited = _checked(client, ask(client, "What is the deadline of project Atlas?"))
+    cited = checked_citations(client, ask(client, "What is the deadline of project Atlas?"))
     assert cited[0] == ("atlas.pptx", "Deadline: 30 June 2025")
 
 
@@ -489,7 +507,7 @@ def test_a_sheet_with_a_title_row_is_answered_as_a_table(client: httpx.Client) -
         "North,,\nSouth,March,58300\nNorth,March,200"
     )
     answer = ask(client, "What is the total revenue of North?")
-    assert _checked(client, answer) == [
+    assert checked_citations(client, answer) == [
         ("report.xlsx", "North,January,100"), ("report.xlsx", "North,March,200")]  # fmt: skip
     assert (
         "\n- Total Revenue for Region North: 300 (sum of 2 rows of report.xlsx) [1][2]"
@@ -551,7 +569,7 @@ def test_two_tables_side_by_side_are_two_tables(tmp_path: Path) -> None:
 def test_a_web_page_s_table_answers_with_its_columns(client: httpx.Client) -> None:
     upload(client, [("numeric.html", MANUAL_PAGE)])
     answer = ask(client, "What is the range of the integer type?")
-    cited = _checked(client, answer)
+    cited = checked_citations(client, answer)
     assert cited[0] == (
         "numeric.html",
         "integer,4 bytes,typical choice for integer,-2147483648 to +2147483647",

@@ -14,6 +14,7 @@ from support.service import Service
 __all__ = [
     "ask",
     "assemble",
+    "checked_citations",
     "client_for",
     "read_events",
     "stream",
@@ -58,6 +59,23 @@ def ask(client: httpx.Client, question: str | list[Any], **params: Any) -> dict[
     response = client.post("/chat/completions", json=body)
     assert response.status_code == 200, response.text
     return dict(response.json())
+
+
+def checked_citations(client: httpx.Client, answer: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(filename, quote)`` of each citation, after checking that each marker stands where
+    its annotation says and that each quote is text of its file."""
+    message = answer["choices"][0]["message"]
+    texts: dict[str, str] = {}
+    cited = []
+    for number_, note in enumerate(message["annotations"], 1):
+        assert note["text"] == f"[{number_}]"
+        assert message["content"][note["start_index"] : note["end_index"]] == note["text"]
+        citation = note["file_citation"]
+        if citation["file_id"] not in texts:
+            texts[citation["file_id"]] = client.get(f"/files/{citation['file_id']}/text").text
+        assert citation["quote"] in texts[citation["file_id"]], "a quote is text of the file"
+        cited.append((citation["filename"], citation["quote"]))
+    return cited
 
 
 def read_events(response: httpx.Response) -> list[Any]:

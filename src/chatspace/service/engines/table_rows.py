@@ -7,11 +7,13 @@ answers. Here the question is read against the table, computed with pandas:
 
 - **filters**: a question word that is a word of cells in a column ("South", "March",
   "open") keeps the rows whose cell there has one of the words found in that column;
-  columns combine with AND. Words that name a column, that ask for a computation, and
-  numbers are no filters. A word found in several columns filters the one where it is a
-  whole cell, else the leftmost. A year ("in 2020", not "above 2020") filters a column
-  named for years, else the column of ISO dates ("2020-01-01"); an ISO date keeps the
-  rows whose date cell starts with it.
+  columns combine with AND. Words that name a column, that ask for a computation, the
+  words of the file's name (what every row is: "airports" of ``airports.csv``) and
+  numbers are no filters; an adjective filters by the word it comes from ("rainy":
+  "rain"). A word found in several columns filters the one where it is a whole cell, else
+  the leftmost. A year ("in 2020", not "above 2020") filters a column named for years,
+  else the column of days written year first ("2020-01-01", "2020/01/01"); an ISO date
+  keeps the rows whose date cell starts with it.
 - **conditions**: words that name a numeric column, then a comparison with a number
   ("a petal width above 2", "units of at least 500", "price < 10") keep the rows that
   meet it; a condition whose words no column's name holds ("a stem length") computes
@@ -20,13 +22,19 @@ answers. Here the question is read against the table, computed with pandas:
   GOOGL price"), or a column and "missing", "empty" or "blank", keep the rows whose cell
   there is empty (or 0, in a column of numbers: "products without returns"); when those
   words name no column ("no discount"), nothing is computed.
+- **empty cells**: a cell that is empty or says a value is missing as pandas reads it
+  ("NA", "n/a", "null", ...).
 - **the column asked about**: the numeric column (every non-empty cell a number such as
   ``58,300``, ``12%``, ``EUR 1,200``) whose name shares the most words with the question
-  ("return rate" names ``return_rate`` more than ``units_returned``), filters left aside;
+  ("return rate" names ``return_rate`` more than ``units_returned``; a word of the name
+  of four letters or more names it when a question word starts with it: "temperature",
+  ``temp_max``; of two named alike, "highest" prefers the one named "max"), filters and
+  the column asked to be empty left aside;
   without one, the only numeric column left, if every question word is a column's, a
   filter's or the file name's ("What is the total for North?", but no "total revenue" of
   a sheet of targets). Words only a condition says name its column, not this one; a
-  superlative of a measure names the measure ("the *longest* petal": ``petal_length``).
+  superlative of a measure names the measure ("the *longest* petal": ``petal_length``,
+  "the *coldest* day": ``temp_min``).
 - **what is asked**: an average ("average", "mean"); a sum ("total", "sum", "how much",
   or "how many" / "number of" with a numeric column named: "How many units did North
   sell?"), unless a condition is on that column; a count of rows ("How many tickets are
@@ -42,8 +50,13 @@ answers. Here the question is read against the table, computed with pandas:
   ("How many rows does it have?", "How many records are there for September?"), the
   time its rows cover, read off its leftmost column of dates ("What period does it
   cover?": the first and the last date, each row cited; "How many trading days does it
-  cover?": its dates counted); the range of a column of numbers ("What is the range of
-  Close?": its lowest and highest value, each row cited). Else
+  cover?": its dates counted, the first and the last cited); the range of a column of
+  numbers ("What is the range of Close?": its lowest and highest value, each row cited);
+  the row of the earliest or latest date of a column of dates ("What was the first egg
+  date?"); after a leading "which" or "what" that names a column of text, the value the
+  most (or fewest) rows have ("Which island has the most penguins?": "Biscoe (168 of
+  344 rows)"), or without a filter or a superlative the column's values ("Which symbols
+  are in the table?"). Else
   the rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
@@ -77,10 +90,12 @@ from typing import TYPE_CHECKING
 from chatspace.service.retrieval.tables import (
     COMPUTATIONS,
     COUNTING,
+    MEASURES,
     SUMMING,
     TABLE_COLUMNS,
     TABLE_ROWS,
     TABLE_SPAN,
+    abbreviates,
     header_start,
     number,
 )
@@ -106,15 +121,20 @@ MAX_SHOWN_ROWS = 5
 MAX_CITED_ROWS = 10
 """Rows cited by a computed answer."""
 
-_MEASURES = {
-    "longest": "length", "shortest": "length", "widest": "width", "narrowest": "width",
-    "tallest": "height", "heaviest": "weight", "lightest": "weight", "oldest": "age",
-    "youngest": "age",
-}  # fmt: skip
-"""A superlative that says which measure it is extreme in: "the longest petal" names the
-column ``petal_length``, not ``petal_width``."""
+_EARLIEST = COMPUTATIONS["earliest"]
+_LATEST = COMPUTATIONS["latest"]
+"""Words that ask for the row of the earliest or the latest date ("What was the first
+egg date?")."""
+_MOST = frozenset({"most", "fewest", "least"})
+"""The superlatives that may ask for the value of the most rows ("Which island has the
+most penguins?"); "the heaviest penguin" asks for a row."""
 _HIGHEST = COMPUTATIONS["max"]
 _LOWEST = COMPUTATIONS["min"]
+_EXTREMES = {1: frozenset({"max", "maximum", "high", "highest"}), -1: frozenset(
+    {"min", "minimum", "low", "lowest"}
+)}  # fmt: skip
+"""The words of a column's name that say it holds each day's (or each item's) highest or
+lowest value: of ``temp_max`` and ``temp_min``, "the highest temperature" is the first's."""
 _COMPARISON = re.compile(
     r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
     r"(above|over|more than|greater than|higher than|larger than|at least|"
@@ -142,7 +162,7 @@ _SHARE = COMPUTATIONS["share"]
 """Words that ask for a count as a share of the rows ("What percentage of flowers are
 virginica?"); not taken out of the words that name columns ("discount percentage")."""
 _COUNT = COMPUTATIONS["count"]
-_ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _SPREAD | _COUNT
+_ASKING = _HIGHEST | _LOWEST | _SUM | _MEAN | _MEDIAN | _SPREAD | _COUNT | _EARLIEST | _LATEST
 _DAYS = TABLE_SPAN & {"days", "dates"}
 """Counted, the days of a column of dates: "How many trading days does it cover?"."""
 _RANGE = frozenset({"range"})
@@ -160,9 +180,23 @@ _ROOTED = 4
 """Words longer than this lose a verb's ending to name a column (:func:`_root`)."""
 _ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}\b")
+"""A cell of a column of days written year first: ISO's "2012-01-01", or "2012/01/01"
+(vega's ``seattle-weather.csv``), "2012.01.01"."""
 _MONTH_CUTS = frozenset(m[:3] for m in MONTHS)
 """How a month filters a column of dates written with words ("19-Sep-03": "sep")."""
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_WHICH = re.compile(r"\W*(?:which|what)\s+([^\W\d_]+)", re.I)
+_ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
+"""An adjective of a word a cell says: "rainy" of "rain", "sunny" of "sun", "foggy" of
+"fog"."""
+_MISSING = frozenset(
+    {"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN"}
+    | {"<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
+)
+"""Cells that say a value is missing, as ``pandas.read_csv`` reads them by default
+(``na_values``): empty, so "NA" is no number in a column of numbers (palmerpenguins'
+``bill_length_mm``), and "How many penguins have no recorded sex?" counts them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +239,7 @@ class _Table:
 @dataclass(frozen=True, slots=True)
 class _Answer:
     kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max", "min",
-    # "part", "columns", "stretch"
+    # "part", "columns", "stretch", "days", "most", "fewest", "earliest", "latest"
     rows: tuple[int, ...]
     """The rows shown or cited, in table order."""
     column: int = -1
@@ -328,7 +362,7 @@ def _names(column: str, terms: frozenset[str]) -> int:
     return sum(
         1
         for t in terms
-        if any(w == t or (len(t) > 3 and w.startswith(t)) for w in words)
+        if any(w == t or (len(t) > 3 and w.startswith(t)) or abbreviates(w, t) for w in words)
         or _root(t) in roots
         or any(t.startswith(a) for a in cut)
     )
@@ -367,7 +401,7 @@ class _Question:
     """Its pairs of words ("how many")."""
     wanted: frozenset[str]
     """The words of the search terms the question says, stemmed, less those that ask for
-    a computation, with the measure a superlative names (:data:`_MEASURES`)."""
+    a computation, with the measure a superlative names (:data:`.tables.MEASURES`)."""
     earlier: frozenset[str] = frozenset()
     """The words of the terms a follow-up takes from the turns before it: they filter a
     column and name the column computed only where the question's own do not ("And for
@@ -388,11 +422,15 @@ class _Question:
     absent: tuple[frozenset[str], ...] = ()
     """The words that may name the column asked to be empty (:data:`_ABSENT`), in order:
     when none names a column ("no discount" of a table without one), nothing is computed."""
+    listing: frozenset[str] = frozenset()
+    """The word after a leading "which" or "what" ("*Which symbols* are in the table?",
+    "*Which island* has the most penguins?"): it may name the column whose values the
+    question asks for."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
         said = [w.lower() for w in _WORD.findall(question)]
-        measures = {_MEASURES[w] for w in said if w in _MEASURES}
+        measures = {m for w in said for m in MEASURES.get(w, ())}
         own = _words(question)
         wanted = set().union(*(_words(t) for t in terms if _words(t) <= own)) - _ASKING | measures
         before = set().union(*(_words(t) for t in terms if not _words(t) <= own))
@@ -423,15 +461,22 @@ class _Question:
         months = frozenset(
             w.lower() for w in _WORD.findall(bare) if w.lower() in MONTHS and w != "may"
         )
+        lead = _WHICH.match(question)
         return cls(
             frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
             frozenset(earlier), conditions, frozenset(wanted - only_inside), dates,
             frozenset(_YEAR.findall(bare)), months, tuple(absent),
+            frozenset(_words(lead[1])) - _ASKING if lead else frozenset(),
         )  # fmt: skip
 
     @property
     def direction(self) -> int:
         return 1 if self.said & _HIGHEST else -1 if self.said & _LOWEST else 0
+
+    @property
+    def when(self) -> int:
+        """1 for the latest of a column of dates, -1 for the earliest, else 0."""
+        return 1 if self.said & _LATEST else -1 if self.said & _EARLIEST else 0
 
     @property
     def counting(self) -> bool:
@@ -473,7 +518,6 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
             return part
     # "What period does it cover?", "How many trading days does it cover?": its dates
     calendar = view.calendar() if asked.said & (_STRETCH | _DAYS) else None
-    dates = calendar[0] if calendar is not None else None
     if calendar is not None and asked.said & _STRETCH and view.target is None:
         stretch = view.stretch(*calendar)
         if stretch is not None:
@@ -481,8 +525,8 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     extent = view.extent(column) if column is not None and asked.said & _RANGE else None
     if extent is not None:  # "What is the range of Close?"
         return extent
-    if counting and asked.said & _DAYS and not view.compared and dates is not None:
-        return view.count(asked.sharing) if filters else view.distinct(dates)
+    if counting and asked.said & _DAYS and not view.compared and calendar is not None:
+        return view.count(asked.sharing) if filters else view.days(*calendar)
     if column is not None and asked.said & _MEAN:
         return view.compute("mean", column)
     if column is not None and asked.said & _MEDIAN:
@@ -502,6 +546,20 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.count(asked.sharing)
     if column is not None and asked.direction:
         return view.compute("max" if asked.direction > 0 else "min", column)
+    # "What was the first egg date?": the row of the earliest date
+    dated = view.calendar(asked.wanted) if asked.when and column is None else None
+    if dated is not None:
+        return view.first(*dated, asked.when)
+    text = {c: None for c in view.frame.columns if c not in view.numeric and c not in filters}
+    listed = _named(view.names, text, asked.listing) if asked.listing else None
+    # "Which island has the most penguins?": the value of the most rows
+    if listed is not None and asked.said & _MOST and not conditioned:
+        common = view.mode(listed, asked.direction)
+        if common is not None:
+            return common
+    # "Which symbols are in the table?": the column's values
+    if listed is not None and not (filters or conditioned or asked.direction):
+        return view.distinct(listed)
     if filters or conditioned:
         if not view.keep.any():  # "Which days have no Volume?" of a table with every one
             return _Answer("none", (), scope=view.scope, of=view.total)
@@ -543,9 +601,12 @@ class _View:
         import pandas as pd
 
         frame = pd.DataFrame(list(table.rows), dtype=object)
+        frame = frame.map(lambda cell: "" if cell.strip() in _MISSING else cell)
         names = _column_names(table.header)
         naming = _words(" ".join(names))
-        said = {t for t in asked.wanted - naming if _filtering(t)}
+        # what every row is ("How many airports are there?" of airports.csv) filters none
+        titled = _words(PurePath(filename).stem)
+        said = {t for t in asked.wanted - naming - titled if _filtering(t)}
         filters = _filters(frame, said | {m[:3] for m in asked.months})
         before = _filters(frame, {t for t in asked.earlier - naming if _filtering(t)})
         filters |= {c: words for c, words in before.items() if c not in filters}
@@ -580,13 +641,22 @@ class _View:
                 empty |= (values == 0).reindex(frame.index, fill_value=False)
             keep &= empty
         others = {c: v for c, v in numeric.items() if c not in compared and c != absent}
-        target = _named(names, others, asked.asking)
+        # "How many penguins have no culmen length?": not of the culmen's depth
+        gone = names[absent] if absent is not None else ""
+        asking = frozenset(t for t in asked.asking if not _names(gone, frozenset({t})))
+        target = _named(names, others, asking)
+        if target is not None and asked.direction:  # "highest temperature": temp_max
+            extreme = _named(names, others, asking | _EXTREMES[asked.direction])
+            if extreme is not None and _names(names[extreme], asking) == _names(
+                names[target], asking
+            ):
+                target = extreme
         named_here = target is not None
         target = _named(names, others, asked.earlier) if target is None else target
         # The only numeric column, when the question says nothing the table does not hold:
         # "What is the total for North?" (and not "total revenue" of a sheet of targets).
         found = {w for words in filters.values() for w in words}
-        explained = asked.wanted <= naming | found | _words(PurePath(filename).stem)
+        explained = asked.wanted <= naming | found | titled
         only = len(numeric) == 1 and explained
         column = next(iter(numeric)) if target is None and only else target
         return cls(
@@ -646,6 +716,19 @@ class _View:
         rows = tuple(int(i) for i in kept.index)
         return _Answer("part", rows, column, f"{shown} ({part / whole:.1%})", self.scope, len(rows))
 
+    def mode(self, column: int, direction: int) -> _Answer | None:
+        """The value of ``column`` the most rows kept have (``direction`` -1: the fewest),
+        its rows cited; None when no value is in two rows (every product once)."""
+        cells = self.frame[column][self.keep & self.counted]
+        counts = cells[cells != ""].value_counts(sort=False)
+        if counts.empty or counts.max() < 2:
+            return None
+        best = int(counts.max() if direction > 0 else counts.min())
+        values = tuple(str(v) for v in counts.index[counts == best])
+        rows = self.rows((self.keep & self.counted) & self.frame[column].isin(values))
+        kind = "most" if direction > 0 else "fewest"
+        return _Answer(kind, rows, column, f"{best:,}", self.scope, len(cells), values=values)
+
     def distinct(self, column: int) -> _Answer:
         """The distinct values of ``column`` ("How many species are there?"), each cited by
         the first row that has it."""
@@ -655,13 +738,24 @@ class _View:
         values = tuple(str(v) for v in first)
         return _Answer("distinct", rows, column, f"{len(rows):,}", of=self.total, values=values)
 
-    def calendar(self) -> tuple[int, pd.Series] | None:
-        """The leftmost column of dates and its dates by row (the rows computed over, its
-        empty cells left out): every cell of it (one at least) reads as a date and it is
-        no column of numbers."""
+    def days(self, column: int, dates: pd.Series) -> _Answer:
+        """How many distinct ``dates`` (``column``'s, :meth:`calendar`) the rows hold, from
+        the first to the last ("How many trading days does it cover?"), those two cited:
+        ten dates of a year say less than where it starts and ends."""
+        low, high = dates.idxmin(), dates.idxmax()
+        cells = self.frame[column]
+        return _Answer(
+            "days", tuple(dict.fromkeys((int(low), int(high)))), column,
+            f"{dates.dt.normalize().nunique():,}", of=self.total, values=(cells[low], cells[high]),
+        )  # fmt: skip
+
+    def calendar(self, words: frozenset[str] = frozenset()) -> tuple[int, pd.Series] | None:
+        """The leftmost column of dates (of those whose name holds the most of ``words``)
+        and its dates by row (the rows computed over, its empty cells left out): every
+        cell of it (one at least) reads as a date and it is no column of numbers."""
         import pandas as pd
 
-        for c in self.frame.columns:
+        for c in sorted(self.frame.columns, key=lambda c: (-_names(self.names[c], words), c)):
             cells = self.frame[c][self.counted].map(str).str.strip()
             cells = cells[cells != ""]
             if c in self.numeric or cells.empty:
@@ -675,6 +769,14 @@ class _View:
         """The first and the last of ``dates`` (``column``'s, :meth:`calendar`) among the
         rows kept ("12-Jun-03 to 19-Sep-03", whatever order the rows are in)."""
         return self._between(column, dates[self.keep[dates.index]])
+
+    def first(self, column: int, dates: pd.Series, when: int) -> _Answer:
+        """The row of the earliest (``when`` -1) or the latest of ``dates`` (``column``'s,
+        :meth:`calendar`) among the rows kept."""
+        kept = dates[self.keep[dates.index]]
+        row = int(kept.idxmax() if when > 0 else kept.idxmin())
+        kind = "latest" if when > 0 else "earliest"
+        return _Answer(kind, (row,), column, str(self.frame[column][row]), self.scope, len(kept))
 
     def extent(self, column: int) -> _Answer | None:
         """The lowest and the highest value of the numeric ``column`` among the rows kept
@@ -783,10 +885,11 @@ def _dated(
         if "year" in _words(names[c]) and (found := dates & frozenset(cells)):
             return {int(c): found}
     for c, cells in filled.items():
-        if len(cells) and cells.str.match(_ISO_DATE.pattern).all():
-            days = {d for d in dates if len(d) > 4}
-            years = sorted(dates - days) or sorted(set(cells.str[:4]))
-            periods = {f"{y}-{MONTHS[m]:02d}" for y in years for m in months} or set(years)
+        if len(cells) and cells.str.match(_DAY_CELL.pattern).all():
+            sep = str(cells.iloc[0])[4]  # "2012-01-01", "2012/01/01" or "2012.01.01"
+            days = {d.replace("-", sep) for d in dates if len(d) > 4}
+            years = sorted(d for d in dates if len(d) == 4) or sorted(set(cells.str[:4]))
+            periods = {f"{y}{sep}{MONTHS[m]:02d}" for y in years for m in months} or set(years)
             found = frozenset(d for d in days or periods if cells.str.startswith(d).any())
             if found:
                 return {int(c): found}
@@ -806,11 +909,14 @@ def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
         return {}
     cells = {c: [_words(str(cell)) for cell in frame[c].unique()] for c in frame.columns}
     found: dict[int, set[str]] = {}
-    for word in sorted(words):
-        whole = [c for c, col in cells.items() if any(ws == {word} for ws in col)]
-        partial = [c for c, col in cells.items() if any(word in ws for ws in col)]
-        if whole or partial:
-            found.setdefault(int((whole or partial)[0]), set()).add(word)
+    for said in sorted(words):
+        adjective = _ADJECTIVE.fullmatch(said) if len(said) > _ROOTED else None
+        for word in (said, *((adjective[1] + (adjective[2] or ""),) if adjective else ())):
+            whole = [c for c, col in cells.items() if any(ws == {word} for ws in col)]
+            partial = [c for c, col in cells.items() if any(word in ws for ws in col)]
+            if whole or partial:
+                found.setdefault(int((whole or partial)[0]), set()).add(word)
+                break
     return {c: frozenset(found[c]) for c in sorted(found)}
 
 
@@ -853,10 +959,13 @@ def _rows(n: int) -> str:
     return f"{n:,} row" if n == 1 else f"{n:,} rows"
 
 
+_EXTREME_LABELS = {"max": "Highest", "min": "Lowest", "earliest": "Earliest", "latest": "Latest"}
+
+
 def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
     """How the answer shows: a quoted row per bullet, or the computed value and its rows."""
     source = filename if table.passages == 1 else f"{table.passages} passages of {filename}"
-    if answer.kind == "rows" or (answer.kind in {"max", "min"} and answer.of == 1):
+    if answer.kind == "rows" or (answer.kind in _EXTREME_LABELS and answer.of == 1):
         bullets: list[Bullet] = [
             (f'"{_shown(table.header, table.rows[i])}" ({filename}) ', table.cites[i])
             for i in answer.rows[:MAX_SHOWN_ROWS]
@@ -869,8 +978,8 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
     some = f"; the first {len(cited)} cited" if len(cited) < len(answer.rows) else ""
     scope = f" for {answer.scope}" if answer.scope else ""
     column = _column_names(table.header)[answer.column] if answer.column >= 0 else ""
-    if answer.kind in {"max", "min"}:
-        label = "Highest" if answer.kind == "max" else "Lowest"
+    if answer.kind in _EXTREME_LABELS:
+        label = _EXTREME_LABELS[answer.kind]
         spread = f" in {table.passages} passages" if table.passages > 1 else ""
         parts: list[str | Cite] = [
             f"{label} {column}{scope}: {answer.value} "
@@ -891,6 +1000,19 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
         return [
             (f"Distinct {column}: {answer.value} ({listed}) of {_rows(answer.of)} ({source}) ",
              *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
+    if answer.kind in {"most", "fewest"}:
+        label = "Most" if answer.kind == "most" else "Fewest"
+        each = " each" if len(answer.values) > 1 else ""
+        return [
+            (f"{label} rows{scope} by {column}: {' and '.join(answer.values)} ({answer.value}"
+             f"{each} of {_rows(answer.of)}, {source}{some}) ", *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
+    if answer.kind == "days":
+        first, last = answer.values
+        return [
+            (f"Distinct {column}: {answer.value} of {_rows(answer.of)}, {first} to {last} "
+             f"({source}) ", *(table.cites[i] for i in cited)),
         ]  # fmt: skip
     if len(answer.rows) == 1 and answer.kind in {"sum", "mean", "median"}:
         (row,) = answer.rows

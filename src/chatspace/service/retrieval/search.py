@@ -71,7 +71,15 @@ from chatspace.types import ChatMessage, question_of
 from .locations import Mark
 from .quotes import defines_option, holds_parameter, labelled_units, named_in_file
 from .scope import Scope, resolve_scope
-from .tables import asks_computation, asks_shape, computing_words, header_start
+from .tables import (
+    MEASURES,
+    abbreviates,
+    asks_computation,
+    asks_shape,
+    computing_words,
+    header_start,
+    names_the_table,
+)
 from .terms import (
     CALENDAR,
     MAX_TERMS,
@@ -153,6 +161,8 @@ _EXISTS = re.compile(
 back to no place."""
 _FEW_TERMS = 3
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
+_HEADER_WORD = re.compile(r"[^\W\d_]+")
+"""The words of a table's header line: ``temp_max`` is "temp" and "max"."""
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=[^\s.!?]))+(?:[.!?]+|$)", re.M)
 """A sentence ends at ".", "!" or "?" before a blank or the end: "os.path.join" and
 "15.2" are words within one."""
@@ -258,6 +268,12 @@ class Query:
     :func:`~.terms.calls_in`)."""
     parameters: frozenset[str] = frozenset()
     """The parameters it asks about ("the ddof parameter", :func:`~.terms.parameters_in`)."""
+    table: bool = False
+    """Whether it points at a table without naming its file ("the table", "the data":
+    :func:`~.tables.names_the_table`)."""
+    tallies: bool = False
+    """Whether it asks for a value computed over a table's rows ("How many victims were
+    female?", :func:`~.tables.asks_computation`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,6 +452,8 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         computing_words(question),
         calls_in(question),
         parameters_in(question),
+        names_the_table(question),
+        asks_computation(question),
     )
 
 
@@ -602,22 +620,36 @@ def _lexical(
     return _Lexical(coverage, unknown, shares, stems=stems, lacking=frozenset(lacking))
 
 
-def _names_a_column(p: Passage) -> bool:
+def _names_a_column(p: Passage, terms: Sequence[str]) -> bool:
     """Whether the question matched a word of the header of ``p``, a block of a table's
-    rows: in a search narrowed to a few files (``%%chat --df``, a filter part), "What is
-    the highest AAPL price?" is about the table with an ``AAPL`` column, though no cell
-    says "price"."""
+    rows, or says a word one of the header's starts ("temperature": ``temp_max``,
+    :func:`~.tables.abbreviates`): in a search narrowed to a few files (``%%chat --df``, a
+    filter part), "What is the highest AAPL price?" is about the table with an ``AAPL``
+    column, though no cell says "price"."""
     top = header_start(p.text, p.locations)
     if top is None:
         return False
     end = p.text.find("\n", top)
-    return any(top <= a and b <= end for a, b in p.hits)
+    if any(top <= a and b <= end for a, b in p.hits):
+        return True
+    header = _HEADER_WORD.findall(p.text[top:end].lower())
+    return any(abbreviates(w, t) for w in header for t in terms)
 
 
 def _rows_of_a_table(p: Passage) -> bool:
     """Whether ``p`` is a block of a table's rows (a sheet, a CSV, a Parquet file): its
     locations count rows (:mod:`.tables`)."""
     return header_start(p.text, p.locations) is not None
+
+
+def _the_table(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
+    """Whether the candidates' blocks of a table's rows are all of one file, and the
+    question points at a table ("How many rows does *the table* have?") or the workspace
+    has no other file: it asks about that table as if narrowed to it."""
+    tables = {p.file_id for _, p in rows if _rows_of_a_table(p)}
+    if len(tables) != 1:
+        return False
+    return query.table or len(conn.execute(_any_file(where).limit(2)).all()) == 1
 
 
 def _label_tokens(p: Passage) -> list[str]:
@@ -868,7 +900,9 @@ def rank(
         and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, weights.shares, {p.file_id for _, p in rows})
-    narrowed = scope.file_ids is not None
+    narrowed = scope.file_ids is not None or _the_table(conn, where, rows, query)
+    # the measure a superlative names: "the coldest day" is of ``temp_min``
+    naming = [*query.terms, *(m for w in query.computing for m in MEASURES.get(w, ()))]
     share = dense.embedder.lexical_share if dense is not None else 1.0
     ranked: list[_Ranked] = []
     for pid, p in rows:
@@ -879,9 +913,13 @@ def rank(
         if query.calls and defines_option(p.text, frozenset(), frozenset(), query.calls):
             order += CALL_WEIGHT
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
-        # narrowed to a few files, a question about a table's column or its shape is
-        # about that table
-        about = _names_a_column(p) or (query.shape and _rows_of_a_table(p))
+        # narrowed to a few files (or pointing at the one table), a question about a
+        # table's column or its shape is about that table
+        # (or computed over the rows with a word of the question: "How many victims were
+        # female?")
+        about = _names_a_column(p, naming) or (
+            _rows_of_a_table(p) and (query.shape or (query.tallies and bool(p.hits)))
+        )
         below = below and not (narrowed and about)
         ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
@@ -955,7 +993,9 @@ def retrieve(
     passages = found.passages[: found.cited]
     asked = _user_texts(messages)[-(CONTEXT_TURNS + 1) :] if query.follow_up else []
     question = _searched_text(messages)
-    computes = any(map(asks_computation, [question, *asked]))
+    computes = any(
+        asks_computation(t) or asks_shape(t) or names_the_table(t) for t in [question, *asked]
+    )
     return Retrieval(
         question=question,
         terms=query.terms,

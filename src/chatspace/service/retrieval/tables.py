@@ -38,17 +38,20 @@ __all__ = [
     "MAX_CELL_CHARS",
     "MAX_COLUMNS",
     "MAX_ROWS",
+    "MEASURES",
     "SUMMING",
     "TABLE_COLUMNS",
     "TABLE_ROWS",
     "TABLE_SPAN",
     "Piece",
     "Table",
+    "abbreviates",
     "asks_computation",
     "asks_shape",
     "computing_words",
     "header_start",
     "key_value_text",
+    "names_the_table",
     "number",
 ]
 
@@ -61,17 +64,33 @@ COMPUTATIONS: Mapping[str, frozenset[str]] = {
     "count": frozenset({"count", "number"}),
     "max": frozenset(
         {"largest", "biggest", "highest", "most", "max", "maximum", "greatest", "top"}
-        | {"longest", "widest", "tallest", "heaviest", "oldest"}
+        | {"longest", "widest", "tallest", "heaviest", "oldest", "strongest", "fastest"}
+        | {"hottest", "warmest", "wettest", "northernmost", "easternmost"}
     ),
     "min": frozenset(
         {"smallest", "lowest", "least", "min", "minimum", "fewest", "cheapest"}
-        | {"shortest", "narrowest", "lightest", "youngest"}
+        | {"shortest", "narrowest", "lightest", "youngest", "weakest", "slowest"}
+        | {"coldest", "coolest", "driest", "southernmost", "westernmost"}
     ),
+    "earliest": frozenset({"earliest", "first"}),
+    "latest": frozenset({"latest", "last", "newest"}),
 }
 """The words that ask for a computation over a table's rows, by what they ask
 (``engines/table_rows.py`` computes it). No cell need say them: a table's passage is
 judged by the question's other words (:mod:`.search`)."""
 COMPUTING = frozenset().union(*COMPUTATIONS.values())
+MEASURES: Mapping[str, tuple[str, ...]] = {
+    "longest": ("length",), "shortest": ("length",), "widest": ("width",),
+    "narrowest": ("width",), "tallest": ("height",), "heaviest": ("weight", "mass"),
+    "lightest": ("weight", "mass"), "oldest": ("age",), "youngest": ("age",),
+    "fastest": ("speed",), "slowest": ("speed",), "hottest": ("temperature",),
+    "warmest": ("temperature",), "coldest": ("temperature",), "coolest": ("temperature",),
+    "northernmost": ("latitude",), "southernmost": ("latitude",),
+    "easternmost": ("longitude",), "westernmost": ("longitude",),
+}  # fmt: skip
+"""A superlative that says which measure it is extreme in (the words that may name it):
+"the longest petal" names the column ``petal_length``, not ``petal_width``; "the heaviest
+penguin", ``body_mass_g``; "the coldest day", ``temp_min``."""
 TABLE_ROWS = frozenset({"rows", "records", "entries", "observations"})
 TABLE_COLUMNS = frozenset({"columns", "fields", "variables"})
 TABLE_SPAN = frozenset({"days", "dates", "period", "span"})
@@ -217,6 +236,32 @@ def asks_shape(question: str) -> bool:
     its rows span."""
     words = {w.lower() for w in _WORDS.findall(question)}
     return bool(words & (TABLE_ROWS | TABLE_COLUMNS | TABLE_SPAN))
+
+
+ABBREVIATION_CHARS = 4
+"""A word of a column's name at least this long names the column when a question word
+starts with it: "temperature" names ``temp_max`` (:func:`abbreviates`)."""
+
+
+def abbreviates(word: str, term: str) -> bool:
+    """Whether ``word`` of a column's name is the start of the question's ``term`` and long
+    enough (:data:`ABBREVIATION_CHARS`) to say it: "temp" of "temperature"."""
+    return len(word) >= ABBREVIATION_CHARS and term.startswith(word)
+
+
+THE_TABLE = re.compile(
+    r"\b(?:the|this|that|my)\s+(?:table|spreadsheet|sheet|workbook|csv|tsv|data\s*set"
+    r"|data\s*frame|data)\b",
+    re.I,
+)
+"""How a question points at a table without naming its file ("How many rows does *the
+table* have?", "What period does *the data* cover?")."""
+
+
+def names_the_table(question: str) -> bool:
+    """Whether ``question`` points at a table without naming it (:data:`THE_TABLE`): in a
+    workspace with one table, that table."""
+    return THE_TABLE.search(question) is not None
 
 
 def asks_computation(question: str) -> bool:

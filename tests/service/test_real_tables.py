@@ -1,0 +1,184 @@
+"""Tables nobody here wrote, asked as a data scientist asks them: palmerpenguins' penguins
+(``NA`` for a missing value, columns named ``body_mass_g``), vega_datasets' Seattle
+weather (days written "2012/01/01", ``temp_max`` and ``temp_min``), its stocks in long
+form, its airports and the victims of the 1992 Los Angeles riots. Each question is asked
+narrowed to its table (as ``%%chat --df`` asks) and checked against what pandas computes
+from the same file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from importlib.resources import files
+from pathlib import Path
+
+import httpx
+import pandas as pd
+import pytest
+
+from support.chat import ask, checked_citations, client_for, upload
+from support.service import Service
+
+PENGUINS = Path(str(files("palmerpenguins") / "data" / "penguins.csv"))
+PENGUINS_RAW = Path(str(files("palmerpenguins") / "data" / "penguins-raw.csv"))
+VEGA = Path(str(files("vega_datasets") / "_data"))
+WEATHER, STOCKS, AIRPORTS, RIOTS = (
+    VEGA / name for name in ("seattle-weather.csv", "stocks.csv", "airports.csv", "la-riots.csv")
+)
+
+Said = Callable[[str], tuple[str, list[tuple[str, str]]]]
+
+
+@pytest.fixture
+def client(service: Service, org: str) -> Iterator[httpx.Client]:
+    with client_for(service, org) as c:
+        yield c
+
+
+def _narrowed(client: httpx.Client, path: Path) -> tuple[pd.DataFrame, Said]:
+    """``path`` uploaded, read by pandas, and how to ask of it alone: the answer's first
+    bullet and its citations."""
+    (table,) = upload(client, [(path.name, path.read_bytes())])
+    scoped = [{"type": "filter", "file_ids": [table["id"]]}]
+
+    def said(question: str) -> tuple[str, list[tuple[str, str]]]:
+        answer = ask(client, [{"type": "text", "text": question}, *scoped])
+        cited = checked_citations(client, answer)
+        content = str(answer["choices"][0]["message"]["content"])
+        assert "\n- " in content, f"{question!r}: {content}"
+        return content.split("\n- ", 1)[1], cited
+
+    return pd.read_csv(path), said
+
+
+def test_missing_values_written_na_are_empty(client: httpx.Client) -> None:
+    """penguins.csv writes a missing measure or sex "NA", as R does: no column with one
+    was a column of numbers (so "the average body mass" was of ``year``, the only one
+    left), and "no recorded sex" counted 0."""
+    frame, said = _narrowed(client, PENGUINS)
+    gentoo = frame[frame["species"] == "Gentoo"]
+    content, _ = said("What is the average body mass of Gentoo penguins?")
+    assert content.startswith(
+        f"Average body_mass_g for species Gentoo: {gentoo['body_mass_g'].mean():,.2f} "
+        f"(mean of {gentoo['body_mass_g'].notna().sum()} rows"
+    ), content
+    content, cited = said("How many penguins have no recorded sex?")
+    assert content.startswith(f"Rows with sex empty: {frame['sex'].isna().sum()} of "), content
+    assert all(",NA," in quote for _, quote in cited)
+    female = frame[(frame["species"] == "Adelie") & (frame["sex"] == "female")]
+    content, _ = said("What is the average flipper length of female Adelie penguins?")
+    assert f": {female['flipper_length_mm'].mean():,.2f} (mean of {len(female)} rows" in content
+
+
+def test_a_measure_names_its_column_by_a_word_it_starts_with(client: httpx.Client) -> None:
+    """Seattle's ``temp_max`` and ``temp_min``: "the highest temperature" found nothing
+    (no column says "temperature"), nor did "the coldest day" ("coldest" asked for no
+    computation); "the strongest wind" quoted the header."""
+    frame, said = _narrowed(client, WEATHER)
+    hottest, coldest = frame["temp_max"].idxmax(), frame["temp_min"].idxmin()
+    content, cited = said("What was the highest temperature?")
+    assert content.startswith(f"Highest temp_max: {frame['temp_max'].max()} (max of "), content
+    assert cited[0][1].startswith(frame["date"][hottest] + ",")
+    content, cited = said("What was the lowest temperature?")
+    assert content.startswith(f"Lowest temp_min: {frame['temp_min'].min()} (min of "), content
+    _, cited = said("What was the coldest day?")
+    assert cited[0][1].startswith(frame["date"][coldest] + ",")
+    _, cited = said("Which day had the strongest wind?")
+    assert cited[0][1].startswith(frame["date"][frame["wind"].idxmax()] + ",")
+
+
+def test_days_written_with_slashes_filter_by_year_and_month(client: httpx.Client) -> None:
+    """A year or a month filtered only a column of ISO dates ("2015-01-01"): of days
+    written "2015/01/01", "the total precipitation in 2015" summed all four years. And
+    "rainy" days are those the ``weather`` column says "rain"."""
+    frame, said = _narrowed(client, WEATHER)
+    year = frame[frame["date"].str.startswith("2015/")]
+    content, _ = said("What was the total precipitation in 2015?")
+    assert content.startswith(
+        f"Total precipitation for date 2015: {year['precipitation'].sum():,.1f} "
+        f"(sum of {len(year)} rows"
+    ), content
+    july = frame[frame["date"].str.startswith("2014/07/")]
+    content, _ = said("What was the average minimum temperature in July 2014?")
+    assert f": {july['temp_min'].mean():,.3f} (mean of {len(july)} rows" in content, content
+    rainy = frame[frame["date"].str.startswith("2014/") & (frame["weather"] == "rain")]
+    content, cited = said("How many rainy days were there in 2014?")
+    assert content.startswith(f"Rows with weather rain, date 2014: {len(rainy)} of "), content
+    assert [q for _, q in cited] == [",".join(map(str, row)) for row in rainy.values]
+    content, _ = said("How many foggy days were there?")
+    assert f": {(frame['weather'] == 'fog').sum()} of {len(frame):,} (" in content, content
+
+
+def test_the_period_of_a_long_table_is_read_over_all_its_rows(client: httpx.Client) -> None:
+    """ "What period does the data cover?" of 1,461 days gave the first and last of the
+    144 rows its five best passages held ("2014/09/22 to 2015/11/25"): a table's span is
+    computed over the whole table, as its totals are."""
+    frame, said = _narrowed(client, WEATHER)
+    content, _ = said("What period does the data cover?")
+    first, last = frame["date"].min(), frame["date"].max()
+    assert content.startswith(f"date: {first} to {last} ({len(frame):,} rows of "), content
+
+
+def test_which_values_a_column_holds_and_which_is_the_commonest(client: httpx.Client) -> None:
+    """ "Which symbols are in the table?" quoted the header; "Which island has the most
+    penguins?" listed rows. They list a column's values, and give the value the most
+    rows have, with its count; a superlative of a measure still asks for a row ("the
+    heaviest penguin": the highest body mass, not the commonest species)."""
+    stocks, said = _narrowed(client, STOCKS)
+    symbols = list(stocks["symbol"].unique())
+    content, cited = said("Which symbols are in the table?")
+    assert content.startswith(
+        f"Distinct symbol: {len(symbols)} ({', '.join(symbols)}) of {len(stocks)} rows"
+    ), content
+    assert [q.split(",")[0] for _, q in cited] == symbols
+    penguins, said = _narrowed(client, PENGUINS)
+    counts = penguins["island"].value_counts()
+    content, _ = said("Which island has the most penguins?")
+    assert content.startswith(
+        f"Most rows by island: {counts.idxmax()} ({counts.max()} of {len(penguins)} rows"
+    ), content
+    content, _ = said("Which island has the fewest penguins?")
+    assert content.startswith(f"Fewest rows by island: {counts.idxmin()} ({counts.min()} of")
+    content, _ = said("What species is the heaviest penguin?")
+    heaviest = penguins.loc[penguins["body_mass_g"].idxmax()]
+    assert content.startswith(f"Highest body_mass_g: {int(heaviest['body_mass_g'])} ("), content
+    assert f"species: {heaviest['species']}" in content
+
+
+def test_columns_of_a_raw_export_are_asked_by_their_words(client: httpx.Client) -> None:
+    """penguins-raw.csv names columns "Culmen Length (mm)" and "Date Egg". "no culmen
+    length" counted nothing (it summed the culmen *depth* of the rows without a length);
+    "the first egg date" quoted a row of its first passages."""
+    frame, said = _narrowed(client, PENGUINS_RAW)
+    missing = int(frame["Culmen Length (mm)"].isna().sum())
+    content, _ = said("How many penguins have no culmen length?")
+    assert content.startswith(f"Rows with Culmen Length (mm) empty: {missing} of "), content
+    content, cited = said("What was the first egg date?")
+    first = frame["Date Egg"].min()
+    assert content.startswith(f"Earliest Date Egg: {first} (earliest of {len(frame)} rows"), (
+        content
+    )
+    assert f",{first}," in cited[0][1]
+
+
+def test_the_table_s_own_subject_filters_no_row(client: httpx.Client) -> None:
+    """airports.csv: "How many airports are there?" counted the 3 rows whose name says
+    "Airport", and "Which state has the most airports?" looked among them; the file's
+    name says what every row is."""
+    frame, said = _narrowed(client, AIRPORTS)
+    content, _ = said("How many airports are there?")
+    assert content.startswith(f"Rows: {len(frame):,} ("), content
+    counts = frame["state"].value_counts()
+    content, _ = said("Which state has the most airports?")
+    assert content.startswith(f"Most rows by state: {counts.idxmax()} ({counts.max()} of "), (
+        content
+    )
+
+
+def test_a_count_of_rows_a_cell_names_is_computed(client: httpx.Client) -> None:
+    """la-riots.csv: "How many victims were female?" found nothing relevant (no cell says
+    "victims"): a count over a table narrowed to, of rows a question word is in, is
+    about that table."""
+    frame, said = _narrowed(client, RIOTS)
+    female = int((frame["gender"] == "Female").sum())
+    content, _ = said("How many victims were female?")
+    assert content.startswith(f"Rows with gender Female: {female} of {len(frame)} ("), content

@@ -13,9 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pandas as pd
 import pytest
 
 from chatspace.service.engines.attribution import attribute
@@ -255,6 +258,49 @@ def test_a_sentence_that_invents_a_number_is_not_cited(
         "The annual fee is EUR 250,000 [1].",
     )
     assert answer["choices"][0]["message"]["annotations"] == []
+
+
+PENGUINS = Path(str(files("palmerpenguins") / "data" / "penguins.csv"))
+
+
+def test_a_table_s_computed_answer_reaches_the_model_and_backs_its_sentence(
+    relay: Service, fake: FakeUpstream
+) -> None:
+    """A model was sent five blocks of penguins.csv's 344 rows for "What is the average
+    body mass of Gentoo penguins?": it cannot compute the mean of the 123 Gentoo rows, and
+    a sentence that gave it ("5,076.02") was backed by no passage, so left uncited. The
+    context now ends with what the table answers, computed with pandas over all its
+    rows, and that line backs the sentence, cited by the first row it averages."""
+    frame = pd.read_csv(PENGUINS)
+    gentoo = frame[frame["species"] == "Gentoo"]
+    mean = f"{gentoo['body_mass_g'].mean():,.2f}"
+    with client_for(relay, new_org()) as c:
+        (table,) = upload(c, [("penguins.csv", PENGUINS.read_bytes())])
+        text = c.get(f"/files/{table['id']}/text").text
+        question = [
+            {"type": "text", "text": "What is the average body mass of Gentoo penguins?"},
+            {"type": "filter", "file_ids": [table["id"]]},
+        ]
+        said = [f"The average body mass of Gentoo penguins is {mean} g. ", "They swim well."]
+        fake.pieces = said
+        body = {"model": "model", "messages": [{"role": "user", "content": question}]}
+        plain = ask(c, question, model="model")
+        context = fake.last("model")["body"]["messages"][0]["content"]
+        assert re.search(
+            r"(?m)^\[\d+\] penguins\.csv, computed over all its rows\n"
+            rf"Average body_mass_g for species Gentoo: {re.escape(mean)} \(mean of "
+            rf"{gentoo['body_mass_g'].notna().sum()} rows of penguins\.csv\)$",
+            context,
+        ), context
+        streamed = assemble(stream(c, body)[1])
+    for message in (plain["choices"][0]["message"], streamed["choices"][0]["message"]):
+        [note] = message["annotations"]
+        assert note["text"] == said[0].strip()
+        citation = note["file_citation"]
+        assert citation["file_id"] == table["id"]
+        assert citation["quote"].startswith("Gentoo,"), citation
+        assert citation["quote"] in text
+        assert citation["location"]["row"] == gentoo.index[0] + 1
 
 
 def _passage(file_id: str, text: str) -> Passage:

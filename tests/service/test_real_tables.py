@@ -154,9 +154,7 @@ def test_columns_of_a_raw_export_are_asked_by_their_words(client: httpx.Client) 
     assert content.startswith(f"Rows with Culmen Length (mm) empty: {missing} of "), content
     content, cited = said("What was the first egg date?")
     first = frame["Date Egg"].min()
-    assert content.startswith(f"Earliest Date Egg: {first} (earliest of {len(frame)} rows"), (
-        content
-    )
+    assert content.startswith(f"Earliest Date Egg: {first} (earliest of {len(frame)} rows"), content
     assert f",{first}," in cited[0][1]
 
 
@@ -169,9 +167,7 @@ def test_the_table_s_own_subject_filters_no_row(client: httpx.Client) -> None:
     assert content.startswith(f"Rows: {len(frame):,} ("), content
     counts = frame["state"].value_counts()
     content, _ = said("Which state has the most airports?")
-    assert content.startswith(f"Most rows by state: {counts.idxmax()} ({counts.max()} of "), (
-        content
-    )
+    assert content.startswith(f"Most rows by state: {counts.idxmax()} ({counts.max()} of "), content
 
 
 def test_a_count_of_rows_a_cell_names_is_computed(client: httpx.Client) -> None:

@@ -33,6 +33,12 @@ sentence of the passages it was sent (:func:`attribute`):
   model was sent (a small model's ``[3]`` of two) is pointed at the passage that supports
   its sentence too, unless another marker of the sentence already cites it. Without
   markers, the sentence itself is the citation's ``text``.
+- A table's answer computed over all its rows (an average, a count, the row of the
+  highest value: :func:`~.table_rows.computed_for`), which the model was sent after the
+  passages, supports a sentence as a passage does, and is cited by the first row it shows
+  or computes over: "The average body mass of Gentoo penguins is 5,076.02 g." is backed
+  by "Average body_mass_g for species Gentoo: 5,076.02 (mean of 123 rows)", which no
+  block of the CSV says.
 - A sentence nothing supports gets no citation: the notebook marks it as one to check.
 """
 
@@ -55,6 +61,8 @@ from chatspace.service.retrieval.quotes import (
 )
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.types import Annotation, FileCitation
+
+from .table_rows import Computed
 
 __all__ = ["MIN_SHARED", "SUPPORT", "attribute", "sentences_of"]
 
@@ -142,7 +150,15 @@ def _idf(spans: Sequence[_Span]) -> dict[str, float]:
 class _Judge:
     """Support of answer sentences by the sentences of the sent passages."""
 
-    def __init__(self, passages: Sequence[Passage], question: str = "") -> None:
+    def __init__(
+        self, passages: Sequence[Passage], question: str = "", computed: Sequence[Computed] = ()
+    ) -> None:
+        # a table's computed answer is judged as a passage of its own text, and cited by
+        # the row it shows or computes over
+        lines = [Passage(c.citation.file_id, c.filename, 0, 0, c.text, 0.0) for c in computed]
+        self.computed = computed
+        self.sent = len(passages)
+        passages = [*passages, *lines]
         self.passages = passages
         self.asked = claim_words(question)
         self.spans = _spans(passages)
@@ -204,6 +220,8 @@ class _Judge:
         )
 
     def citation(self, support: _Support) -> FileCitation:
+        if support.span.passage >= self.sent:
+            return self.computed[support.span.passage - self.sent].citation
         p = self.passages[support.span.passage]
         start, end = quote_span(p, support.span.start, support.span.end)
         return FileCitation(
@@ -224,12 +242,16 @@ def _annotation(text: str, start: int, citation: FileCitation) -> Annotation:
     )
 
 
-def attribute(content: str, retrieval: Retrieval) -> tuple[Annotation, ...]:
-    """The ``file_citation`` annotations of a generated answer (see the module's doc)."""
-    passages = retrieval.passages
-    if not passages or not content:
+def attribute(
+    content: str, retrieval: Retrieval, computed: Sequence[Computed] = ()
+) -> tuple[Annotation, ...]:
+    """The ``file_citation`` annotations of a generated answer (see the module's doc),
+    ``computed`` being what the tables answer, as the model was given it after the
+    passages (:func:`.table_rows.computed_for`)."""
+    if not retrieval.passages or not content:
         return ()
-    judge = _Judge(passages, retrieval.question)
+    judge = _Judge(retrieval.passages, retrieval.question, computed)
+    passages = judge.passages
     found: list[Annotation] = []
     for start, end in sentences_of(content):
         sentence = content[start:end]

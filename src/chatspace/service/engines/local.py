@@ -33,11 +33,10 @@ from typing import Any
 
 from chatspace._version import __version__
 from chatspace._wire import DEFAULT_MODEL
-from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.quotes import quote_spans
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import truncate
-from chatspace.types import Annotation, ChatCompletionRequest, FileCitation
+from chatspace.types import Annotation, ChatCompletionRequest
 
 from .base import ChoiceDone, ContentDelta, Event, Job, word_chunks
 from .extractor import derive_locally
@@ -105,7 +104,6 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
                 if isinstance(part, str):
                     content += part
                     continue
-                cited = every[part.passage]
                 marker = f"[{len(annotations) + 1}]"
                 annotations.append(
                     Annotation(
@@ -113,12 +111,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
                         text=marker,
                         start_index=len(content),
                         end_index=len(content) + len(marker),
-                        file_citation=FileCitation(
-                            file_id=cited.file_id,
-                            filename=cited.filename,
-                            quote=part.quote,
-                            location=quote_location(cited, part.start),
-                        ),
+                        file_citation=part.citation(every),
                     )
                 )
                 content += marker

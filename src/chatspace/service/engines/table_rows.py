@@ -87,6 +87,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.tables import (
     COMPUTATIONS,
     COUNTING,
@@ -100,20 +101,23 @@ from chatspace.service.retrieval.tables import (
     number,
 )
 from chatspace.service.retrieval.terms import MONTHS
+from chatspace.types import FileCitation
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from chatspace.service.retrieval.search import Passage
+    from chatspace.service.retrieval.search import Passage, Retrieval
 
 __all__ = [
     "MAX_CITED_ROWS",
     "MAX_SHOWN_ROWS",
     "Bullet",
     "Cite",
+    "Computed",
     "TableRow",
     "answer_tables",
     "answering_row",
+    "computed_for",
 ]
 
 MAX_SHOWN_ROWS = 5
@@ -218,6 +222,17 @@ class Cite:
     quote: str
     start: int
 
+    def citation(self, passages: Sequence[Passage]) -> FileCitation:
+        """The row as a ``file_citation``, ``passages`` being those the answer was
+        computed from."""
+        cited = passages[self.passage]
+        return FileCitation(
+            file_id=cited.file_id,
+            filename=cited.filename,
+            quote=self.quote,
+            location=quote_location(cited, self.start),
+        )
+
 
 Bullet = tuple[str | Cite, ...]
 """One line of an answer: its text, with a ``[n]`` marker where each :class:`Cite` is."""
@@ -257,13 +272,15 @@ class _Answer:
 
 
 def answer_tables(
-    passages: Sequence[Passage], question: str, terms: Sequence[str]
+    passages: Sequence[Passage], question: str, terms: Sequence[str], *, told: bool = False
 ) -> dict[int, list[Bullet]]:
     """The bullets answering ``question`` from the table passages among ``passages``.
 
     Keyed by the index of each table's first passage; a table's other passages map to no
     bullets. Passages that are not header-led tables, or whose table answers nothing,
-    are left out.
+    are left out. ``told``: as a model is told them, without how many passages the
+    table spans nor how many of its rows are cited (a model wrote back "The dataset
+    contains 17 passages of penguins.").
     """
     groups: dict[tuple[str, tuple[str, ...]], list[tuple[int, _Table]]] = {}
     for index, passage in enumerate(passages):
@@ -277,8 +294,34 @@ def answer_tables(
         if answer is not None:
             first = min(index for index, _ in members)
             found |= {index: [] for index, _ in members}
-            found[first] = _bullets(answer, table, passages[first].filename)
+            found[first] = _bullets(answer, table, passages[first].filename, told=told)
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    """A table's answer as a generative model is given it (:func:`computed_for`): the
+    text of one bullet, without markers, and the first row it shows or computes over."""
+
+    filename: str
+    text: str
+    citation: FileCitation
+
+
+def computed_for(retrieval: Retrieval) -> tuple[Computed, ...]:
+    """What the tables among the retrieved passages answer, computed with pandas over all
+    their rows (:func:`answer_tables`): a model sent five blocks of a CSV cannot average
+    the 123 rows of Gentoo penguins, nor count the 11 without a sex."""
+    every = (*retrieval.passages, *retrieval.tables)
+    found = answer_tables(every, retrieval.question, retrieval.terms, told=True)
+    computed = []
+    for index in sorted(found):
+        for bullet in found[index]:
+            text = " ".join("".join(p for p in bullet if isinstance(p, str)).split())
+            cites = [p for p in bullet if isinstance(p, Cite)]
+            if text and cites:
+                computed.append(Computed(every[index].filename, text, cites[0].citation(every)))
+    return tuple(computed)
 
 
 def answering_row(passage: Passage, question: str, terms: Sequence[str]) -> TableRow | None:
@@ -962,9 +1005,11 @@ def _rows(n: int) -> str:
 _EXTREME_LABELS = {"max": "Highest", "min": "Lowest", "earliest": "Earliest", "latest": "Latest"}
 
 
-def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
-    """How the answer shows: a quoted row per bullet, or the computed value and its rows."""
-    source = filename if table.passages == 1 else f"{table.passages} passages of {filename}"
+def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = False) -> list[Bullet]:
+    """How the answer shows: a quoted row per bullet, or the computed value and its rows
+    (``told``: :func:`answer_tables`)."""
+    spans = table.passages > 1 and not told
+    source = f"{table.passages} passages of {filename}" if spans else filename
     if answer.kind == "rows" or (answer.kind in _EXTREME_LABELS and answer.of == 1):
         bullets: list[Bullet] = [
             (f'"{_shown(table.header, table.rows[i])}" ({filename}) ', table.cites[i])
@@ -975,12 +1020,12 @@ def _bullets(answer: _Answer, table: _Table, filename: str) -> list[Bullet]:
             bullets.append((f"and {more} with {answer.scope} ({source})",))
         return bullets
     cited = answer.rows[:MAX_CITED_ROWS]
-    some = f"; the first {len(cited)} cited" if len(cited) < len(answer.rows) else ""
+    some = f"; the first {len(cited)} cited" if len(cited) < len(answer.rows) and not told else ""
     scope = f" for {answer.scope}" if answer.scope else ""
     column = _column_names(table.header)[answer.column] if answer.column >= 0 else ""
     if answer.kind in _EXTREME_LABELS:
         label = _EXTREME_LABELS[answer.kind]
-        spread = f" in {table.passages} passages" if table.passages > 1 else ""
+        spread = f" in {table.passages} passages" if spans else ""
         parts: list[str | Cite] = [
             f"{label} {column}{scope}: {answer.value} "
             f"({answer.kind} of {_rows(answer.of)}{spread}{some}): "

@@ -1,7 +1,9 @@
 """Forwarding generation to an OpenAI-compatible server (llama.cpp, vLLM, Ollama, hosted).
 
 The retrieved passages go first, as a system message that numbers them ``[1]``, ``[2]``,
-... and asks the model to cite them by those markers (or says that none was found); the
+... and asks the model to cite them by those markers (or says that none was found), then
+what their tables answer computed with pandas over all their rows (a model given five
+blocks of a CSV cannot average its 344 rows; :func:`.table_rows.computed_for`); the
 answer's citations are then made by :mod:`.attribution`, from what each sentence says and
 the markers the model wrote. ``developer`` messages are sent as
 ``system`` (not every server knows the newer role), filter parts are dropped, and every
@@ -43,6 +45,7 @@ from .attribution import attribute
 from .base import ChoiceDone, ContentDelta, Event, Job, ToolCallDelta, UsageReport, word_chunks
 from .instructions import derive_with_model
 from .repetition import ENDS_SEGMENT, looping
+from .table_rows import Computed, computed_for
 
 __all__ = ["NO_CONTEXT", "UpstreamEngine", "context_message", "new_client"]
 
@@ -72,13 +75,20 @@ NO_CONTEXT = (
 )
 
 
-def context_message(passages: Sequence[Passage]) -> dict[str, str]:
-    """The system message that gives the model the retrieved passages, or says that none
-    of the files searched is relevant (:data:`NO_CONTEXT`), so that a model never cites
-    passages it was not sent."""
+def context_message(
+    passages: Sequence[Passage], computed: Sequence[Computed] = ()
+) -> dict[str, str]:
+    """The system message that gives the model the retrieved passages, then what their
+    tables answer computed over all their rows (:func:`.table_rows.computed_for`),
+    numbered after them, or says that none of the files searched is relevant
+    (:data:`NO_CONTEXT`), so that a model never cites passages it was not sent."""
     if not passages:
         return {"role": "system", "content": NO_CONTEXT}
     blocks = [f"[{i}] {p.filename}\n{p.text}" for i, p in enumerate(passages, 1)]
+    blocks += [
+        f"[{i}] {c.filename}, computed over all its rows\n{c.text}"
+        for i, c in enumerate(computed, len(passages) + 1)
+    ]
     return {"role": "system", "content": "\n\n".join([CONTEXT_PREAMBLE, *blocks])}
 
 
@@ -179,11 +189,16 @@ class UpstreamEngine:
             self, text=text, filename=filename, content_type=content_type, instructions=instructions
         )
 
-    def body(self, job: Job, *, stream: bool) -> dict[str, Any]:
-        """The upstream request for ``job``."""
+    def computed(self, job: Job) -> tuple[Computed, ...]:
+        """What the tables among the passages given answer (:func:`.table_rows.computed_for`),
+        computed once per answer: the context shows it, and attribution cites its rows."""
+        return computed_for(job.retrieval) if job.retrieval.searched else ()
+
+    def body(self, job: Job, *, stream: bool, computed: Sequence[Computed] = ()) -> dict[str, Any]:
+        """The upstream request for ``job`` (``computed``: :meth:`computed`)."""
         r = job.request
         found = job.retrieval
-        messages = [context_message(self.given(found))] if found.searched else []
+        messages = [context_message(self.given(found), computed)] if found.searched else []
         messages += [_message(m) for m in r.messages]
         body: dict[str, Any] = {"model": self.remote, "messages": messages, "stream": stream}
         for key in sorted(r.model_fields_set - _NOT_FORWARDED):
@@ -195,12 +210,15 @@ class UpstreamEngine:
             body["stream_options"] = {"include_usage": True}
         return body
 
-    def counted(self, job: Job, contents: Sequence[str]) -> CompletionUsage:
+    def counted(
+        self, job: Job, contents: Sequence[str], computed: Sequence[Computed] = ()
+    ) -> CompletionUsage:
         """The usage of a server that reports none (llama.cpp's server streams none, as it
         ignores ``stream_options``), by the service's tokenizer: the prompt is what the
         model read, the passages' system message included, as in a count the model gives."""
         found = job.retrieval
-        given = [context_message(self.given(found))["content"]] if found.searched else []
+        context = context_message(self.given(found), computed)["content"]
+        given = [context] if found.searched else []
         prompt = count_texts([*given, *(m.text() for m in job.request.messages)])
         completion = count_texts(contents)
         return CompletionUsage(
@@ -271,7 +289,9 @@ class UpstreamEngine:
         for event in events:
             yield event
 
-    def _answer_events(self, data: dict[str, Any], job: Job) -> list[Event]:
+    def _answer_events(
+        self, data: dict[str, Any], job: Job, computed: Sequence[Computed]
+    ) -> list[Event]:
         """The events of a whole (not streamed) chat completion."""
         events: list[Event] = []
         contents: list[str] = []
@@ -286,11 +306,11 @@ class UpstreamEngine:
                 contents.append(content)
                 events.append(ContentDelta(index, content, _logprobs(choice)))
                 events += _call_events(index, message)
-                notes = attribute(content, retrieval)
+                notes = attribute(content, retrieval, computed)
                 events.append(ChoiceDone(index, choice.get("finish_reason") or "stop", notes))
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._failed("its answer is not a chat completion") from None
-        usage = _usage(data.get("usage")) or self.counted(job, contents)
+        usage = _usage(data.get("usage")) or self.counted(job, contents, computed)
         events.append(UsageReport(usage, data.get("system_fingerprint")))
         return events
 
@@ -310,16 +330,16 @@ class UpstreamEngine:
         usage: CompletionUsage | None = None
         fingerprint: str | None = None
         chunks = 0
+        computed = self.computed(job)
+        body = self.body(job, stream=True, computed=computed)
         try:
-            async with self.client.stream(
-                "POST", "chat/completions", json=self.body(job, stream=True)
-            ) as response:
+            async with self.client.stream("POST", "chat/completions", json=body) as response:
                 if response.status_code >= 400:
                     raise await self._refused(response)
                 kind = response.headers.get("content-type", "")
                 if kind.startswith("application/json"):
                     await response.aread()
-                    for event in self._answer_events(self._json(response), job):
+                    for event in self._answer_events(self._json(response), job, computed):
                         yield event
                     return
                 if not kind.startswith("text/event-stream"):
@@ -331,7 +351,7 @@ class UpstreamEngine:
                     chunks += 1
                     usage = _usage(chunk.get("usage")) or usage
                     fingerprint = chunk.get("system_fingerprint") or fingerprint
-                    for event in self._chunk_events(chunk, said, job.retrieval):
+                    for event in self._chunk_events(chunk, said, job.retrieval, computed):
                         yield event
                     if said.cut and said.ended.keys() >= said.contents.keys():
                         log.info("upstream %s looped: its answer was cut", self.name)
@@ -343,7 +363,7 @@ class UpstreamEngine:
         if not chunks:
             raise self._failed("it streamed no answer")
         if usage is None:
-            usage = self.counted(job, [said.text(i) for i in said.contents])
+            usage = self.counted(job, [said.text(i) for i in said.contents], computed)
         yield UsageReport(usage, fingerprint)
 
     def _chunk(self, data: str) -> dict[str, Any]:
@@ -359,7 +379,7 @@ class UpstreamEngine:
         return chunk
 
     def _chunk_events(
-        self, chunk: dict[str, Any], said: _Said, retrieval: Retrieval
+        self, chunk: dict[str, Any], said: _Said, retrieval: Retrieval, computed: Sequence[Computed]
     ) -> list[Event]:
         """The events of one chunk, noted in ``said``. A choice whose text became a loop
         (:mod:`.repetition`) ends there, ``length`` (cut short, as by ``max_tokens``), and
@@ -384,7 +404,7 @@ class UpstreamEngine:
                     said.cut.add(index)
                 if reason:
                     said.ended[index] = str(reason)
-                    notes = attribute(said.text(index), retrieval)
+                    notes = attribute(said.text(index), retrieval, computed)
                     events.append(ChoiceDone(index, str(reason), notes))
         except (TypeError, ValueError, AttributeError):
             raise self._failed("it streamed a chunk that is not a chat completion chunk") from None

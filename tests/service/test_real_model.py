@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -263,3 +264,30 @@ def test_a_streamed_answer_counts_the_passages_the_model_read(
     assert "perception_usage" not in bare
     added = given["usage"]["prompt_tokens"] - bare["usage"]["prompt_tokens"]
     assert added > perceived, (added, perceived)
+
+
+def test_a_real_model_states_a_table_s_computed_value_and_it_is_cited(relay: Service) -> None:
+    """Sent five blocks of penguins.csv's 344 rows, the model answered "the heaviest
+    penguin's body mass" with figures it made up, none cited. Given the table's answer
+    computed over all its rows after the passages, it states the heaviest body mass, and
+    that sentence is cited by the row that holds it."""
+    penguins = Path(str(files("palmerpenguins") / "data" / "penguins.csv"))
+    heaviest = max(
+        (line for line in penguins.read_text().splitlines()[1:] if ",NA," not in line),
+        key=lambda line: float(line.split(",")[5]),
+    )
+    mass = heaviest.split(",")[5]
+    org = new_org()
+    with httpx.Client(base_url=relay.url, headers=relay.headers("alice", org), timeout=300) as c:
+        (table,) = upload(c, [("penguins.csv", penguins.read_bytes())])
+        question = [
+            {"type": "text", "text": "What is the heaviest penguin's body mass?"},
+            {"type": "filter", "file_ids": [table["id"]]},
+        ]
+        message = ask(c, question, **SETTINGS)["choices"][0]["message"]
+    content = message["content"]
+    assert mass in content, content
+    stating = [
+        n for n in message["annotations"] if mass in content[n["start_index"] : n["end_index"]]
+    ]
+    assert [n["file_citation"]["quote"] for n in stating] == [heaviest], message["annotations"]

@@ -7,6 +7,7 @@ from the same file."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -16,6 +17,7 @@ import pandas as pd
 import pytest
 
 from support.chat import ask, checked_citations, client_for, upload
+from support.office_files import acme_contract_docx
 from support.service import Service
 
 PENGUINS = Path(str(files("palmerpenguins") / "data" / "penguins.csv"))
@@ -178,3 +180,31 @@ def test_a_count_of_rows_a_cell_names_is_computed(client: httpx.Client) -> None:
     female = int((frame["gender"] == "Female").sum())
     content, _ = said("How many victims were female?")
     assert content.startswith(f"Rows with gender Female: {female} of {len(frame)} ("), content
+
+
+def test_a_table_the_question_names_is_asked_as_if_narrowed_to_it(client: httpx.Client) -> None:
+    """In a workspace of two tables and a contract, asked without a filter: "the lowest
+    temperature recorded in Seattle" found nothing ("recorded" and "temperature" are in
+    no cell, so too little of the question was), nor did "How many rows does the
+    penguins table have?". A question that says the name of one table's file is about
+    that table."""
+    weather, penguins = pd.read_csv(WEATHER), pd.read_csv(PENGUINS)
+    upload(
+        client,
+        [
+            ("seattle-weather.csv", WEATHER.read_bytes()),
+            ("penguins.csv", PENGUINS.read_bytes()),
+            ("acme-msa.docx", acme_contract_docx()),
+        ],
+    )
+
+    def said(question: str) -> str:
+        answer = ask(client, question)
+        checked_citations(client, answer)
+        return str(answer["choices"][0]["message"]["content"])
+
+    content = said("What was the lowest temperature recorded in Seattle?")
+    assert f"Lowest temp_min: {weather['temp_min'].min()} (min of " in content, content
+    content = said("How many rows does the penguins table have?")
+    assert re.search(rf"Rows: {len(penguins)} \(\d+ passages of penguins\.csv", content), content
+    assert "seattle-weather.csv" not in content

@@ -642,14 +642,24 @@ def _rows_of_a_table(p: Passage) -> bool:
     return header_start(p.text, p.locations) is not None
 
 
-def _the_table(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
-    """Whether the candidates' blocks of a table's rows are all of one file, and the
-    question points at a table ("How many rows does *the table* have?") or the workspace
-    has no other file: it asks about that table as if narrowed to it."""
-    tables = {p.file_id for _, p in rows if _rows_of_a_table(p)}
+def _tables_meant(
+    conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query
+) -> frozenset[str]:
+    """The table the question asks about as if narrowed to it (its file's id; none when
+    it does not say): the only one of the candidates' tables whose file's name it says
+    ("the *penguins* table", "in *Seattle*": ``seattle-weather.xlsx``), or the only table
+    among them when it points at a table ("How many rows does *the table* have?") or the
+    workspace has no other file."""
+    tables = {p.file_id: p.filename for _, p in rows if _rows_of_a_table(p)}
+    said = set(query.terms)
+    named = [f for f, name in tables.items() if said & set(WORD.findall(name.lower()))]
+    if len(named) == 1:
+        return frozenset(named)
     if len(tables) != 1:
-        return False
-    return query.table or len(conn.execute(_any_file(where).limit(2)).all()) == 1
+        return frozenset()
+    if query.table or len(conn.execute(_any_file(where).limit(2)).all()) == 1:
+        return frozenset(tables)
+    return frozenset()
 
 
 def _label_tokens(p: Passage) -> list[str]:
@@ -900,7 +910,8 @@ def rank(
         and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, weights.shares, {p.file_id for _, p in rows})
-    narrowed = scope.file_ids is not None or _the_table(conn, where, rows, query)
+    narrowed = scope.file_ids is not None
+    meant = _tables_meant(conn, where, rows, query)
     # the measure a superlative names: "the coldest day" is of ``temp_min``
     naming = [*query.terms, *(m for w in query.computing for m in MEASURES.get(w, ()))]
     share = dense.embedder.lexical_share if dense is not None else 1.0
@@ -913,14 +924,13 @@ def rank(
         if query.calls and defines_option(p.text, frozenset(), frozenset(), query.calls):
             order += CALL_WEIGHT
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
-        # narrowed to a few files (or pointing at the one table), a question about a
-        # table's column or its shape is about that table
-        # (or computed over the rows with a word of the question: "How many victims were
-        # female?")
+        # narrowed to a few files (or to the table it means, :func:`_tables_meant`), a
+        # question about a table's column or its shape is about that table (or computed
+        # over the rows with a word of the question: "How many victims were female?")
         about = _names_a_column(p, naming) or (
             _rows_of_a_table(p) and (query.shape or (query.tallies and bool(p.hits)))
         )
-        below = below and not (narrowed and about)
+        below = below and not ((narrowed or p.file_id in meant) and about)
         ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity))
     ranked.sort(key=lambda r: r[:4])
     # what a thing is or does, not one of its options (their entries come first)

@@ -208,3 +208,17 @@ def test_a_table_the_question_names_is_asked_as_if_narrowed_to_it(client: httpx.
     content = said("How many rows does the penguins table have?")
     assert re.search(rf"Rows: {len(penguins)} \(\d+ passages of penguins\.csv", content), content
     assert "seattle-weather.csv" not in content
+
+
+def test_a_column_of_yes_and_no_is_asked_whether(client: httpx.Client) -> None:
+    """penguins-raw.csv's "Clutch Completion" says Yes or No. "How many penguins did not
+    complete their clutch?" listed the species of all 344 ("penguin" is in every species'
+    name): the column a question names by its word ("complete", "completed") keeps the
+    rows that say Yes, or No when the question says "not"."""
+    frame, said = _narrowed(client, PENGUINS_RAW)
+    done = frame["Clutch Completion"].value_counts()
+    content, _ = said("How many penguins completed their clutch?")
+    assert content.startswith(f"Rows with Clutch Completion Yes: {done['Yes']} of "), content
+    content, cited = said("How many penguins did not complete their clutch?")
+    assert content.startswith(f"Rows with Clutch Completion No: {done['No']} of "), content
+    assert all(",No," in quote for _, quote in cited)

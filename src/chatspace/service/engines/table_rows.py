@@ -10,7 +10,8 @@ answers. Here the question is read against the table, computed with pandas:
   columns combine with AND. Words that name a column, that ask for a computation, the
   words of the file's name (what every row is: "airports" of ``airports.csv``) and
   numbers are no filters; an adjective filters by the word it comes from ("rainy":
-  "rain"). A word found in several columns filters the one where it is a whole cell, else
+  "rain"); a column of yes and no (true and false) the question names keeps the rows
+  that say yes, or no when it says "not" ("did not complete their clutch"). A word found in several columns filters the one where it is a whole cell, else
   the leftmost. A year ("in 2020", not "above 2020") filters a column named for years,
   else the column of days written year first ("2020-01-01", "2020/01/01"); an ISO date
   keeps the rows whose date cell starts with it.
@@ -194,6 +195,11 @@ _WHICH = re.compile(r"\W*(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
 """An adjective of a word a cell says: "rainy" of "rain", "sunny" of "sun", "foggy" of
 "fog"."""
+_STEMMED = 5
+"""A question word's root this long names a column whose word starts with it."""
+_YES_NO = (("yes", "no"), ("true", "false"), ("y", "n"))
+"""The two values of a column that says whether (``Clutch Completion``: Yes, No)."""
+_NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
 _MISSING = frozenset(
     {"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN"}
     | {"<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
@@ -398,7 +404,8 @@ def _root(word: str) -> str:
 def _names(column: str, terms: frozenset[str]) -> int:
     """How many of ``terms`` a column's name holds (``return_rate``: "return", "rate"): a
     word of it, the start of one, a word of the same root ("the *closing* price": ``Close``)
-    or one it abbreviates with a period ("*adjusted* close": ``Adj. Close*``)."""
+    or one it abbreviates with a period ("*adjusted* close": ``Adj. Close*``), or a word
+    that starts with a long root of the question's ("*completed*": ``Clutch Completion``)."""
     words = _words(column)
     roots = {_root(w) for w in words}
     cut = [a.lower() for a in _ABBREVIATION.findall(column)]
@@ -407,6 +414,7 @@ def _names(column: str, terms: frozenset[str]) -> int:
         for t in terms
         if any(w == t or (len(t) > 3 and w.startswith(t)) or abbreviates(w, t) for w in words)
         or _root(t) in roots
+        or (len(_root(t)) >= _STEMMED and any(w.startswith(_root(t)) for w in words))
         or any(t.startswith(a) for a in cut)
     )
 
@@ -465,6 +473,8 @@ class _Question:
     absent: tuple[frozenset[str], ...] = ()
     """The words that may name the column asked to be empty (:data:`_ABSENT`), in order:
     when none names a column ("no discount" of a table without one), nothing is computed."""
+    negated: bool = False
+    """Whether it says "not" or "never" ("did *not* complete their clutch")."""
     listing: frozenset[str] = frozenset()
     """The word after a leading "which" or "what" ("*Which symbols* are in the table?",
     "*Which island* has the most penguins?"): it may name the column whose values the
@@ -509,6 +519,7 @@ class _Question:
             frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
             frozenset(earlier), conditions, frozenset(wanted - only_inside), dates,
             frozenset(_YEAR.findall(bare)), months, tuple(absent),
+            bool(_NEGATION.search(question[:_CONDITION_CHARS])),
             frozenset(_words(lead[1])) - _ASKING if lead else frozenset(),
         )  # fmt: skip
 
@@ -655,6 +666,7 @@ class _View:
         filters |= {c: words for c, words in before.items() if c not in filters}
         dated = _dated(frame, names, asked.dates | asked.years, asked.months)
         filters |= {c: words for c, words in dated.items() if c not in filters}
+        filters |= _whether(frame, names, asked, filters)
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
             dates = _dates_of(words)
@@ -936,6 +948,22 @@ def _dated(
             found = frozenset(d for d in days or periods if cells.str.startswith(d).any())
             if found:
                 return {int(c): found}
+    return {}
+
+
+def _whether(
+    frame: pd.DataFrame, names: list[str], asked: _Question, filters: Mapping[int, object]
+) -> dict[int, frozenset[str]]:
+    """The column of yes and no (true and false) the question names, on the value it asks
+    for: "How many penguins completed their clutch?" keeps the rows that say "Yes", "did
+    *not* complete" those that say "No"."""
+    for c in frame.columns:
+        if c in filters or not _names(names[c], asked.wanted):
+            continue
+        values = {str(v).strip().lower() for v in frame[c]} - {""}
+        for pair in _YES_NO:
+            if values == set(pair):
+                return {int(c): frozenset({pair[1] if asked.negated else pair[0]})}
     return {}
 
 

@@ -11,10 +11,11 @@ answers. Here the question is read against the table, computed with pandas:
   words of the file's name (what every row is: "airports" of ``airports.csv``) and
   numbers are no filters; an adjective filters by the word it comes from ("rainy":
   "rain"); a column of yes and no (true and false) the question names keeps the rows
-  that say yes, or no when it says "not" ("did not complete their clutch"). A word found in several columns filters the one where it is a whole cell, else
-  the leftmost. A year ("in 2020", not "above 2020") filters a column named for years,
-  else the column of days written year first ("2020-01-01", "2020/01/01"); an ISO date
-  keeps the rows whose date cell starts with it.
+  that say yes, or no when it says "not" ("did not complete their clutch"). A word
+  found in several columns filters the one where it is a whole cell, else the leftmost.
+  A year ("in 2020", not "above 2020") filters a column named for years, else the
+  column of days written year first ("2020-01-01", "2020/01/01"); an ISO date keeps the
+  rows whose date cell starts with it.
 - **conditions**: words that name a numeric column, then a comparison with a number
   ("a petal width above 2", "units of at least 500", "price < 10") keep the rows that
   meet it; a condition whose words no column's name holds ("a stem length") computes
@@ -135,9 +136,10 @@ _MOST = frozenset({"most", "fewest", "least"})
 most penguins?"); "the heaviest penguin" asks for a row."""
 _HIGHEST = COMPUTATIONS["max"]
 _LOWEST = COMPUTATIONS["min"]
-_EXTREMES = {1: frozenset({"max", "maximum", "high", "highest"}), -1: frozenset(
-    {"min", "minimum", "low", "lowest"}
-)}  # fmt: skip
+_EXTREMES = {
+    1: frozenset({"max", "maximum", "high", "highest"}),
+    -1: frozenset({"min", "minimum", "low", "lowest"}),
+}
 """The words of a column's name that say it holds each day's (or each item's) highest or
 lowest value: of ``temp_max`` and ``temp_min``, "the highest temperature" is the first's."""
 _COMPARISON = re.compile(

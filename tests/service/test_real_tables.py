@@ -222,3 +222,13 @@ def test_a_column_of_yes_and_no_is_asked_whether(client: httpx.Client) -> None:
     content, cited = said("How many penguins did not complete their clutch?")
     assert content.startswith(f"Rows with Clutch Completion No: {done['No']} of "), content
     assert all(",No," in quote for _, quote in cited)
+
+
+def test_older_and_younger_than_compare_ages(client: httpx.Client) -> None:
+    """la-riots.csv: "How many victims were older than 50?" compared nothing ("older
+    than" was no comparison, and no word named ``age``)."""
+    frame, said = _narrowed(client, RIOTS)
+    content, _ = said("How many victims were older than 50?")
+    assert content.startswith(f"Rows with age older than 50: {(frame['age'] > 50).sum()} of ")
+    content, _ = said("How many victims were younger than 18?")
+    assert content.startswith(f"Rows with age younger than 18: {(frame['age'] < 18).sum()} of ")

@@ -144,8 +144,9 @@ _EXTREMES = {
 lowest value: of ``temp_max`` and ``temp_min``, "the highest temperature" is the first's."""
 _COMPARISON = re.compile(
     r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
-    r"(above|over|more than|greater than|higher than|larger than|at least|"
-    r"below|under|less than|lower than|smaller than|at most|>=|<=|>|<)\s*(-?\d[\d,]*(?:\.\d+)?)"
+    r"(above|over|more than|greater than|higher than|larger than|at least|older than|"
+    r"below|under|less than|lower than|smaller than|at most|younger than|>=|<=|>|<)"
+    r"\s*(-?\d[\d,]*(?:\.\d+)?)"
     r"(?:\s+([^\W\d_]+))?",
     re.I,
 )
@@ -160,7 +161,9 @@ _CONDITION_CHARS = 4000
 """The characters of a question read for conditions: a document pasted into it is none."""
 _AT_LEAST = frozenset({"at least", ">="})
 _AT_MOST = frozenset({"at most", "<="})
-_BELOW = frozenset({"below", "under", "less than", "lower than", "smaller than", "<"})
+_BELOW = frozenset(
+    {"below", "under", "less than", "lower than", "smaller than", "younger than", "<"}
+)
 _SUM = COMPUTATIONS["sum"]
 _MEAN = COMPUTATIONS["mean"]
 _MEDIAN = COMPUTATIONS["median"]
@@ -892,8 +895,10 @@ def _condition_column(
     """The numeric column a condition is on: the one its words before the number name, all
     of those the question searches for ("a petal width above 2"), or whose whole name they
     say ("an IBM price above 100": the column ``IBM``, "price" describing it); else the
-    one the word after it names ("more than 500 units")."""
-    for naming in (condition.naming, condition.after):
+    one the word after it names ("more than 500 units"), else the one the comparison
+    says ("older than 50": ``age``)."""
+    implied = frozenset(MEASURES.get(condition.op.split()[0], ()))
+    for naming in (condition.naming, condition.after, implied):
         on = _named(names, numeric, naming)
         said = naming & wanted
         if on is not None and (_names(names[on], said) == len(said) or _words(names[on]) <= naming):

@@ -633,7 +633,7 @@ def _names_a_column(p: Passage, terms: Sequence[str]) -> bool:
     if any(top <= a and b <= end for a, b in p.hits):
         return True
     header = _HEADER_WORD.findall(p.text[top:end].lower())
-    return any(abbreviates(w, t) for w in header for t in terms)
+    return any(w == t or abbreviates(w, t) for w in header for t in terms)
 
 
 def _rows_of_a_table(p: Passage) -> bool:
@@ -912,8 +912,10 @@ def rank(
     titled = _titled(conn, text, query, weights.shares, {p.file_id for _, p in rows})
     narrowed = scope.file_ids is not None
     meant = _tables_meant(conn, where, rows, query)
-    # the measure a superlative names: "the coldest day" is of ``temp_min``
-    naming = [*query.terms, *(m for w in query.computing for m in MEASURES.get(w, ()))]
+    # the measure a superlative or a comparison names: "the coldest day" is of
+    # ``temp_min``, "older than 50" of ``age``
+    said = {*query.terms, *query.computing}
+    naming = [*query.terms, *(m for w in said for m in MEASURES.get(w, ()))]
     share = dense.embedder.lexical_share if dense is not None else 1.0
     ranked: list[_Ranked] = []
     for pid, p in rows:

@@ -87,10 +87,12 @@ MEASURES: Mapping[str, tuple[str, ...]] = {
     "warmest": ("temperature",), "coldest": ("temperature",), "coolest": ("temperature",),
     "northernmost": ("latitude",), "southernmost": ("latitude",),
     "easternmost": ("longitude",), "westernmost": ("longitude",),
+    "older": ("age",), "younger": ("age",),
 }  # fmt: skip
-"""A superlative that says which measure it is extreme in (the words that may name it):
-"the longest petal" names the column ``petal_length``, not ``petal_width``; "the heaviest
-penguin", ``body_mass_g``; "the coldest day", ``temp_min``."""
+"""A superlative (or a comparison) that says which measure it is extreme in (the words
+that may name it): "the longest petal" names the column ``petal_length``, not
+``petal_width``; "the heaviest penguin", ``body_mass_g``; "the coldest day",
+``temp_min``; "victims older than 50", ``age``."""
 TABLE_ROWS = frozenset({"rows", "records", "entries", "observations"})
 TABLE_COLUMNS = frozenset({"columns", "fields", "variables"})
 TABLE_SPAN = frozenset({"days", "dates", "period", "span"})

@@ -232,3 +232,40 @@ def test_older_and_younger_than_compare_ages(client: httpx.Client) -> None:
     assert content.startswith(f"Rows with age older than 50: {(frame['age'] > 50).sum()} of ")
     content, _ = said("How many victims were younger than 18?")
     assert content.startswith(f"Rows with age younger than 18: {(frame['age'] < 18).sum()} of ")
+
+
+def test_a_computation_by_group_gives_each_group_s_value(client: httpx.Client) -> None:
+    """ "What is the average bill depth by species?" gave the average over all 342
+    penguins, an answer to another question; "How many penguins of each species are
+    there?" the number of species. Each group's value is given, with its rows counted
+    and its first row cited (counts the largest first)."""
+    frame, said = _narrowed(client, PENGUINS)
+    depths = frame.groupby("species", sort=False)["bill_depth_mm"]
+    shown = "; ".join(
+        f"{species} {mean:.3f} ({depths.count()[species]} rows)"
+        for species, mean in depths.mean().items()
+    )
+    content, cited = said("What is the average bill depth by species?")
+    assert content.startswith(f"Average bill_depth_mm by species: {shown} (of "), content
+    assert [q.split(",")[0] for _, q in cited] == list(depths.mean().index)
+    counts = frame["species"].value_counts()
+    content, _ = said("How many penguins of each species are there?")
+    listed = "; ".join(f"{species} {n}" for species, n in counts.items())
+    assert content.startswith(f"Rows by species: {listed} (of {len(frame)} rows"), content
+    content, _ = said("What is the heaviest body mass per island?")
+    heaviest = frame.groupby("island", sort=False)["body_mass_g"].max()
+    assert all(f"{island} {int(mass):,} (" in content for island, mass in heaviest.items())
+
+
+def test_the_commonest_value_and_a_wet_superlative(client: httpx.Client) -> None:
+    """ "What was the most common type of death?" quoted one row; "the wettest day"
+    found nothing (no column says "wet")."""
+    riots, said = _narrowed(client, RIOTS)
+    types = riots["type"].value_counts()
+    content, _ = said("What was the most common type of death?")
+    assert content.startswith(
+        f"Most rows by type: {types.idxmax()} ({types.max()} of {len(riots)} rows"
+    ), content
+    weather, said = _narrowed(client, WEATHER)
+    _, cited = said("What was the wettest day?")
+    assert cited[0][1].startswith(weather["date"][weather["precipitation"].idxmax()] + ",")

@@ -55,10 +55,13 @@ answers. Here the question is read against the table, computed with pandas:
   cover?": its dates counted, the first and the last cited); the range of a column of
   numbers ("What is the range of Close?": its lowest and highest value, each row cited);
   the row of the earliest or latest date of a column of dates ("What was the first egg
-  date?"); after a leading "which" or "what" that names a column of text, the value the
-  most (or fewest) rows have ("Which island has the most penguins?": "Biscoe (168 of
-  344 rows)"), or without a filter or a superlative the column's values ("Which symbols
-  are in the table?"). Else
+  date?"); after a leading "which" or "what" that names a column of text (or with "most
+  common"), the value the most (or fewest) rows have ("Which island has the most
+  penguins?": "Biscoe (168 of 344 rows)"), or without a filter or a superlative the
+  column's values ("Which symbols are in the table?"); any of these computations for
+  each value of the column named after "by", "per" or "each" ("the average bill depth
+  by species": each species' average and rows; "How many penguins of each species?":
+  each species' rows, the commonest first). Else
   the rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
@@ -131,6 +134,9 @@ _EARLIEST = COMPUTATIONS["earliest"]
 _LATEST = COMPUTATIONS["latest"]
 """Words that ask for the row of the earliest or the latest date ("What was the first
 egg date?")."""
+_COMMON = frozenset({"common", "frequent", "popular"})
+"""Words that, with "most" or "least", ask for the value of the most rows of the column
+the question names ("the most common type of death")."""
 _MOST = frozenset({"most", "fewest", "least"})
 """The superlatives that may ask for the value of the most rows ("Which island has the
 most penguins?"); "the heaviest penguin" asks for a row."""
@@ -204,6 +210,9 @@ _STEMMED = 5
 """A question word's root this long names a column whose word starts with it."""
 _YES_NO = (("yes", "no"), ("true", "false"), ("y", "n"))
 """The two values of a column that says whether (``Clutch Completion``: Yes, No)."""
+_GROUPED = re.compile(r"\b(?:by|per|each|every)\s+([^\W\d_]+)", re.I)
+_GROUPS_SHOWN = 12
+"""Groups shown of a computation by group; the answer says how many more."""
 _NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
 _MISSING = frozenset(
     {"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN"}
@@ -280,6 +289,9 @@ class _Answer:
     """The distinct values counted."""
     nearest: str = ""
     """When no row meets the conditions: "highest" or "lowest", the row cited."""
+    by: int = -1
+    """The column whose values group the rows ("by species"): ``values`` are each group's
+    value and count, ``rows`` each group's first row."""
 
 
 def answer_tables(
@@ -480,6 +492,10 @@ class _Question:
     when none names a column ("no discount" of a table without one), nothing is computed."""
     negated: bool = False
     """Whether it says "not" or "never" ("did *not* complete their clutch")."""
+    grouping: frozenset[str] = frozenset()
+    """The words after "by", "per" or "each" ("the average bill depth *by species*",
+    "How many penguins of *each species*?"): they may name the column that groups the
+    rows."""
     listing: frozenset[str] = frozenset()
     """The word after a leading "which" or "what" ("*Which symbols* are in the table?",
     "*Which island* has the most penguins?"): it may name the column whose values the
@@ -525,6 +541,7 @@ class _Question:
             frozenset(earlier), conditions, frozenset(wanted - only_inside), dates,
             frozenset(_YEAR.findall(bare)), months, tuple(absent),
             bool(_NEGATION.search(question[:_CONDITION_CHARS])),
+            frozenset().union(*(_words(m[1]) for m in _GROUPED.finditer(bare))),
             frozenset(_words(lead[1])) - _ASKING if lead else frozenset(),
         )  # fmt: skip
 
@@ -563,6 +580,17 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if view.compared and not (view.keep & view.counted).any():
         return view.nothing_meets()
     conditioned = bool(view.compared) or view.absent is not None
+    # "the average bill depth by species", "How many penguins of each species?"
+    by = view.grouped_by(asked.grouping)
+    if by is not None and column != by:
+        kind = (
+            "mean" if asked.said & _MEAN else "median" if asked.said & _MEDIAN
+            else "std" if asked.said & _SPREAD else "sum" if asked.summing
+            else ("max" if asked.direction > 0 else "min") if asked.direction else "count"
+        )  # fmt: skip
+        grouped = view.per_group(by, kind, column)
+        if grouped is not None:
+            return grouped
     # the table itself: "What columns does it have?", "How many rows does it have?"
     if not filters and not conditioned and asked.said & TABLE_COLUMNS:
         return _Answer("columns", (), value=f"{len(table.header)}")
@@ -611,6 +639,8 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.first(*dated, asked.when)
     text = {c: None for c in view.frame.columns if c not in view.numeric and c not in filters}
     listed = _named(view.names, text, asked.listing) if asked.listing else None
+    if listed is None and asked.said & _COMMON:  # "What was the most common type?"
+        listed = _named(view.names, text, asked.wanted)
     # "Which island has the most penguins?": the value of the most rows
     if listed is not None and asked.said & _MOST and not conditioned:
         common = view.mode(listed, asked.direction)
@@ -775,6 +805,50 @@ class _View:
         shown = f"{_format(part, places, 'sum')} of {_format(whole, places, 'sum')}"
         rows = tuple(int(i) for i in kept.index)
         return _Answer("part", rows, column, f"{shown} ({part / whole:.1%})", self.scope, len(rows))
+
+    def grouped_by(self, words: frozenset[str]) -> int | None:
+        """The column named by the words after "by", "per" or "each", if it repeats its
+        values (a column of ids groups nothing)."""
+        columns = {c: None for c in self.frame.columns if c not in self.filters}
+        by = _named(self.names, columns, words) if words else None
+        if by is None or self.frame[by][self.counted].nunique() >= self.total:
+            return None
+        return by
+
+    def per_group(self, by: int, kind: str, column: int | None) -> _Answer | None:
+        """``kind`` (a count of rows, or "mean", "sum", ... of the numeric ``column``) for
+        each value of ``by`` among the rows kept: counts the largest first, the others in
+        the order the table first has them; each group cited by its first row."""
+        kept = self.keep & self.counted
+        groups = self.frame[by][kept]
+        groups = groups[groups != ""]
+        if groups.empty:
+            return None
+        if kind == "count":  # the commonest first, as value_counts has them
+            counts = groups.value_counts()
+            shown = [f"{g} {n:,}" for g, n in counts.items()]
+            order = list(counts.index)
+            of = len(groups)
+        else:
+            if column is None:
+                return None
+            values, places = self.numeric[column]
+            values = values[values.index.isin(groups.index)]
+            parted = values.groupby(groups[values.index], sort=False)
+            computed, sizes = getattr(parted, kind)(), parted.size()
+            computed = computed[computed.notna()]  # a group of one has no standard deviation
+            shown = [
+                f"{g} {_format(v, places, kind)} ({_rows(int(sizes[g]))})"
+                for g, v in computed.items()
+            ]
+            order = list(computed.index)
+            of = len(values)
+        first = groups[~groups.duplicated()]
+        firsts = tuple(int(first.index[first == g][0]) for g in order)
+        return _Answer(
+            kind, firsts, -1 if column is None else column, f"{len(shown)}", self.scope, of,
+            values=tuple(shown), by=by,
+        )  # fmt: skip
 
     def mode(self, column: int, direction: int) -> _Answer | None:
         """The value of ``column`` the most rows kept have (``direction`` -1: the fewest),
@@ -1037,6 +1111,10 @@ def _rows(n: int) -> str:
     return f"{n:,} row" if n == 1 else f"{n:,} rows"
 
 
+_GROUP_LABELS = {
+    "count": "Rows", "mean": "Average", "median": "Median", "std": "Standard deviation",
+    "sum": "Total", "max": "Highest", "min": "Lowest",
+}  # fmt: skip
 _EXTREME_LABELS = {"max": "Highest", "min": "Lowest", "earliest": "Earliest", "latest": "Latest"}
 
 
@@ -1058,6 +1136,16 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     some = f"; the first {len(cited)} cited" if len(cited) < len(answer.rows) and not told else ""
     scope = f" for {answer.scope}" if answer.scope else ""
     column = _column_names(table.header)[answer.column] if answer.column >= 0 else ""
+    if answer.by >= 0:
+        label = _GROUP_LABELS[answer.kind] + (f" {column}" if column else "")
+        groups = "; ".join(answer.values[:_GROUPS_SHOWN])
+        hidden = len(answer.values) - _GROUPS_SHOWN
+        groups += f"; and {hidden} more" if hidden > 0 else ""
+        by = _column_names(table.header)[answer.by]
+        return [
+            (f"{label} by {by}{scope}: {groups} (of {_rows(answer.of)}, {source}{some}) ",
+             *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
     if answer.kind in _EXTREME_LABELS:
         label = _EXTREME_LABELS[answer.kind]
         spread = f" in {table.passages} passages" if spans else ""

@@ -87,7 +87,8 @@ MEASURES: Mapping[str, tuple[str, ...]] = {
     "warmest": ("temperature",), "coldest": ("temperature",), "coolest": ("temperature",),
     "northernmost": ("latitude",), "southernmost": ("latitude",),
     "easternmost": ("longitude",), "westernmost": ("longitude",),
-    "older": ("age",), "younger": ("age",),
+    "older": ("age",), "younger": ("age",), "wettest": ("precipitation", "rainfall"),
+    "driest": ("precipitation", "rainfall"),
 }  # fmt: skip
 """A superlative (or a comparison) that says which measure it is extreme in (the words
 that may name it): "the longest petal" names the column ``petal_length``, not

@@ -269,3 +269,28 @@ def test_the_commonest_value_and_a_wet_superlative(client: httpx.Client) -> None
     weather, said = _narrowed(client, WEATHER)
     _, cited = said("What was the wettest day?")
     assert cited[0][1].startswith(weather["date"][weather["precipitation"].idxmax()] + ",")
+
+
+def test_a_computation_by_year_and_the_group_of_the_highest(client: httpx.Client) -> None:
+    """ "per year" of a table with a column of dates and none of years averaged every row;
+    "Which symbol has the highest average price?" gave the average of all. The dates'
+    years group the rows, and the group of the highest average is given alone."""
+    weather, said = _narrowed(client, WEATHER)
+    years = weather.groupby(weather["date"].str[:4])
+    content, _ = said("How many days had snow per year?")
+    snowy = weather[weather["weather"] == "snow"].groupby(weather["date"].str[:4]).size()
+    listed = "; ".join(f"{year} {n}" for year, n in snowy.items())
+    assert content.startswith(f"Rows by year of date for weather snow: {listed} (of "), content
+    content, _ = said("What was the average wind per year?")
+    means = "; ".join(f"{y} {m:.3f} ({n} rows)" for (y, m), n in zip(
+        years["wind"].mean().items(), years.size(), strict=True))  # fmt: skip
+    assert content.startswith(f"Average wind by year of date: {means} (of "), content
+    stocks, said = _narrowed(client, STOCKS)
+    means = stocks.groupby("symbol")["price"].mean()
+    top = means.idxmax()
+    content, cited = said("Which symbol has the highest average price?")
+    assert content.startswith(
+        f"Highest average price by symbol: {top} {means[top]:,.4f} "
+        f"({(stocks['symbol'] == top).sum()} rows) (of "
+    ), content
+    assert [q.split(",")[0] for _, q in cited] == [top]

@@ -61,7 +61,9 @@ answers. Here the question is read against the table, computed with pandas:
   column's values ("Which symbols are in the table?"); any of these computations for
   each value of the column named after "by", "per" or "each" ("the average bill depth
   by species": each species' average and rows; "How many penguins of each species?":
-  each species' rows, the commonest first). Else
+  each species' rows, the commonest first; "per year" or "by month" of the column of
+  dates), or for the group a leading "which" names with the highest or lowest value
+  ("Which symbol has the highest average price?"). Else
   the rows the filters and conditions keep (at most :data:`MAX_SHOWN_ROWS`), or without
   either (or when the filters keep none) the first row with the most question words.
   When no row meets the conditions, the answer says so and cites the row nearest to
@@ -292,6 +294,11 @@ class _Answer:
     by: int = -1
     """The column whose values group the rows ("by species"): ``values`` are each group's
     value and count, ``rows`` each group's first row."""
+    period: str = ""
+    """How a column of dates groups them: "year" or "month" ("per year")."""
+    extreme: int = 0
+    """1 (-1) when only the group of the highest (lowest) value is asked for ("Which
+    symbol has the highest average price?")."""
 
 
 def answer_tables(
@@ -581,14 +588,17 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.nothing_meets()
     conditioned = bool(view.compared) or view.absent is not None
     # "the average bill depth by species", "How many penguins of each species?"
-    by = view.grouped_by(asked.grouping)
-    if by is not None and column != by:
+    by, extreme = view.grouped_by(asked.grouping), 0
+    if by is None and asked.direction and asked.said & (_MEAN | _MEDIAN | _SUM):
+        # "Which symbol has the highest average price?": the group of the highest one
+        by, extreme = view.grouped_by(asked.listing), asked.direction
+    if by is not None and column != by[0]:
         kind = (
             "mean" if asked.said & _MEAN else "median" if asked.said & _MEDIAN
             else "std" if asked.said & _SPREAD else "sum" if asked.summing
             else ("max" if asked.direction > 0 else "min") if asked.direction else "count"
         )  # fmt: skip
-        grouped = view.per_group(by, kind, column)
+        grouped = view.per_group(*by, kind, column, extreme)
         if grouped is not None:
             return grouped
     # the table itself: "What columns does it have?", "How many rows does it have?"
@@ -806,26 +816,39 @@ class _View:
         rows = tuple(int(i) for i in kept.index)
         return _Answer("part", rows, column, f"{shown} ({part / whole:.1%})", self.scope, len(rows))
 
-    def grouped_by(self, words: frozenset[str]) -> int | None:
+    def grouped_by(self, words: frozenset[str]) -> tuple[int, str] | None:
         """The column named by the words after "by", "per" or "each", if it repeats its
-        values (a column of ids groups nothing)."""
+        values (a column of ids groups nothing), or "year" or "month" of the column of
+        dates (:meth:`calendar`): the column and "", "year" or "month"."""
         columns = {c: None for c in self.frame.columns if c not in self.filters}
         by = _named(self.names, columns, words) if words else None
-        if by is None or self.frame[by][self.counted].nunique() >= self.total:
-            return None
-        return by
+        if by is not None and self.frame[by][self.counted].nunique() < self.total:
+            return by, ""
+        period = next((p for p in ("year", "month") if p in words), None)
+        dated = self.calendar() if period is not None else None
+        return None if dated is None or period is None else (dated[0], period)
 
-    def per_group(self, by: int, kind: str, column: int | None) -> _Answer | None:
+    def per_group(
+        self, by: int, period: str, kind: str, column: int | None, extreme: int = 0
+    ) -> _Answer | None:
         """``kind`` (a count of rows, or "mean", "sum", ... of the numeric ``column``) for
-        each value of ``by`` among the rows kept: counts the largest first, the others in
-        the order the table first has them; each group cited by its first row."""
+        each value of ``by`` (its dates' year or month, ``period``) among the rows kept:
+        counts the largest first, the others in the order the table first has them; each
+        group cited by its first row; only the highest (``extreme`` 1) or lowest (-1)."""
         kept = self.keep & self.counted
-        groups = self.frame[by][kept]
-        groups = groups[groups != ""]
+        if period:
+            dated = self.calendar()
+            assert dated is not None  # grouped_by found it
+            form = "%Y" if period == "year" else "%Y-%m"
+            groups = dated[1][kept[dated[1].index]].dt.strftime(form)
+        else:
+            groups = self.frame[by][kept]
+            groups = groups[groups != ""]
         if groups.empty:
             return None
-        if kind == "count":  # the commonest first, as value_counts has them
-            counts = groups.value_counts()
+        if kind == "count":  # the commonest first, as value_counts has them; years in order
+            counts = groups.value_counts(sort=not period)
+            counts = counts.sort_index() if period else counts
             shown = [f"{g} {n:,}" for g, n in counts.items()]
             order = list(counts.index)
             of = len(groups)
@@ -837,6 +860,8 @@ class _View:
             parted = values.groupby(groups[values.index], sort=False)
             computed, sizes = getattr(parted, kind)(), parted.size()
             computed = computed[computed.notna()]  # a group of one has no standard deviation
+            if extreme and not computed.empty:
+                computed = computed[[computed.idxmax() if extreme > 0 else computed.idxmin()]]
             shown = [
                 f"{g} {_format(v, places, kind)} ({_rows(int(sizes[g]))})"
                 for g, v in computed.items()
@@ -847,7 +872,7 @@ class _View:
         firsts = tuple(int(first.index[first == g][0]) for g in order)
         return _Answer(
             kind, firsts, -1 if column is None else column, f"{len(shown)}", self.scope, of,
-            values=tuple(shown), by=by,
+            values=tuple(shown), by=by, period=period, extreme=extreme,
         )  # fmt: skip
 
     def mode(self, column: int, direction: int) -> _Answer | None:
@@ -1138,10 +1163,13 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     column = _column_names(table.header)[answer.column] if answer.column >= 0 else ""
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if column else "")
+        if answer.extreme:
+            label = ("Highest " if answer.extreme > 0 else "Lowest ") + label.lower()
         groups = "; ".join(answer.values[:_GROUPS_SHOWN])
         hidden = len(answer.values) - _GROUPS_SHOWN
         groups += f"; and {hidden} more" if hidden > 0 else ""
         by = _column_names(table.header)[answer.by]
+        by = f"{answer.period} of {by}" if answer.period else by
         return [
             (f"{label} by {by}{scope}: {groups} (of {_rows(answer.of)}, {source}{some}) ",
              *(table.cites[i] for i in cited)),

@@ -226,6 +226,17 @@ DAYS: dict[str, Callable[[Any], str]] = {
         lambda d: f"({d[d.Date.str.contains('Aug')].Volume.sum() / d.Volume.sum():.1%})"
     ),
 }
+
+
+def _groups(frame: Any, by: str, column: str, how: str, places: int) -> str:
+    """Each group's value and rows, as pandas computes them, in the table's order."""
+    parted = frame.groupby(by, sort=False)[column]
+    return "; ".join(
+        f"{g} {v:,.{places}f} ({n} rows)"
+        for (g, v), n in zip(getattr(parted, how)().items(), parted.count(), strict=True)
+    )
+
+
 PENGUINS: dict[str, Callable[[Any], str]] = {
     "How many penguins are there?": lambda d: f"Rows: {len(d)} (",
     "How many species are there?": lambda d: f"Distinct species: {d.species.nunique()} (",
@@ -234,6 +245,9 @@ PENGUINS: dict[str, Callable[[Any], str]] = {
     ),
     "Which island has the most penguins?": (
         lambda d: f"Most rows by island: {d.island.value_counts().idxmax()} ("
+    ),
+    "What is the median flipper length for each island?": (
+        lambda d: _groups(d, "island", "flipper_length_mm", "median", 1)
     ),
     "What species is the heaviest penguin?": (
         lambda d: f"body_mass_g: {int(d.body_mass_g.max())}, sex"
@@ -278,6 +292,16 @@ WEATHER: dict[str, Callable[[Any], str]] = {
     "What was the average wind in December 2013?": (
         lambda d: f": {d[d.date.str.startswith('2013/12')].wind.mean():.3f} (mean of"
     ),
+    # the fourth set
+    "How many days of each weather type are there?": (
+        lambda d: "; ".join(f"{w} {n}" for w, n in d.weather.value_counts().items())
+    ),
+    "What was the average maximum temperature per weather type?": (
+        lambda d: _groups(d, "weather", "temp_max", "mean", 3)
+    ),
+    "What was the most common weather?": (
+        lambda d: f"Most rows by weather: {d.weather.value_counts().idxmax()} ("
+    ),
 }
 LONG_STOCKS: dict[str, Callable[[Any], str]] = {
     "What was the highest price of AAPL?": (
@@ -288,6 +312,14 @@ LONG_STOCKS: dict[str, Callable[[Any], str]] = {
     ),
     "Which symbols are in the table?": lambda d: f"({', '.join(d.symbol.unique())})",
     "What was the price of GOOG on Sep 1 2004?": lambda d: "date: Sep 1 2004, price: 129.6",
+    # the fourth set
+    "What was the average price per symbol?": lambda d: _groups(d, "symbol", "price", "mean", 4),
+    "What was the highest price of each symbol?": (
+        lambda d: _groups(d, "symbol", "price", "max", 2)
+    ),
+    "Which symbol has the highest average price?": (
+        lambda d: f"Highest average price by symbol: {d.groupby('symbol').price.mean().idxmax()}"
+    ),
 }
 ELECTRICITY: dict[str, Callable[[Any], str]] = {
     "What was the net generation from renewables in 2010?": (
@@ -298,6 +330,9 @@ ELECTRICITY: dict[str, Callable[[Any], str]] = {
     ),
     "What was the total net generation of nuclear energy?": (
         lambda d: f": {d[d.source == 'Nuclear Energy'].net_generation.sum():,} (sum of"
+    ),
+    "What was the total net generation by source?": (
+        lambda d: _groups(d, "source", "net_generation", "sum", 0)
     ),
 }
 RAW_PENGUINS: dict[str, Callable[[Any], str]] = {
@@ -325,6 +360,11 @@ AIRPORTS: dict[str, Callable[[Any], str]] = {
     ),
     "How many airports are there?": lambda d: f"Rows: {len(d):,} (",
     "What is the northernmost airport?": lambda d: f"name: {d.name[d.latitude.idxmax()]},",
+    "How many airports are there in each state?": (
+        lambda d: (
+            "Rows by state: " + "; ".join(f"{s} {n}" for s, n in d.state.value_counts()[:3].items())
+        )
+    ),
 }
 EMPLOYMENT: dict[str, Callable[[Any], str]] = {
     "What was the highest nonfarm employment?": (lambda d: f"Highest nonfarm: {d.nonfarm.max()} ("),
@@ -335,6 +375,9 @@ EMPLOYMENT: dict[str, Callable[[Any], str]] = {
         lambda d: f": {d[d.month.str.startswith('2009')].government.mean():,.2f} (mean of"
     ),
     "What period does the data cover?": (lambda d: f"{d.month.min()} to {d.month.max()} ("),
+    "What was the average construction employment per year?": (
+        lambda d: _groups(d.assign(year=d.month.str[:4]), "year", "construction", "mean", 2)
+    ),
 }
 RIOTS: dict[str, Callable[[Any], str]] = {
     "How many people died in the riots?": lambda d: f"Rows: {len(d)} (",
@@ -343,6 +386,10 @@ RIOTS: dict[str, Callable[[Any], str]] = {
         lambda d: f"Most rows by neighborhood: {d.neighborhood.value_counts().idxmax()}"
     ),
     "How many victims were female?": lambda d: f": {(d.gender == 'Female').sum()} of",
+    "What is the average age by gender?": lambda d: _groups(d, "gender", "age", "mean", 2),
+    "How many victims per race?": (
+        lambda d: "; ".join(f"{r} {n}" for r, n in d.race.value_counts().items())
+    ),
 }
 TABLES: dict[str, dict[str, Callable[[Any], str]]] = {
     "iris.csv": IRIS, STOCKS: PRICES, DAILY: DAYS, "penguins.csv": PENGUINS,
@@ -357,7 +404,9 @@ service was asked them (dates as "19-Sep-03", a column named "Adj. Close*"). Ses
 two sets on palmerpenguins' and vega_datasets' tables, each written before the service
 was asked it: the first (penguins, the weather up to "the lowest temperature", the long
 stocks, the electricity) answered 12 of 25 then, and the rules made from it 25; the
-second (the rest) 11 of 21 with those rules, and 19 with the rules made from it."""
+second (the rest) 11 of 21 with those rules, and 19 with the rules made from it; the
+fourth ("the fourth set": computations by group) 10 of 12 after the rules of group-bys,
+and 12 after "per year" and the group of the highest average."""
 APART, APART_WS = tuple(n for n in TABLES if n not in {"iris.csv", STOCKS, DAILY}), "tables"
 """Session 41's tables, uploaded to a workspace of their own: in the documents' they would
 change the weight of words in the passages the recorded answers are attributed over (one

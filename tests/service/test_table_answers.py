@@ -944,3 +944,25 @@ def test_an_id_of_letters_and_digits_looks_its_row_up() -> None:
     (bullet,) = _answered("What is the total amount of the Paris orders?",
                           ["total", "amount", "paris", "orders"], ORDERS)  # fmt: skip
     assert bullet[0].startswith("Total amount for city Paris: 90 (sum of 6 rows of t.csv)")
+
+
+def test_per_groups_only_what_is_computed() -> None:
+    """ "per" and "by" group the rows when a value is computed ("the average price per
+    region"; "How many units per region?" counted the rows of each region, under the
+    label "Rows units"); "the price per unit of the Gadget" asks a row's price, not a
+    count of rows by units."""
+    table = "product,region,units,price\nWidget,North,3,12.5\nGadget,North,3,8\nWidget,South,5,12.5"
+    (row,) = _answered(
+        "What is the price per unit of the Gadget?", ["price", "unit", "gadget"], table
+    )
+    assert row[0].startswith('"product: Gadget, region: North, units: 3, price: 8"'), row
+    (grouped,) = _answered(
+        "What is the average price per region?", ["average", "price", "region"], table
+    )
+    assert grouped[0].startswith(
+        "Average price by region: North 10.250 (2 rows); South 12.500 (1 row) (of 3 rows, t.csv)"
+    ), grouped
+    (summed,) = _answered("How many units per region?", ["units", "region"], table)
+    assert summed[0].startswith(
+        "Total units by region: North 6 (2 rows); South 5 (1 row) (of 3 rows, t.csv)"
+    ), summed

@@ -592,12 +592,16 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if by is None and asked.direction and asked.said & (_MEAN | _MEDIAN | _SUM):
         # "Which symbol has the highest average price?": the group of the highest one
         by, extreme = view.grouped_by(asked.listing), asked.direction
-    if by is not None and column != by[0]:
-        kind = (
-            "mean" if asked.said & _MEAN else "median" if asked.said & _MEDIAN
-            else "std" if asked.said & _SPREAD else "sum" if asked.summing
-            else ("max" if asked.direction > 0 else "min") if asked.direction else "count"
-        )  # fmt: skip
+    kind = (
+        "mean" if asked.said & _MEAN else "median" if asked.said & _MEDIAN
+        else "std" if asked.said & _SPREAD
+        # "How many units per region?" sums the column it names, as without groups
+        else "sum" if asked.summing or (counting and column is not None and view.named_here)
+        else ("max" if asked.direction > 0 else "min") if asked.direction
+        else "count" if counting else None
+    )  # fmt: skip
+    # (asked for nothing computed, "the price per unit" is no group)
+    if by is not None and column != by[0] and kind is not None:
         grouped = view.per_group(*by, kind, column, extreme)
         if grouped is not None:
             return grouped
@@ -833,8 +837,9 @@ class _View:
     ) -> _Answer | None:
         """``kind`` (a count of rows, or "mean", "sum", ... of the numeric ``column``) for
         each value of ``by`` (its dates' year or month, ``period``) among the rows kept:
-        counts the largest first, the others in the order the table first has them; each
-        group cited by its first row; only the highest (``extreme`` 1) or lowest (-1)."""
+        counts the largest first (a date's years or months in order), the others in the
+        order the table first has them; each group cited by its first row; only the
+        highest (``extreme`` 1) or lowest (-1)."""
         kept = self.keep & self.counted
         if period:
             dated = self.calendar()
@@ -1162,7 +1167,7 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     scope = f" for {answer.scope}" if answer.scope else ""
     column = _column_names(table.header)[answer.column] if answer.column >= 0 else ""
     if answer.by >= 0:
-        label = _GROUP_LABELS[answer.kind] + (f" {column}" if column else "")
+        label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
         if answer.extreme:
             label = ("Highest " if answer.extreme > 0 else "Lowest ") + label.lower()
         groups = "; ".join(answer.values[:_GROUPS_SHOWN])

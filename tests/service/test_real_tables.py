@@ -2,8 +2,9 @@
 (``NA`` for a missing value, columns named ``body_mass_g``), vega_datasets' Seattle
 weather (days written "2012/01/01", ``temp_max`` and ``temp_min``), its stocks in long
 form, its airports and the victims of the 1992 Los Angeles riots. Each question is asked
-narrowed to its table (as ``%%chat --df`` asks) and checked against what pandas computes
-from the same file."""
+narrowed to its table (as ``%%chat --df`` asks), or of a workspace of tables and a
+document when it says which table, and checked against what pandas computes from the
+same file."""
 
 from __future__ import annotations
 

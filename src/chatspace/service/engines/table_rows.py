@@ -820,35 +820,37 @@ class _View:
         rows = tuple(int(i) for i in kept.index)
         return _Answer("part", rows, column, f"{shown} ({part / whole:.1%})", self.scope, len(rows))
 
-    def grouped_by(self, words: frozenset[str]) -> tuple[int, str] | None:
+    def grouped_by(self, words: frozenset[str]) -> tuple[int, str, pd.Series] | None:
         """The column named by the words after "by", "per" or "each", if it repeats its
         values (a column of ids groups nothing), or "year" or "month" of the column of
-        dates (:meth:`calendar`): the column and "", "year" or "month"."""
+        dates (:meth:`calendar`): the column, "", "year" or "month", and each row's group
+        (the rows computed over, empty cells left out)."""
         columns = {c: None for c in self.frame.columns if c not in self.filters}
         by = _named(self.names, columns, words) if words else None
         if by is not None and self.frame[by][self.counted].nunique() < self.total:
-            return by, ""
+            groups = self.frame[by][self.counted]
+            return by, "", groups[groups != ""]
         period = next((p for p in ("year", "month") if p in words), None)
         dated = self.calendar() if period is not None else None
-        return None if dated is None or period is None else (dated[0], period)
+        if dated is None or period is None:
+            return None
+        return dated[0], period, dated[1].dt.strftime("%Y" if period == "year" else "%Y-%m")
 
     def per_group(
-        self, by: int, period: str, kind: str, column: int | None, extreme: int = 0
+        self,
+        by: int,
+        period: str,
+        keys: pd.Series,
+        kind: str,
+        column: int | None,
+        extreme: int = 0,
     ) -> _Answer | None:
         """``kind`` (a count of rows, or "mean", "sum", ... of the numeric ``column``) for
-        each value of ``by`` (its dates' year or month, ``period``) among the rows kept:
-        counts the largest first (a date's years or months in order), the others in the
-        order the table first has them; each group cited by its first row; only the
-        highest (``extreme`` 1) or lowest (-1)."""
-        kept = self.keep & self.counted
-        if period:
-            dated = self.calendar()
-            assert dated is not None  # grouped_by found it
-            form = "%Y" if period == "year" else "%Y-%m"
-            groups = dated[1][kept[dated[1].index]].dt.strftime(form)
-        else:
-            groups = self.frame[by][kept]
-            groups = groups[groups != ""]
+        each group of the rows kept (``keys``: :meth:`grouped_by`'s, of ``by`` or of its
+        dates' year or month, ``period``): counts the largest first (a date's years or
+        months in order), the others in the order the table first has them; each group
+        cited by its first row; only the highest (``extreme`` 1) or lowest (-1)."""
+        groups = keys[self.keep[keys.index]]
         if groups.empty:
             return None
         if kind == "count":  # the commonest first, as value_counts has them; years in order

@@ -181,7 +181,7 @@ def test_markdown_is_read_without_what_never_shows(tmp_path: Path) -> None:
 
 
 def test_json_records_are_cut_between_whole_records(tmp_path: Path) -> None:
-    records = [{"region": f"R{i}", "budget": i, "note": "x" * 40} for i in range(100)]
+    records = [{"region": f"R{i}", "budget": i, "notes": ["x" * 40]} for i in range(100)]
     text = json.dumps(records, indent=1)
     found = _extract(tmp_path, "r.json", text)
     assert found is not None
@@ -190,6 +190,22 @@ def test_json_records_are_cut_between_whole_records(tmp_path: Path) -> None:
     for start, passage in found.passages:
         assert text[start:].startswith(passage)
         assert json.loads(f"[{passage}]"), "whole records only"
+
+
+def test_json_records_of_plain_values_are_a_table(tmp_path: Path) -> None:
+    """vega's ``cars.json``, ``DataFrame.to_json(orient="records")``: records of numbers,
+    strings and nulls were cut as JSON text, so no question was computed over them and a
+    quote was a line such as ``"Origin":"Japan"``. They are a table, the keys its header
+    in the order first seen, a missing key or a null an empty cell."""
+    records = [{"car": "corolla", "mpg": 31.0, "origin": "Japan"}, {"car": "pinto", "mpg": None}]
+    records.append({"car": "golf", "origin": "Europe", "diesel": True})
+    found = _extract(tmp_path, "cars.json", json.dumps(records))
+    assert found is not None
+    assert found.text == ("car,mpg,origin,diesel\ncorolla,31,Japan,\npinto,,,\ngolf,,Europe,True")
+    for nested in ([{"car": "golf", "tags": ["small"]}], [{"car": {"name": "golf"}}], [1, 2]):
+        found = _extract(tmp_path, "other.json", json.dumps(nested))
+        assert found is not None
+        assert found.text == json.dumps(nested), "not a table"
 
 
 # ---------------------------------------------------------------- hostile documents

@@ -37,8 +37,10 @@ def client(service: Service, org: str) -> Iterator[httpx.Client]:
         yield c
 
 
-def _narrowed(client: httpx.Client, path: Path) -> tuple[pd.DataFrame, Said]:
-    """``path`` uploaded, read by pandas, and how to ask of it alone: the answer's first
+def _narrowed(
+    client: httpx.Client, path: Path, read: Callable[[Path], pd.DataFrame] = pd.read_csv
+) -> tuple[pd.DataFrame, Said]:
+    """``path`` uploaded, ``read`` by pandas, and how to ask of it alone: the answer's first
     bullet and its citations."""
     (table,) = upload(client, [(path.name, path.read_bytes())])
     scoped = [{"type": "filter", "file_ids": [table["id"]]}]
@@ -50,7 +52,13 @@ def _narrowed(client: httpx.Client, path: Path) -> tuple[pd.DataFrame, Said]:
         assert "\n- " in content, f"{question!r}: {content}"
         return content.split("\n- ", 1)[1], cited
 
-    return pd.read_csv(path), said
+    return read(path), said
+
+
+def _said_of_all(client: httpx.Client, question: str) -> tuple[str, list[tuple[str, str]]]:
+    """The answer to ``question`` of every file, and its citations."""
+    answer = ask(client, question)
+    return str(answer["choices"][0]["message"]["content"]), checked_citations(client, answer)
 
 
 def test_missing_values_written_na_are_empty(client: httpx.Client) -> None:
@@ -198,15 +206,9 @@ def test_a_table_the_question_names_is_asked_as_if_narrowed_to_it(client: httpx.
             ("acme-msa.docx", acme_contract_docx()),
         ],
     )
-
-    def said(question: str) -> str:
-        answer = ask(client, question)
-        checked_citations(client, answer)
-        return str(answer["choices"][0]["message"]["content"])
-
-    content = said("What was the lowest temperature recorded in Seattle?")
+    content, _ = _said_of_all(client, "What was the lowest temperature recorded in Seattle?")
     assert f"Lowest temp_min: {weather['temp_min'].min()} (min of " in content, content
-    content = said("How many rows does the penguins table have?")
+    content, _ = _said_of_all(client, "How many rows does the penguins table have?")
     assert re.search(rf"Rows: {len(penguins)} \(\d+ passages of penguins\.csv", content), content
     assert "seattle-weather.csv" not in content
 
@@ -272,6 +274,21 @@ def test_the_commonest_value_and_a_wet_superlative(client: httpx.Client) -> None
     assert cited[0][1].startswith(weather["date"][weather["precipitation"].idxmax()] + ",")
 
 
+def test_a_computation_by_two_columns_gives_each_pair_s_value(client: httpx.Client) -> None:
+    """ "the average body mass by species and sex" grouped by species alone, an answer to
+    another question: each pair of a species and a sex has its average, as pandas'
+    ``groupby`` gives it, and rows with either empty are left out."""
+    penguins, said = _narrowed(client, PENGUINS)
+    content, _ = said("What is the average body mass by species and sex?")
+    parted = penguins.dropna(subset=["sex"]).groupby(["species", "sex"], sort=False)
+    means = parted["body_mass_g"].mean()
+    sizes = parted["body_mass_g"].count()
+    shown = "; ".join(f"{s}, {x} {m:,.2f} ({sizes[s, x]} rows)" for (s, x), m in means.items())
+    assert content.startswith(
+        f"Average body_mass_g by species and sex: {shown} (of {sizes.sum()} rows"
+    ), content
+
+
 def test_a_computation_by_year_and_the_group_of_the_highest(client: httpx.Client) -> None:
     """ "per year" of a table with a column of dates and none of years averaged every row;
     "Which symbol has the highest average price?" gave the average of all. The dates'
@@ -295,3 +312,98 @@ def test_a_computation_by_year_and_the_group_of_the_highest(client: httpx.Client
         f"({(stocks['symbol'] == top).sum()} rows) (of "
     ), content
     assert [q.split(",")[0] for _, q in cited] == [top]
+
+
+def test_a_sheet_of_facts_beside_the_data_reads_as_key_value_lines(
+    client: httpx.Client, tmp_path: Path
+) -> None:
+    """A workbook of Seattle's days and a sheet that says what they are, two columns
+    without a header as pandas writes them with ``header=False``: that sheet was read as
+    a table headed by its first pair ("Station,Seattle"), so "Which station is the
+    weather data from?" quoted the other facts under it, and the days' header line
+    besides. The sheet reads as ``key: value`` lines at the sheet; the days stay a table;
+    a header line alone is no quote."""
+    weather = pd.read_csv(WEATHER)
+    facts = {"Station": "Seattle", "Source": "vega_datasets", "Units": "mm, degrees Celsius"}
+    species = pd.read_csv(PENGUINS)[["species", "island"]].head(20)  # two columns of data
+    book = tmp_path / "seattle-weather.xlsx"
+    with pd.ExcelWriter(book) as writer:
+        weather.to_excel(writer, sheet_name="daily", index=False)
+        pd.Series(facts).to_frame().to_excel(writer, sheet_name="about", header=False)
+        species.to_excel(writer, sheet_name="species", index=False, header=False)
+    (uploaded,) = upload(client, [(book.name, book.read_bytes())])
+    text = client.get(f"/files/{uploaded['id']}/text").text
+    assert "about\n" + "\n".join(f"{k}: {v}" for k, v in facts.items()) in text
+    assert "Adelie: Torgersen" not in text, "a first column that repeats is data"
+    assert "daily\ndate,precipitation," in text
+    answer = ask(client, "Which station is the weather data from?")
+    assert checked_citations(client, answer) == [(book.name, "Station: Seattle")]
+    (note,) = answer["choices"][0]["message"]["annotations"]
+    assert note["file_citation"]["location"] == {"sheet": "about"}
+    content, _ = _said_of_all(client, "What was the highest temperature?")
+    assert f"Highest temp_max: {weather['temp_max'].max()} (max of {len(weather):,} rows" in content
+
+
+def test_what_a_table_holds_is_its_columns_rows_and_dates(client: httpx.Client) -> None:
+    """ "Describe the data", "What is in the table?" of a table narrowed to found nothing
+    (no cell says "describe"): they give its columns, its rows and the first and last of
+    its dates, those rows cited."""
+    riots, said = _narrowed(client, RIOTS)
+    dates = pd.to_datetime(riots["death_date"])
+    first, last = riots["death_date"][dates.idxmin()], riots["death_date"][dates.idxmax()]
+    for question in ("Describe the data", "What is in the table?", "What does it contain?"):
+        content, cited = said(question)
+        assert content.startswith(
+            f"Columns: {len(riots.columns)} ({', '.join(riots.columns)}); {len(riots)} rows; "
+            f"death_date {first} to {last} ("
+        ), content
+        assert [q.split(",")[5] for _, q in cited[1:]] == [first, last]
+    penguins, said = _narrowed(client, PENGUINS)
+    content, _ = said("Give me an overview of this dataset")
+    assert content.startswith(
+        f"Columns: {len(penguins.columns)} ({', '.join(penguins.columns)}); {len(penguins)} rows ("
+    ), content
+
+
+def test_a_number_of_a_column_per_and_which_year_the_most_of_a_measure(
+    client: httpx.Client, tmp_path: Path
+) -> None:
+    """vega_datasets' cars and driving, as ``%%chat --df`` uploads a DataFrame: "How many
+    cars have 8 cylinders?" summed ``Cylinders`` (2,223); "How many cars per year?" took
+    "per" for a word of ``Miles_per_Gallon`` and summed it by year; "In which year were
+    the most miles driven?" gave the highest year, not the year of the most miles."""
+    cars_csv, driving_csv = tmp_path / "cars.csv", tmp_path / "driving.csv"
+    pd.read_json(VEGA / "cars.json").to_csv(cars_csv, index=False)
+    pd.read_json(VEGA / "driving.json").to_csv(driving_csv, index=False)
+    cars, said = _narrowed(client, cars_csv)
+    content, _ = said("How many cars have 8 cylinders?")
+    assert content.startswith(
+        f"Rows with Cylinders = 8: {(cars['Cylinders'] == 8).sum()} of {len(cars)} ("
+    ), content
+    content, _ = said("How many cars per year?")
+    per_year = cars["Year"].value_counts(sort=False)
+    shown = [
+        f"{year} {n}" for year, n in per_year.sort_values(ascending=False, kind="stable").items()
+    ]
+    assert content.startswith(f"Rows by Year: {'; '.join(shown)} (of {len(cars)} rows"), content
+    driving, said = _narrowed(client, driving_csv)
+    most = driving["miles"].idxmax()
+    content, cited = said("In which year were the most miles driven?")
+    assert content.startswith(f"Highest miles: {driving['miles'][most]} (max of "), content
+    assert [q.split(",")[1] for _, q in cited] == [str(driving["year"][most])]
+
+
+def test_a_json_array_of_records_is_asked_as_a_table(client: httpx.Client) -> None:
+    """vega_datasets' ``cars.json`` as it ships (records of numbers, strings and nulls):
+    "What is the average horsepower of cars from Japan?" quoted ``"Origin":"Japan"`` and
+    a line of another car's weight. It is a table, its records the rows."""
+    cars, said = _narrowed(client, VEGA / "cars.json", read=pd.read_json)
+    japan = cars[cars["Origin"] == "Japan"]["Horsepower"]
+    content, cited = said("What is the average horsepower of cars from Japan?")
+    assert content.startswith(
+        f"Average Horsepower for Origin Japan: {japan.mean():.2f} (mean of {japan.count()} rows"
+    ), content
+    first = cars["Name"][japan.index[0]]
+    assert cited[0][0] == "cars.json"
+    assert cited[0][1].startswith(f"{first},"), cited[0]
+    assert cited[0][1].endswith(",Japan"), cited[0]

@@ -21,8 +21,9 @@ import pytest
 from chatspace.client import Client
 from chatspace.service.engines.table_rows import answer_tables
 from chatspace.service.retrieval.extract import extract
-from chatspace.service.retrieval.search import Passage
+from chatspace.service.retrieval.search import Passage, query_of
 from chatspace.service.retrieval.tables import key_value_text, number
+from chatspace.types import ChatMessage
 from support.chat import ask, checked_citations, client_for, upload
 from support.documents import odt_bytes, parquet_bytes
 from support.office_files import (
@@ -966,3 +967,58 @@ def test_per_groups_only_what_is_computed() -> None:
     assert summed[0].startswith(
         "Total units by region: North 6 (2 rows); South 5 (1 row) (of 3 rows, t.csv)"
     ), summed
+
+
+COUNTRIES = (
+    "country,continent,year,lifeExp,pop,gdpPercap\n"
+    "Japan,Asia,2007,82.603,127467972,31656.07\nJapan,Asia,1952,63.03,86459025,3216.96\n"
+    "Kenya,Africa,2007,54.11,35610177,1463.25\nKenya,Africa,1952,42.27,6464046,853.54\n"
+    "Chad,Africa,2007,50.651,10238807,1704.06\nFrance,Europe,2007,80.657,61083916,30470.02"
+)
+"""Rows of plotly's gapminder table: columns in camel case, "pop" for population."""
+
+
+def _asked(question: str, table: str) -> Any:
+    """The bullets of ``table`` for ``question``, its terms as the service finds them."""
+    terms = query_of([ChatMessage(role="user", content=question)]).terms
+    return _answered(question, list(terms), table)
+
+
+def test_a_column_is_named_by_the_words_of_its_camel_case_and_a_short_cut() -> None:
+    """ "the life expectancy of Japan in 2007" found no column (``lifeExp`` was one word,
+    "lifeexp"), nor did "the total population of Europe" (``pop``: three letters)."""
+    frame = pd.read_csv(io.StringIO(COUNTRIES))
+    (row,) = _asked("What was the life expectancy of Japan in 2007?", COUNTRIES)
+    assert row[0].startswith('"country: Japan, continent: Asia, year: 2007, lifeExp: 82.603,')
+    (lowest,) = _asked("What was the lowest life expectancy?", COUNTRIES)
+    assert lowest[0].startswith(f"Lowest lifeExp: {frame['lifeExp'].min()} (min of 6 rows"), lowest
+    (total,) = _asked("What is the total population of Africa in 2007?", COUNTRIES)
+    africa = frame[(frame["continent"] == "Africa") & (frame["year"] == 2007)]
+    assert total[0].startswith(
+        f"Total pop for continent Africa, year 2007: {africa['pop'].sum():,} (sum of 2 rows"
+    ), total
+    (grouped,) = _asked("What is the average GDP per capita by continent?", COUNTRIES)
+    means = frame.groupby("continent", sort=False)["gdpPercap"].mean()
+    assert grouped[0].startswith(f"Average gdpPercap by continent: Asia {means['Asia']:,.4f} ")
+
+
+def test_how_many_of_a_column_counts_its_values_among_the_rows_kept() -> None:
+    """ "How many countries are in Africa?" counted Africa's rows (one a country and a
+    year): the countries among them are counted."""
+    (bullet,) = _asked("How many countries are in Africa?", COUNTRIES)
+    assert bullet[0].startswith("Distinct country for continent Africa: 2 (Kenya, Chad) of 3 rows")
+
+
+def test_total_names_a_column_when_something_else_is_computed() -> None:
+    """ "What was the largest total bill?" summed ``total_bill``; "Which district had the
+    highest total?" summed ``district_id``."""
+    bills = "total_bill,tip,day\n16.99,1.01,Sun\n50.81,10,Sat\n10.34,1.66,Sun"
+    (largest,) = _asked("What was the largest total bill?", bills)
+    assert largest[0].startswith("Highest total_bill: 50.81 (max of 3 rows"), largest
+    (summed,) = _asked("What is the total of all bills?", bills)
+    assert summed[0].startswith("Total total_bill: 78.14 (sum of 3 rows"), summed
+    (sunday,) = _asked("What is the average tip on Sunday?", bills)
+    assert sunday[0].startswith("Average tip for day Sun: 1.3350 (mean of 2 rows"), sunday
+    districts = "district,district_id,total\nBois,101,7334\nCap,102,6363"
+    (highest,) = _asked("Which district had the highest total?", districts)
+    assert highest[0].startswith("Highest total: 7334 (max of 2 rows"), highest

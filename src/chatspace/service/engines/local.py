@@ -41,7 +41,7 @@ from chatspace.types import Annotation, ChatCompletionRequest
 from .base import ChoiceDone, ContentDelta, Event, Job, word_chunks
 from .extractor import derive_locally
 from .structured import shaped
-from .table_rows import Cite, answer_tables, answering_row
+from .table_rows import Cite, answer_tables, answering_row, header_end
 
 __all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quotes_of"]
 
@@ -80,9 +80,10 @@ def quotes_of(
     return [(start, end, " ".join(passage.text[start:end].split())) for start, end in spans]
 
 
-def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ...]]:
+def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ...]] | None:
     """The lead, then a bullet per quote; a table's bullets (rows, or a value computed
-    over them, with a marker per row cited) come from :func:`.table_rows.answer_tables`."""
+    over them, with a marker per row cited) come from :func:`.table_rows.answer_tables`.
+    None without a bullet: a table block's header alone, quoted, says nothing."""
     content = lead + "\n"
     annotations: list[Annotation] = []
     seen: list[str] = []  # a quote within one shown, or around it, says it again
@@ -93,7 +94,10 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
         bullets = tables.get(index)
         if bullets is None:
             bullets = []
+            header = header_end(passage)
             for start, end, shown in quotes_of(passage, retrieval):
+                if header is not None and end <= header:
+                    continue
                 if shown and not any(shown in other or other in shown for other in seen):
                     seen.append(shown)
                     cite = Cite(index, passage.text[start:end], start)
@@ -115,7 +119,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
                     )
                 )
                 content += marker
-    return content, tuple(annotations)
+    return (content, tuple(annotations)) if content != lead + "\n" else None
 
 
 def _limit(content: str, request: ChatCompletionRequest) -> tuple[str, str]:
@@ -138,10 +142,9 @@ def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]
     offset = 0 if request.seed is None else random.Random(request.seed).randrange(len(LEADS))
     choices = []
     for i in range(n):
-        if retrieval.passages:
-            full, annotations = _compose(LEADS[(offset + i) % len(LEADS)], retrieval)
-        else:
-            full, annotations = NO_MATCH.format(workspace=request.workspace), ()
+        composed = _compose(LEADS[(offset + i) % len(LEADS)], retrieval)
+        # no passage, or none with a quote that says something
+        full, annotations = composed or (NO_MATCH.format(workspace=request.workspace), ())
         content, finish = _limit(full, request)
         kept = tuple(a for a in annotations if a.end_index <= len(content))
         choices.append(Choice(content, finish, kept))

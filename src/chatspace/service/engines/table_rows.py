@@ -19,7 +19,9 @@ answers. Here the question is read against the table, computed with pandas:
 - **conditions**: words that name a numeric column, then a comparison with a number
   ("a petal width above 2", "units of at least 500", "price < 10") keep the rows that
   meet it; a condition whose words no column's name holds ("a stem length") computes
-  nothing.
+  nothing. A number before a word that names a numeric column, after "with" or "have"
+  ("cars with 8 cylinders", "How many cars have 8 cylinders?"), keeps the rows where
+  that column is the number (naming none, it is left aside).
 - **empty cells**: "no" or "without" and the words that name a column ("months with no
   GOOGL price"), or a column and "missing", "empty" or "blank", keep the rows whose cell
   there is empty (or 0, in a column of numbers: "products without returns"); when those
@@ -36,7 +38,10 @@ answers. Here the question is read against the table, computed with pandas:
   filter's or the file name's ("What is the total for North?", but no "total revenue" of
   a sheet of targets). Words only a condition says name its column, not this one; a
   superlative of a measure names the measure ("the *longest* petal": ``petal_length``,
-  "the *coldest* day": ``temp_min``).
+  "the *coldest* day": ``temp_min``). The word after a leading "which" or "what" names
+  what is shown, not the measure, when another word names one ("In which year were the
+  most miles driven?": ``miles``, and its row's year); the words that group ("by",
+  "per") name none ("cars per year" is not of ``Miles_per_Gallon``).
 - **what is asked**: an average ("average", "mean"); a sum ("total", "sum", "how much",
   or "how many" / "number of" with a numeric column named: "How many units did North
   sell?"), unless a condition is on that column; a count of rows ("How many tickets are
@@ -48,7 +53,9 @@ answers. Here the question is read against the table, computed with pandas:
   distinct values of a column of text the question names ("How many species are
   there?"); a median; a standard deviation (of a sample: pandas' ``std``); a superlative
   ("highest", "lowest", "most", ...: the rows with the extreme value); the table itself:
-  its columns ("What columns does it have?": the header, cited), a count of its rows
+  what it holds, for a file's data ("Describe the data", "What is in the table?": its
+  columns, its rows and the first and last of its dates, those rows cited); its columns
+  ("What columns does it have?": the header, cited), a count of its rows
   ("How many rows does it have?", "How many records are there for September?"), the
   time its rows cover, read off its leftmost column of dates ("What period does it
   cover?": the first and the last date, each row cited; "How many trading days does it
@@ -59,7 +66,8 @@ answers. Here the question is read against the table, computed with pandas:
   common"), the value the most (or fewest) rows have ("Which island has the most
   penguins?": "Biscoe (168 of 344 rows)"), or without a filter or a superlative the
   column's values ("Which symbols are in the table?"); any of these computations for
-  each value of the column named after "by", "per" or "each" ("the average bill depth
+  each value of the column named after "by", "per" or "each", or each pair of values of
+  two ("by species and sex") ("the average bill depth
   by species": each species' average and rows; "How many penguins of each species?":
   each species' rows, the commonest first; "per year" or "by month" of the column of
   dates), or for the group a leading "which" names with the highest or lowest value
@@ -104,10 +112,12 @@ from chatspace.service.retrieval.tables import (
     TABLE_ROWS,
     TABLE_SPAN,
     abbreviates,
+    asks_overview,
     header_start,
+    name_words,
     number,
 )
-from chatspace.service.retrieval.terms import MONTHS
+from chatspace.service.retrieval.terms import MONTHS, WEEKDAYS
 from chatspace.types import FileCitation
 
 if TYPE_CHECKING:
@@ -125,6 +135,7 @@ __all__ = [
     "answer_tables",
     "answering_row",
     "computed_for",
+    "header_end",
 ]
 
 MAX_SHOWN_ROWS = 5
@@ -161,6 +172,11 @@ _COMPARISON = re.compile(
 """A condition on a numeric column: words that name it, then how it compares with a
 number ("a petal width above 2", "units of at least 500", "price < 10"), or the word
 after the number ("sold more than 500 units")."""
+_EQUAL = re.compile(
+    r"\b(?:with|have|has|had|having)\s+(?:exactly\s+)?(\d[\d,]*(?:\.\d+)?)\s+([^\W\d_]+)", re.I
+)
+"""A count the rows have of what a numeric column counts ("cars *with 8 cylinders*",
+"How many houses have 3 bedrooms?"): that column equals the number."""
 _ABSENT = re.compile(r"\b(no|without|missing|empty|blank)\b((?:\s+[^\W\d_]+){0,3})", re.I)
 """A column asked to be empty: named by the words after "no" or "without" ("months with
 no GOOGL price"), or, after "missing", "empty" or "blank", by the question's words too
@@ -177,6 +193,7 @@ _MEAN = COMPUTATIONS["mean"]
 _MEDIAN = COMPUTATIONS["median"]
 _SPREAD = COMPUTATIONS["std"]
 _SHARE = COMPUTATIONS["share"]
+_AVERAGING = _MEAN | _MEDIAN | _SPREAD
 """Words that ask for a count as a share of the rows ("What percentage of flowers are
 virginica?"); not taken out of the words that name columns ("discount percentage")."""
 _COUNT = COMPUTATIONS["count"]
@@ -196,6 +213,8 @@ _SHOWN_VALUES = 5
 _ENDING = re.compile(r"(?:ing|ed|es|e)$")
 _ROOTED = 4
 """Words longer than this lose a verb's ending to name a column (:func:`_root`)."""
+_IES = 4
+"""A plural in "ies" longer than this ends in "y" when singular ("cities"; not "ties")."""
 _ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}\b")
@@ -204,7 +223,7 @@ _DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}\b")
 _MONTH_CUTS = frozenset(m[:3] for m in MONTHS)
 """How a month filters a column of dates written with words ("19-Sep-03": "sep")."""
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
-_WHICH = re.compile(r"\W*(?:which|what)\s+([^\W\d_]+)", re.I)
+_WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
 """An adjective of a word a cell says: "rainy" of "rain", "sunny" of "sun", "foggy" of
 "fog"."""
@@ -212,7 +231,11 @@ _STEMMED = 5
 """A question word's root this long names a column whose word starts with it."""
 _YES_NO = (("yes", "no"), ("true", "false"), ("y", "n"))
 """The two values of a column that says whether (``Clutch Completion``: Yes, No)."""
-_GROUPED = re.compile(r"\b(?:by|per|each|every)\s+([^\W\d_]+)", re.I)
+_GROUPING = frozenset({"by", "per", "each", "every"})
+_GROUPED = re.compile(rf"\b(?:{'|'.join(_GROUPING)})\s+([^\W\d_]+)(?:\s+and\s+([^\W\d_]+))?", re.I)
+_COUNTED = re.compile(
+    r"\b(?:how\s+many|number\s+of)\s+(?:(?:different|distinct|unique)\s+)?([^\W\d_]+)", re.I
+)
 _GROUPS_SHOWN = 12
 """Groups shown of a computation by group; the answer says how many more."""
 _NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
@@ -271,12 +294,15 @@ class _Table:
     heading: Cite
     """The header line (of the first block)."""
     passages: int = 1
+    numbered: bool = False
+    """Whether it is a file's data (a sheet, a CSV, a Parquet file), not a table in a
+    document's text: only such a table is "the data" a question asks to describe."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Answer:
     kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max", "min",
-    # "part", "columns", "stretch", "days", "most", "fewest", "earliest", "latest"
+    # "part", "columns", "overview", "stretch", "days", "most", "fewest", "earliest", "latest"
     rows: tuple[int, ...]
     """The rows shown or cited, in table order."""
     column: int = -1
@@ -299,6 +325,8 @@ class _Answer:
     extreme: int = 0
     """1 (-1) when only the group of the highest (lowest) value is asked for ("Which
     symbol has the highest average price?")."""
+    then: int = -1
+    """The second column that groups the rows ("by species and sex"), else -1."""
 
 
 def answer_tables(
@@ -366,6 +394,13 @@ def answering_row(passage: Passage, question: str, terms: Sequence[str]) -> Tabl
     return TableRow(start, end, _shown(table.header, table.rows[row]))
 
 
+def header_end(passage: Passage) -> int | None:
+    """Where the header line of a header-led table block ends in its text; None for
+    other passages. A quote that ends there holds no row: it names columns, says nothing."""
+    table = _read(passage, 0)
+    return None if table is None else table.heading.start + len(table.heading.quote)
+
+
 # ---------------------------------------------------------------- reading
 
 
@@ -376,6 +411,7 @@ def _read(passage: Passage, index: int) -> _Table | None:
     text = passage.text
     lines = text.split("\n")
     top = header_start(text, passage.locations)
+    numbered = top is not None
     for skip in (0, 1) if top is None else (text.count("\n", 0, top),):
         if len(lines) - skip < _MIN_COLUMNS:
             return None
@@ -394,7 +430,10 @@ def _read(passage: Passage, index: int) -> _Table | None:
                 spans.append((at, at + len(line)))
                 at += len(line) + 1
             cites = tuple(Cite(index, text[a:b], a) for a, b in spans)
-            return _Table(tuple(header), tuple(map(tuple, rows)), cites, tuple(spans), heading)
+            return _Table(
+                tuple(header), tuple(map(tuple, rows)), cites, tuple(spans), heading,
+                numbered=numbered,
+            )  # fmt: skip
     return None
 
 
@@ -408,15 +447,26 @@ def _merge(blocks: list[_Table]) -> _Table:
         tuple(span for b in blocks for span in b.spans),
         blocks[0].heading,
         passages=len(blocks),
+        numbered=blocks[0].numbered,
     )
 
 
 def _stem(word: str) -> str:
+    """A plural's singular, as far as a column's name and its cells need it: "countries"
+    is "country", "airports" "airport"."""
+    if len(word) > _IES and word.endswith("ies"):
+        return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower())}
+
+
+def _column_words(name: str) -> set[str]:
+    """The words of a column's name (:func:`.tables.name_words`: ``lifeExp`` is "life" and
+    "exp"), as :func:`_words` gives a question's."""
+    return {_stem(w) for w in name_words(name)}
 
 
 def _root(word: str) -> str:
@@ -430,7 +480,7 @@ def _names(column: str, terms: frozenset[str]) -> int:
     word of it, the start of one, a word of the same root ("the *closing* price": ``Close``)
     or one it abbreviates with a period ("*adjusted* close": ``Adj. Close*``), or a word
     that starts with a long root of the question's ("*completed*": ``Clutch Completion``)."""
-    words = _words(column)
+    words = _column_words(column)
     roots = {_root(w) for w in words}
     cut = [a.lower() for a in _ABBREVIATION.findall(column)]
     return sum(
@@ -464,6 +514,8 @@ class _Condition:
             return values >= limit
         if self.op in _AT_MOST:
             return values <= limit
+        if self.op == "=":
+            return values == limit
         return values < limit if self.op in _BELOW else values > limit
 
 
@@ -507,13 +559,24 @@ class _Question:
     """The word after a leading "which" or "what" ("*Which symbols* are in the table?",
     "*Which island* has the most penguins?"): it may name the column whose values the
     question asks for."""
+    whole: bool = False
+    """Whether it asks what the table holds as a whole (:func:`.tables.asks_overview`)."""
+    counted: frozenset[str] = frozenset()
+    """The word after "how many" or "number of" ("How many *countries* are in Africa?"):
+    it may name the column whose distinct values are counted."""
+    then: frozenset[str] = frozenset()
+    """The word after "and" that follows the grouping ("by species *and sex*"): it may
+    name a second column that groups the rows."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
         said = [w.lower() for w in _WORD.findall(question)]
         measures = {m for w in said for m in MEASURES.get(w, ())}
         own = _words(question)
-        wanted = set().union(*(_words(t) for t in terms if _words(t) <= own)) - _ASKING | measures
+        # the words that group name no column ("How many cars *per* year?": not
+        # ``Miles_per_Gallon``)
+        wanted = set().union(*(_words(t) for t in terms if _words(t) <= own))
+        wanted = wanted - _ASKING - _GROUPING | measures
         before = set().union(*(_words(t) for t in terms if not _words(t) <= own))
         earlier = before - _ASKING - wanted
         phrases = {" ".join(pair) for pair in itertools.pairwise(said)}
@@ -522,6 +585,7 @@ class _Question:
         asks = own & (_ASKING | _SHARE) or phrases & (COUNTING | SUMMING)
         carried = set() if asks else before & _ASKING
         found = list(_COMPARISON.finditer(question[:_CONDITION_CHARS]))
+        equal = list(_EQUAL.finditer(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])))
         conditions = tuple(
             _Condition(
                 frozenset(_words(m[1])),
@@ -530,7 +594,7 @@ class _Question:
                 frozenset(_words(m[4] or "")),
             )
             for m in found
-        )
+        ) + tuple(_Condition(frozenset(), "=", m[1], frozenset(_words(m[2]))) for m in equal)
         inside = set().union(*(_words(m[0]) for m in found))
         only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
         dates = frozenset(_ISO_DATE.findall(question[:_CONDITION_CHARS]))
@@ -550,6 +614,9 @@ class _Question:
             bool(_NEGATION.search(question[:_CONDITION_CHARS])),
             frozenset().union(*(_words(m[1]) for m in _GROUPED.finditer(bare))),
             frozenset(_words(lead[1])) - _ASKING if lead else frozenset(),
+            asks_overview(question),
+            frozenset().union(*(_words(m[1]) for m in _COUNTED.finditer(question))),
+            frozenset().union(*(_words(m[2] or "") for m in _GROUPED.finditer(bare))),
         )  # fmt: skip
 
     @property
@@ -583,12 +650,13 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     if view is None:
         return _best_row(table, asked.wanted)
     column, filters = view.column, view.filters
+    summing = asked.summing and not view.total_named
     counting = asked.counting or (asked.sharing and view.target is None)
     if view.compared and not (view.keep & view.counted).any():
         return view.nothing_meets()
     conditioned = bool(view.compared) or view.absent is not None
     # "the average bill depth by species", "How many penguins of each species?"
-    by, extreme = view.grouped_by(asked.grouping), 0
+    by, extreme = view.grouped_by(asked.grouping, asked.then), 0
     if by is None and asked.direction and asked.said & (_MEAN | _MEDIAN | _SUM):
         # "Which symbol has the highest average price?": the group of the highest one
         by, extreme = view.grouped_by(asked.listing), asked.direction
@@ -596,7 +664,7 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         "mean" if asked.said & _MEAN else "median" if asked.said & _MEDIAN
         else "std" if asked.said & _SPREAD
         # "How many units per region?" sums the column it names, as without groups
-        else "sum" if asked.summing or (counting and column is not None and view.named_here)
+        else "sum" if summing or (counting and column is not None and view.named_here)
         else ("max" if asked.direction > 0 else "min") if asked.direction
         else "count" if counting else None
     )  # fmt: skip
@@ -605,7 +673,16 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         grouped = view.per_group(*by, kind, column, extreme)
         if grouped is not None:
             return grouped
-    # the table itself: "What columns does it have?", "How many rows does it have?"
+    # the table itself: "Describe the data", "What columns does it have?", "How many rows?"
+    if (
+        not filters
+        and not conditioned
+        and kind is None
+        and column is None
+        and asked.whole
+        and table.numbered
+    ):
+        return view.overview()
     if not filters and not conditioned and asked.said & TABLE_COLUMNS:
         return _Answer("columns", (), value=f"{len(table.header)}")
     if counting and asked.said & TABLE_ROWS and (view.keep & view.counted).any():
@@ -636,12 +713,20 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
         return view.compute("std", column)
     # "how many" sums a column the question names ("How many units did North sell?"), not
     # one an earlier turn did ("And how many versicolor?" after an average sepal width)
-    if column is not None and (asked.summing or (asked.counting and view.named_here)):
+    if column is not None and (summing or (asked.counting and view.named_here)):
         return view.compute("sum", column)
     if counting and not filters and not view.compared:
         kinds = {c: None for c in view.frame.columns if c not in view.numeric}
         if (named := _named(view.names, kinds, asked.wanted)) is not None:
             return view.distinct(named)
+    # "How many countries are in Africa?": the countries among the rows kept
+    if counting and (filters or view.compared) and asked.counted:
+        kinds = {c: None for c in view.frame.columns if c not in view.numeric and c not in filters}
+        counted = _named(view.names, kinds, asked.counted)
+        if counted is not None:
+            cells = view.frame[counted][view.keep & view.counted]
+            if 0 < cells.nunique() < len(cells):
+                return view.distinct(counted)
     repeated = all(view.frame[c].nunique() < len(view.frame) for c in filters)
     if counting and (filters or view.explained) and repeated and (view.keep & view.counted).any():
         return view.count(asked.sharing)
@@ -697,6 +782,8 @@ class _View:
     absent: int | None
     """The column the question asks to be empty ("no GOOGL price"): its rows kept are
     those with an empty cell there, or a 0 in a column of numbers ("no returns")."""
+    total_named: bool = False
+    """Whether the question's "total" names ``target`` (``total_bill``), not a sum."""
 
     @classmethod
     def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
@@ -706,11 +793,12 @@ class _View:
         frame = pd.DataFrame(list(table.rows), dtype=object)
         frame = frame.map(lambda cell: "" if cell.strip() in _MISSING else cell)
         names = _column_names(table.header)
-        naming = _words(" ".join(names))
+        naming = set().union(*map(_column_words, names))
         # what every row is ("How many airports are there?" of airports.csv) filters none
         titled = _words(PurePath(filename).stem)
         said = {t for t in asked.wanted - naming - titled if _filtering(t)}
-        filters = _filters(frame, said | {m[:3] for m in asked.months})
+        cuts = {m[:3] for m in asked.months} | {c for w in said for c in WEEKDAYS.get(w, ())}
+        filters = _filters(frame, said | cuts)
         before = _filters(frame, {t for t in asked.earlier - naming if _filtering(t)})
         filters |= {c: words for c, words in before.items() if c not in filters}
         dated = _dated(frame, names, asked.dates | asked.years, asked.months)
@@ -729,6 +817,8 @@ class _View:
         compared: dict[int, _Condition] = {}
         for condition in asked.conditions:
             on = _condition_column(names, numeric, condition, asked.wanted)
+            if on is None and condition.op == "=":  # "with 2 questions": no column's count
+                continue
             if on is None:  # a condition on no column ("a stem length over 3"): none holds
                 return None
             compared[on] = condition
@@ -748,6 +838,18 @@ class _View:
         # "How many penguins have no culmen length?": not of the culmen's depth
         gone = names[absent] if absent is not None else ""
         asking = frozenset(t for t in asked.asking if not _names(gone, frozenset({t})))
+        # what the question lists names no measure when another word does ("In which
+        # year were the most miles driven?": ``miles``, its row's year)
+        if _named(names, others, asking - asked.listing) is not None:
+            asking -= asked.listing
+        # "the largest *total* bill", "the highest *total*": a word that asks for a sum
+        # names a column with it when another computation is asked
+        totals = asked.said & _SUM if asked.direction or asked.said & _AVERAGING else set()
+        titled_total = _named(names, others, asking | totals) if totals else None
+        if titled_total is not None and _names(names[titled_total], frozenset(totals)):
+            asking |= totals
+        else:
+            totals = set()
         target = _named(names, others, asking)
         if target is not None and asked.direction:  # "highest temperature": temp_max
             extreme = _named(names, others, asking | _EXTREMES[asked.direction])
@@ -765,7 +867,7 @@ class _View:
         column = next(iter(numeric)) if target is None and only else target
         return cls(
             frame, names, filters, keep, counted, numeric, target, column, explained, compared,
-            matched, named_here, absent,
+            matched, named_here, absent, bool(totals),
         )  # fmt: skip
 
     @property
@@ -820,34 +922,45 @@ class _View:
         rows = tuple(int(i) for i in kept.index)
         return _Answer("part", rows, column, f"{shown} ({part / whole:.1%})", self.scope, len(rows))
 
-    def grouped_by(self, words: frozenset[str]) -> tuple[int, str, pd.Series] | None:
+    def grouped_by(
+        self, words: frozenset[str], then: frozenset[str] = frozenset()
+    ) -> tuple[int, str, pd.Series, int] | None:
         """The column named by the words after "by", "per" or "each", if it repeats its
         values (a column of ids groups nothing), or "year" or "month" of the column of
-        dates (:meth:`calendar`): the column, "", "year" or "month", and each row's group
-        (the rows computed over, empty cells left out)."""
+        dates (:meth:`calendar`): the column, "", "year" or "month", each row's group (the
+        rows computed over, empty cells left out), and the column ``then`` names that
+        groups each group again ("by species and sex": "Adelie, female"; else -1)."""
         columns = {c: None for c in self.frame.columns if c not in self.filters}
         by = _named(self.names, columns, words) if words else None
         if by is not None and self.frame[by][self.counted].nunique() < self.total:
             groups = self.frame[by][self.counted]
-            return by, "", groups[groups != ""]
+            del columns[by]
+            second = _named(self.names, columns, then) if then else None
+            if second is None or self.frame[second][self.counted].nunique() == self.total:
+                return by, "", groups[groups != ""], -1
+            also = self.frame[second][self.counted]
+            kept = (groups != "") & (also != "")
+            return by, "", (groups + ", " + also)[kept], second
         period = next((p for p in ("year", "month") if p in words), None)
         dated = self.calendar() if period is not None else None
         if dated is None or period is None:
             return None
-        return dated[0], period, dated[1].dt.strftime("%Y" if period == "year" else "%Y-%m")
+        dates = dated[1].dt.strftime("%Y" if period == "year" else "%Y-%m")
+        return dated[0], period, dates, -1
 
     def per_group(
         self,
         by: int,
         period: str,
         keys: pd.Series,
+        then: int,
         kind: str,
         column: int | None,
         extreme: int = 0,
     ) -> _Answer | None:
         """``kind`` (a count of rows, or "mean", "sum", ... of the numeric ``column``) for
-        each group of the rows kept (``keys``: :meth:`grouped_by`'s, of ``by`` or of its
-        dates' year or month, ``period``): counts the largest first (a date's years or
+        each group of the rows kept (``keys``: :meth:`grouped_by`'s, of ``by`` and ``then``,
+        or of its dates' year or month, ``period``): counts the largest first (a date's years or
         months in order), the others in the order the table first has them; each group
         cited by its first row; only the highest (``extreme`` 1) or lowest (-1)."""
         groups = keys[self.keep[keys.index]]
@@ -879,7 +992,7 @@ class _View:
         firsts = tuple(int(first.index[first == g][0]) for g in order)
         return _Answer(
             kind, firsts, -1 if column is None else column, f"{len(shown)}", self.scope, of,
-            values=tuple(shown), by=by, period=period, extreme=extreme,
+            values=tuple(shown), by=by, period=period, extreme=extreme, then=then,
         )  # fmt: skip
 
     def mode(self, column: int, direction: int) -> _Answer | None:
@@ -896,13 +1009,17 @@ class _View:
         return _Answer(kind, rows, column, f"{best:,}", self.scope, len(cells), values=values)
 
     def distinct(self, column: int) -> _Answer:
-        """The distinct values of ``column`` ("How many species are there?"), each cited by
-        the first row that has it."""
-        cells = self.frame[column][self.counted]
+        """The distinct values of ``column`` among the rows kept ("How many species are
+        there?", "How many countries are in Africa?"), each cited by the first row that
+        has it."""
+        kept = self.counted & self.keep
+        cells = self.frame[column][kept]
         first = cells[~cells.duplicated()]
         rows = tuple(int(i) for i in first.index)
         values = tuple(str(v) for v in first)
-        return _Answer("distinct", rows, column, f"{len(rows):,}", of=self.total, values=values)
+        return _Answer(
+            "distinct", rows, column, f"{len(rows):,}", self.scope, int(kept.sum()), values=values
+        )
 
     def days(self, column: int, dates: pd.Series) -> _Answer:
         """How many distinct ``dates`` (``column``'s, :meth:`calendar`) the rows hold, from
@@ -913,6 +1030,20 @@ class _View:
         return _Answer(
             "days", tuple(dict.fromkeys((int(low), int(high)))), column,
             f"{dates.dt.normalize().nunique():,}", of=self.total, values=(cells[low], cells[high]),
+        )  # fmt: skip
+
+    def overview(self) -> _Answer:
+        """What the table holds ("Describe the data"): its columns and rows, and the first
+        and last of its dates (:meth:`calendar`), those rows cited, else its first row."""
+        calendar = self.calendar()
+        if calendar is None:
+            return _Answer("overview", (0,), value=f"{len(self.names)}", of=self.total)
+        column, dates = calendar
+        low, high = int(dates.idxmin()), int(dates.idxmax())
+        cells = self.frame[column]
+        return _Answer(
+            "overview", tuple(dict.fromkeys((low, high))), column, f"{len(self.names)}",
+            of=self.total, values=(cells[low], cells[high]),
         )  # fmt: skip
 
     def calendar(self, words: frozenset[str] = frozenset()) -> tuple[int, pd.Series] | None:
@@ -1007,7 +1138,9 @@ def _condition_column(
     for naming in (condition.naming, condition.after, implied):
         on = _named(names, numeric, naming)
         said = naming & wanted
-        if on is not None and (_names(names[on], said) == len(said) or _words(names[on]) <= naming):
+        if on is not None and (
+            _names(names[on], said) == len(said) or _column_words(names[on]) <= naming
+        ):
             return on
     return None
 
@@ -1018,7 +1151,7 @@ def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str
     named = {c: _names(names[c], words) for c in columns}
     return min(
         (c for c in named if named[c]),
-        key=lambda c: (-named[c], len(_words(names[c])) - named[c], c),
+        key=lambda c: (-named[c], len(_column_words(names[c])) - named[c], c),
         default=None,
     )
 
@@ -1050,7 +1183,7 @@ def _dated(
         return {}
     filled = {c: frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))] for c in frame}
     for c, cells in filled.items():
-        if "year" in _words(names[c]) and (found := dates & frozenset(cells)):
+        if "year" in _column_words(names[c]) and (found := dates & frozenset(cells)):
             return {int(c): found}
     for c, cells in filled.items():
         if len(cells) and cells.str.match(_DAY_CELL.pattern).all():
@@ -1175,8 +1308,9 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
         groups = "; ".join(answer.values[:_GROUPS_SHOWN])
         hidden = len(answer.values) - _GROUPS_SHOWN
         groups += f"; and {hidden} more" if hidden > 0 else ""
-        by = _column_names(table.header)[answer.by]
-        by = f"{answer.period} of {by}" if answer.period else by
+        columns = _column_names(table.header)
+        by = f"{answer.period} of {columns[answer.by]}" if answer.period else columns[answer.by]
+        by += f" and {columns[answer.then]}" if answer.then >= 0 else ""
         return [
             (f"{label} by {by}{scope}: {groups} (of {_rows(answer.of)}, {source}{some}) ",
              *(table.cites[i] for i in cited)),
@@ -1201,7 +1335,8 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     if answer.kind == "distinct":
         listed = ", ".join(answer.values[:MAX_CITED_ROWS]) + (", ..." if some else "")
         return [
-            (f"Distinct {column}: {answer.value} ({listed}) of {_rows(answer.of)} ({source}) ",
+            (f"Distinct {column}{scope}: {answer.value} ({listed}) of {_rows(answer.of)} "
+             f"({source}) ",
              *(table.cites[i] for i in cited)),
         ]  # fmt: skip
     if answer.kind in {"most", "fewest"}:
@@ -1232,9 +1367,12 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
              f"(sum of {_rows(len(answer.rows))} of {source}{some}) ",
              *(table.cites[i] for i in cited)),
         ]  # fmt: skip
-    if answer.kind == "columns":
-        names = ", ".join(_column_names(table.header))
-        return [(f"Columns: {answer.value} ({names}) ({source}) ", table.heading)]
+    if answer.kind in {"columns", "overview"}:
+        text = f"Columns: {answer.value} ({', '.join(_column_names(table.header))})"
+        if answer.kind == "overview":
+            text += f"; {_rows(answer.of)}"
+            text += f"; {column} {answer.values[0]} to {answer.values[1]}" if answer.values else ""
+        return [(f"{text} ({source}) ", table.heading, *(table.cites[i] for i in answer.rows))]
     if answer.kind == "count":
         which = f" with {answer.scope}" if answer.scope else ""
         share = f" ({len(answer.rows) / answer.of:.1%})" if answer.share and answer.of else ""

@@ -8,7 +8,9 @@ stops pulling once the text is long enough, so readers are generators.
 A reader also says where its blocks are, for citations (:mod:`.locations`): a
 :class:`~chatspace.types.Location` it yields holds for the blocks after it (a PDF's page,
 a slide, a notebook cell; line 1 of a text file, whose lines are then counted); a sheet,
-a CSV or a Parquet file is a numbered table, which knows its rows. A Word or ODT document
+a CSV, a Parquet file or a JSON array of flat records is a numbered table, which knows
+its rows (a short sheet of
+``key: value`` facts is at its sheet). A Word or ODT document
 has no location: a word processor lays out its pages when it shows them, so no page
 number is in the file, and a row number would not say which of its tables. Nor does HTML:
 its visible text's lines are not the lines of its source.
@@ -35,14 +37,14 @@ import contextlib
 import re
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Generator, Iterator
-from itertools import islice
+from collections.abc import Callable, Generator, Iterator, Sequence
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
 from chatspace.types import Location
 
-from .tables import CONTROL, Piece, Table, key_value_text, records_piece
+from .tables import CONTROL, Piece, Table, key_value_text, records_piece, records_table
 from .terms import CLASSIFIER_MARK
 
 __all__ = [
@@ -89,6 +91,9 @@ _BY_TYPE = {
     "text/markdown": "markdown",
 }
 _ZIPPED = {"docx", "xlsx", "pptx", "odt"}
+_FACT_ROWS = 50
+"""The most rows of a sheet read as ``key: value`` lines: a sheet that says what a workbook
+is (its source, its units) is short; a longer one of two columns is data."""
 _BLANKS = re.compile(r"\s+")
 _NUMBERS = re.compile(r"\d+")
 _MARKDOWN_PARSED = 4 * 1024 * 1024
@@ -244,6 +249,11 @@ def _markdown(text: str, size: int) -> Iterator[Block]:
 
 
 def _json(text: str, size: int) -> Iterator[Block]:
+    """A table of flat records (its rows numbered), else the file's lines."""
+    table = records_table(text)
+    if table is not None:
+        yield table
+        return
     yield Location(line=1)
     yield records_piece(text, size=size) or text
 
@@ -563,8 +573,7 @@ def _xlsx(path: Path) -> Iterator[Block]:
         try:
             for sheet in book.worksheets:
                 sheet.reset_dimensions()  # a declared A1:XFD1048576 would pad every row
-                rows = sheet.iter_rows(values_only=True)
-                yield Table(rows, title=sheet.title, numbered=True)
+                yield from _sheet(sheet.title, sheet.iter_rows(values_only=True))
         finally:
             book.close()
 
@@ -576,10 +585,34 @@ def _xls(path: Path) -> Iterator[Block]:
     try:
         for index in range(book.nsheets):
             sheet = book.sheet_by_index(index)
-            rows = (sheet.row_values(r) for r in range(sheet.nrows))
-            yield Table(rows, title=sheet.name, numbered=True)
+            yield from _sheet(sheet.name, (sheet.row_values(r) for r in range(sheet.nrows)))
     finally:
         book.release_resources()
+
+
+def _sheet(title: str, rows: Iterator[Sequence[object]]) -> Iterator[Block]:
+    """A sheet as a numbered table titled with its name; or, for a short sheet of two
+    columns that names each thing once ("Station | Seattle", "Units | mm"), its ``key:
+    value`` lines, at the sheet: such a sheet says what the workbook holds, and has no
+    header to read its rows by."""
+    head = [_trimmed(row) for row in islice(rows, _FACT_ROWS + 1)]
+    keys = [row[0] for row in head if any(row)]
+    once = len(head) <= _FACT_ROWS and len(set(keys)) == len(keys) and all(keys)
+    facts = key_value_text(head) if once else None
+    if facts is None:
+        yield Table(chain(head, rows), title=title, numbered=True)
+    else:
+        yield Location(sheet=title)
+        yield f"{title}\n{facts}"
+
+
+def _trimmed(row: Sequence[object]) -> Sequence[object]:
+    """A sheet's row without the empty cells after its last value (a cell formatted
+    but empty is read as one)."""
+    end = len(row)
+    while end and row[end - 1] in (None, ""):
+        end -= 1
+    return row[:end]
 
 
 def _pptx(path: Path) -> Iterator[Block]:

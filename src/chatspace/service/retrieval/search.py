@@ -78,6 +78,7 @@ from .tables import (
     asks_shape,
     computing_words,
     header_start,
+    name_words,
     names_the_table,
 )
 from .terms import (
@@ -161,8 +162,6 @@ _EXISTS = re.compile(
 back to no place."""
 _FEW_TERMS = 3
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
-_HEADER_WORD = re.compile(r"[^\W\d_]+")
-"""The words of a table's header line: ``temp_max`` is "temp" and "max"."""
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=[^\s.!?]))+(?:[.!?]+|$)", re.M)
 """A sentence ends at ".", "!" or "?" before a blank or the end: "os.path.join" and
 "15.2" are words within one."""
@@ -632,7 +631,7 @@ def _names_a_column(p: Passage, terms: Sequence[str]) -> bool:
     end = p.text.find("\n", top)
     if any(top <= a and b <= end for a, b in p.hits):
         return True
-    header = _HEADER_WORD.findall(p.text[top:end].lower())
+    header = name_words(p.text[top:end])
     return any(w == t or abbreviates(w, t) for w in header for t in terms)
 
 

@@ -13,8 +13,10 @@ A two-column table without a header row (a contract's "Contract owner | Maria Ke
 "Renewal | Automatic ...") is no table of records but a list of facts: it reads as
 ``key: value`` lines (:func:`key_value_text`), so that each fact is quoted on its own.
 
-A JSON array of objects needs no header: each record carries its keys. Its text stays the
-file's own, and its passages are runs of whole records (:func:`records_piece`).
+A JSON array of flat records (vega's datasets, ``DataFrame.to_json(orient="records")``) is
+a table (:func:`records_table`): its keys are the header. Any other array of objects needs
+no header: each record carries its keys. Its text stays the file's own, and its passages
+are runs of whole records (:func:`records_piece`).
 """
 
 from __future__ import annotations
@@ -41,18 +43,23 @@ __all__ = [
     "MEASURES",
     "SUMMING",
     "TABLE_COLUMNS",
+    "TABLE_OVERVIEW",
     "TABLE_ROWS",
     "TABLE_SPAN",
     "Piece",
     "Table",
     "abbreviates",
     "asks_computation",
+    "asks_overview",
     "asks_shape",
     "computing_words",
     "header_start",
     "key_value_text",
+    "name_words",
     "names_the_table",
     "number",
+    "records_piece",
+    "records_table",
 ]
 
 COMPUTATIONS: Mapping[str, frozenset[str]] = {
@@ -101,6 +108,15 @@ TABLE_SPAN = frozenset({"days", "dates", "period", "span"})
 the table have?", "What columns does it have?"), or the stretch of time its rows cover
 ("How many trading days does it cover?", "What period does the table cover?"): no cell
 says them either."""
+TABLE_OVERVIEW = frozenset(
+    {"describe", "description", "summary", "summarise", "summarize", "overview"}
+)
+"""The words that ask what a table holds as a whole ("Describe the data"): its columns,
+its rows, the time they span."""
+_HOLDS = re.compile(r"\b(?:contain|contains|hold|holds)\b|\bwhat(?:'s|\s+is|\s+are)\s+in\b", re.I)
+"""What asks it too of "it" or of :data:`THE_TABLE` ("What does this table contain?",
+"What is in the data?"), and of nothing else ("Which process holds the lock?")."""
+_IT = re.compile(r"\bit\b", re.I)
 COUNTING = frozenset({"how many", "number of"})
 SUMMING = frozenset({"how much"})
 """Pairs of words that ask for a count of rows, or for an amount."""
@@ -235,21 +251,44 @@ class Table:
 
 
 def asks_shape(question: str) -> bool:
-    """Whether ``question`` asks about a table's rows or columns themselves, or the time
-    its rows span."""
+    """Whether ``question`` asks about a table's rows or columns themselves, the time its
+    rows span, or what it holds (:func:`asks_overview`)."""
     words = {w.lower() for w in _WORDS.findall(question)}
-    return bool(words & (TABLE_ROWS | TABLE_COLUMNS | TABLE_SPAN))
+    return bool(words & (TABLE_ROWS | TABLE_COLUMNS | TABLE_SPAN)) or asks_overview(question)
+
+
+def asks_overview(question: str) -> bool:
+    """Whether ``question`` asks what a table holds as a whole (:data:`TABLE_OVERVIEW`,
+    "What is in the table?")."""
+    words = {w.lower() for w in _WORDS.findall(question)}
+    pointed = names_the_table(question) or _IT.search(question) is not None
+    return bool(words & TABLE_OVERVIEW) or (pointed and _HOLDS.search(question) is not None)
 
 
 ABBREVIATION_CHARS = 4
 """A word of a column's name at least this long names the column when a question word
 starts with it: "temperature" names ``temp_max`` (:func:`abbreviates`)."""
+SHORT_ABBREVIATION_TERM = 8
+"""A shorter word does when the question's word is at least this long: "population" names
+``pop``, "expectancy" ``lifeExp``; "average" does not name ``age``."""
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[^\W\d_])(?=[A-Z][a-z])")
 
 
 def abbreviates(word: str, term: str) -> bool:
     """Whether ``word`` of a column's name is the start of the question's ``term`` and long
-    enough (:data:`ABBREVIATION_CHARS`) to say it: "temp" of "temperature"."""
-    return len(word) >= ABBREVIATION_CHARS and term.startswith(word)
+    enough (:data:`ABBREVIATION_CHARS`, :data:`SHORT_ABBREVIATION_TERM`) to say it: "temp"
+    of "temperature", "pop" of "population"."""
+    long_enough = len(word) >= ABBREVIATION_CHARS or (
+        len(word) > 2 and len(term) >= SHORT_ABBREVIATION_TERM
+    )
+    return long_enough and term.startswith(word)
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a column's name, lowercased, its camel case split as a reader splits
+    it: ``lifeExp`` is "life" and "exp", ``gdpPercap`` "gdp" and "percap",
+    ``Miles_per_Gallon`` "miles", "per" and "gallon"."""
+    return [w.lower() for w in _WORDS.findall(_CAMEL.sub(" ", name))]
 
 
 THE_TABLE = re.compile(
@@ -364,6 +403,29 @@ def key_value_text(rows: Iterable[Sequence[object]], *, header: bool | None = No
         cells = cells[1:]
     lines = [": ".join(c for c in row if c) if len(row) > 1 else row[0] for row in cells]
     return "\n".join(lines)
+
+
+def records_table(text: str) -> Table | None:
+    """A JSON array of flat records (each an object of numbers, strings, booleans and
+    nulls: what ``DataFrame.to_json(orient="records")`` writes, vega's datasets) as the
+    table a data scientist reads it as, its keys the header in the order first seen;
+    None for any other JSON, or more than :data:`MAX_COLUMNS` keys."""
+    try:
+        records = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(records, list) or not records:
+        return None
+    keys: dict[str, None] = {}
+    for record in records:
+        if not isinstance(record, dict) or any(isinstance(v, dict | list) for v in record.values()):
+            return None
+        keys |= dict.fromkeys(record)
+        if len(keys) > MAX_COLUMNS:
+            return None
+    header = list(keys)
+    rows = ([record.get(key) for key in header] for record in records)
+    return Table(itertools.chain([header], rows), numbered=True)
 
 
 def records_piece(text: str, *, size: int) -> Piece | None:

@@ -21,6 +21,7 @@ __all__ = [
     "MONTHS",
     "OPTION_CHARS",
     "PERMALINK",
+    "WEEKDAYS",
     "WORD",
     "calls_in",
     "flags_in",
@@ -53,8 +54,13 @@ _MONTH_NAMES = (
 )  # fmt: skip
 MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
 """The months' names, lowercased, and their numbers."""
-_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-CALENDAR = frozenset(MONTHS) | frozenset(_DAY_NAMES)
+WEEKDAYS = {
+    "monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",),
+    "thursday": ("thu", "thur", "thurs"), "friday": ("fri",), "saturday": ("sat",),
+    "sunday": ("sun",),
+}  # fmt: skip
+"""The days' names, lowercased, and how tables cut them ("Sun", "Thur")."""
+CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
 """Words English capitalizes that name a time, not a thing: "the total volume in
 *August*" is no question about something the files do not know."""
 _IDENTIFIER = re.compile(r"[^\W_]_[^\W_]")

@@ -1022,3 +1022,83 @@ def test_total_names_a_column_when_something_else_is_computed() -> None:
     districts = "district,district_id,total\nBois,101,7334\nCap,102,6363"
     (highest,) = _asked("Which district had the highest total?", districts)
     assert highest[0].startswith("Highest total: 7334 (max of 2 rows"), highest
+
+
+# ---------------------------------------------------------------- tables of PDF reports
+
+IRIS_CSV = (Path(__file__).parents[2] / "benchmarks" / "data" / "formats" / "iris.csv").read_text()
+"""Fisher's iris data, 150 rows: over three pages of a PDF report."""
+
+
+def _report_pdf(tables: list[list[list[str]]]) -> bytes:
+    """A report as reportlab writes one: a title, a sentence, then each table, gridded,
+    its header in bold (a table longer than a page goes on, without its header)."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    styles = getSampleStyleSheet()
+    story: list[Any] = [
+        Paragraph("Quarterly sales report", styles["Title"]),
+        Paragraph("Revenue and units by region and month, first quarter.", styles["Normal"]),
+    ]
+    for rows in tables:
+        table = Table(rows)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+                    ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+                ]
+            )
+        )
+        story += [Spacer(1, 12), table]
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=A4).build(story)
+    return out.getvalue()
+
+
+def test_a_pdf_report_s_table_is_answered_as_a_table(client: httpx.Client) -> None:
+    """pypdf gives a PDF table's cells one a line ("South", "March", "58300", "547"), so
+    "What was the revenue of the South region in March?" quoted a lone cell. The rows its
+    layout shows in columns, where the text has those cells in that order, are a table;
+    one that goes on over the next page keeps its header there and is computed whole."""
+    sales = [list(SALES_COLUMNS), *([str(cell) for cell in row] for row in SALES)]
+    iris = pd.read_csv(io.StringIO(IRIS_CSV))
+    flowers = [list(iris.columns), *iris.astype(str).to_numpy().tolist()]
+    (report,) = upload(client, [("sales-report.pdf", _report_pdf([sales, flowers]))])
+    text = client.get(f"/files/{report['id']}/text").text
+    assert "\n".join(",".join(row) for row in sales) in text
+    answer = ask(client, "What was the revenue of the South region in March?")
+    assert checked_citations(client, answer)[0] == (
+        "sales-report.pdf",
+        "South,March,58300,547",
+    )
+    note = _message(answer)["annotations"][0]["file_citation"]
+    assert note["location"] == {"page": 1, "row": 6}
+    answer = ask(client, "What is the average petal length of virginica?")
+    virginica = iris[iris["species"] == "virginica"]["petal_length"]
+    content = str(_message(answer)["content"])
+    assert (
+        f"Average petal_length for species virginica: {virginica.mean():.3f} "
+        f"(mean of {len(virginica)} rows of "
+    ) in content, content
+
+
+def test_a_table_matplotlib_draws_into_a_pdf_is_a_table(tmp_path: Path) -> None:
+    """matplotlib's ``ax.table`` in a PDF: pypdf gives each row a line, its cells a blank
+    apart ("Adelie Torgersen 39.1 ..."); the row under a header of words is a table."""
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    frame = pd.read_csv(io.StringIO(IRIS_CSV)).head(12)
+    figure, axes = plt.subplots(figsize=(8, 5))
+    axes.axis("off")
+    axes.table(cellText=frame.astype(str).to_numpy(), colLabels=list(frame.columns))
+    out = io.BytesIO()
+    figure.savefig(out, format="pdf")
+    plt.close(figure)
+    text = _extract_text(tmp_path, "flowers.pdf", out.getvalue())
+    assert text.startswith(",".join(frame.columns) + "\n")
+    assert ",".join(frame.astype(str).iloc[3]) in text

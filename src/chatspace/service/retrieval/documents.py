@@ -9,11 +9,11 @@ A reader also says where its blocks are, for citations (:mod:`.locations`): a
 :class:`~chatspace.types.Location` it yields holds for the blocks after it (a PDF's page,
 a slide, a notebook cell; line 1 of a text file, whose lines are then counted); a sheet,
 a CSV, a Parquet file or a JSON array of flat records is a numbered table, which knows
-its rows (a short sheet of
-``key: value`` facts is at its sheet). A Word or ODT document
-has no location: a word processor lays out its pages when it shows them, so no page
-number is in the file, and a row number would not say which of its tables. Nor does HTML:
-its visible text's lines are not the lines of its source.
+its rows (a short sheet of ``key: value`` facts is at its sheet), as is a table on a PDF
+page, at its page. A Word or ODT document has no location: a word processor lays out its
+pages when it shows them, so no page number is in the file, and a row number would not
+say which of its tables. Nor does HTML: its visible text's lines are not the lines of
+its source.
 
 Libraries: pypdf (PDF; pure Python), python-docx (DOCX), openpyxl (XLSX, in read-only
 mode, which streams rows), xlrd (XLS), python-pptx (PPTX), odfpy (ODT), nbformat
@@ -38,13 +38,14 @@ import re
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
-from itertools import chain, islice
+from itertools import chain, islice, product
 from pathlib import Path
 from typing import Any
 
 from chatspace.types import Location
 
 from .tables import CONTROL, Piece, Table, key_value_text, records_piece, records_table
+from .tables import number as read_number
 from .terms import CLASSIFIER_MARK
 
 __all__ = [
@@ -100,6 +101,17 @@ _MARKDOWN_PARSED = 4 * 1024 * 1024
 """The characters of a Markdown file that are parsed: a hostile file of 16 MB of link
 definitions took 37 s of CPU to parse, 4 MB take 9, Node.js's longest page 0.1."""
 _COMMENTS = re.compile(r"\s*(?:<!--.*?-->\s*)+", re.S)
+_CELL_CHARS = 40
+_CELL_LINES = 6
+"""A PDF page with this many lines in a row of at most :data:`_CELL_CHARS` characters may
+hold a table, its cells one a line (:func:`_page_blocks`)."""
+_LAID_CELLS = re.compile(r"\S+(?: \S+)*")
+"""A cell of a laid-out line: text whose words are one blank apart."""
+_TABLE_LINES = 3
+_MIN_NUMBERS = 2
+_MIN_CELLS = 3
+"""A table of a laid-out page: this many lines at least, each of this many cells (two
+would take a numbered heading, "2.1  ASN.1 syntax", or a bullet for cells)."""
 _EDGE_LINES = 2
 """How many lines at the top and at the bottom of a PDF page may be its running header or
 footer (a title and a date, a page number under a line of text)."""
@@ -442,7 +454,8 @@ _TEXT_READERS: dict[str, Callable[[str, int], Iterator[Block]]] = {
 def _pdf(path: Path) -> Iterator[Block]:
     """Each page's text (pypdf's layout-free extraction), a block per page, at its page,
     without its running header and footer (:func:`_without_running_lines`, which needs
-    the pages around each: they are read first, up to as much text as a file keeps)."""
+    the pages around each: they are read first, up to as much text as a file keeps); its
+    tables as tables (:func:`_page_blocks`)."""
     import logging
 
     from pypdf import PdfReader
@@ -458,9 +471,99 @@ def _pdf(path: Path) -> Iterator[Block]:
         read += len(pages[-1])
         if read > MAX_TEXT_BYTES:  # more than a file's text is kept: no page further
             break
+    header: list[str] | None = None  # of a table that ends a page, for the next
     for number, text in enumerate(_without_running_lines(pages), start=1):
         yield Location(page=number)
-        yield text
+        blocks, header = _page_blocks(text, reader.pages[number - 1], header)
+        yield from blocks
+
+
+def _page_blocks(
+    text: str, page: Any, header: list[str] | None
+) -> tuple[list[str | Table], list[str] | None]:
+    """A PDF page's text with its tables as tables. The layout-free text has a table's
+    cells one a line ("Region", "Month", ..., "South", "March", "58300", ...), so no row
+    was ever quoted; pypdf's layout extraction shows the rows in aligned columns, but
+    puts a two-column page's columns side by side. So a table is taken from the layout
+    (:func:`_aligned_rows`) where the text has its cells in the same order
+    (:func:`_run_of`), and the rest stays the
+    text's. A table that starts a page under one as wide that ended the page before, with
+    no header of its own, takes that ``header``; the header of a table that ends this
+    page is returned. Pages without a run of short lines (:data:`_CELL_LINES`) are not
+    laid out: it doubles a page's reading."""
+    lines = text.split("\n")
+    if not _may_hold_table(lines):
+        return [text], None
+    stripped = [line.strip() for line in lines]
+    blocks: list[str | Table] = []
+    at, last = 0, None
+    for rows in _aligned_rows(page.extract_text(extraction_mode="layout") or ""):
+        found = _run_of(stripped, rows, at)
+        if found is None:
+            continue
+        start, end = found
+        if start == 0 and header is not None and len(header) == len(rows[0]) and header != rows[0]:
+            rows = [header, *rows]
+        blocks += ["\n".join(lines[at:start]), Table(rows, numbered=True)]
+        at, last = end, rows[0]
+    rest = "\n".join(lines[at:])
+    return [*blocks, rest], (last if not rest.strip() else None)
+
+
+def _may_hold_table(lines: list[str]) -> bool:
+    """Whether a page's text has a run of :data:`_CELL_LINES` short lines (a table's cells,
+    one a line), or of :data:`_TABLE_LINES` lines of as many words, two of them numbers
+    at least (a table's rows, one a line): prose has neither."""
+    short = [len(line.strip()) <= _CELL_CHARS for line in lines]
+    if any(all(short[i : i + _CELL_LINES]) for i in range(len(lines) - _CELL_LINES + 1)):
+        return True
+    shapes = []
+    for line in lines:
+        words = line.split()
+        numbers = sum(read_number(word) is not None for word in words)
+        shapes.append(len(words) if numbers >= _MIN_NUMBERS and len(words) >= _MIN_CELLS else 0)
+    runs = (shapes[i : i + _TABLE_LINES] for i in range(len(shapes) - _TABLE_LINES + 1))
+    return any(run[0] and len(set(run)) == 1 for run in runs)
+
+
+def _aligned_rows(layout: str) -> Iterator[list[list[str]]]:
+    """The tables of a page's layout text: runs of at least :data:`_TABLE_LINES` lines
+    (blank lines between them aside) whose cells, text two spaces or more apart, are as
+    many (:data:`_MIN_CELLS` or more) in every line."""
+    run: list[list[str]] = []
+    for line in [*layout.split("\n"), ""]:
+        cells = _LAID_CELLS.findall(line)
+        if not cells and not line.strip():
+            continue
+        if run and len(cells) == len(run[0]):
+            run.append(cells)
+            continue
+        if len(run) >= _TABLE_LINES:
+            yield run
+        run = [cells] if len(cells) >= _MIN_CELLS else []
+    if len(run) >= _TABLE_LINES:
+        yield run
+
+
+def _run_of(lines: list[str], rows: list[list[str]], at: int) -> tuple[int, int] | None:
+    """Where, from line ``at``, ``lines`` hold ``rows`` in order, a cell a line, or a row
+    a line under a header of words (matplotlib's tables; a struct's layout, "4 CARD32
+    ALIAS_LIST_OFFSET", reads well as it is): the first line and the one after the last.
+    A page's first or last lines may be missing (:func:`_without_running_lines` took a
+    cell that the page before or after also has at its edge, "setosa", for a running
+    line)."""
+    shapes = [[cell for row in rows for cell in row]]
+    if not any(read_number(cell) for cell in rows[0]):
+        shapes.append([" ".join(row) for row in rows])
+    for shape in shapes:
+        for head, tail in sorted(product(range(_EDGE_LINES + 1), repeat=2), key=sum):
+            held = shape[head : len(shape) - tail]
+            for start in range(at, len(lines) - len(held) + 1):
+                end = start + len(held)
+                at_edge = (start == 0 or not head) and (end == len(lines) or not tail)
+                if at_edge and lines[start:end] == held:
+                    return start, end
+    return None
 
 
 def _without_running_lines(pages: list[str]) -> list[str]:

@@ -97,8 +97,9 @@ def _assemble(blocks: Iterable[Block]) -> Extracted | None:
             block.piece(size=PASSAGE_CHARS, max_chars=room) if isinstance(block, Table) else block
         )
         if piece is not None:
-            if not piece.marks:
-                piece = Piece(piece.text, piece.passages, ((0, place),))
+            # a table's rows are where its reader last said too (a PDF table's page)
+            placed = tuple((at, {**place, **where}) for at, where in piece.marks)
+            piece = Piece(piece.text, piece.passages, placed or ((0, place),))
             pieces.append(piece)
             used += len(piece.text) + len(_SEPARATOR)
     end_prose()

@@ -213,8 +213,6 @@ _SHOWN_VALUES = 5
 _ENDING = re.compile(r"(?:ing|ed|es|e)$")
 _ROOTED = 4
 """Words longer than this lose a verb's ending to name a column (:func:`_root`)."""
-_IES = 4
-"""A plural in "ies" longer than this ends in "y" when singular ("cities"; not "ties")."""
 _ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}\b")
@@ -452,10 +450,6 @@ def _merge(blocks: list[_Table]) -> _Table:
 
 
 def _stem(word: str) -> str:
-    """A plural's singular, as far as a column's name and its cells need it: "countries"
-    is "country", "airports" "airport"."""
-    if len(word) > _IES and word.endswith("ies"):
-        return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -477,10 +471,12 @@ def _root(word: str) -> str:
 
 def _names(column: str, terms: frozenset[str]) -> int:
     """How many of ``terms`` a column's name holds (``return_rate``: "return", "rate"): a
-    word of it, the start of one, a word of the same root ("the *closing* price": ``Close``)
-    or one it abbreviates with a period ("*adjusted* close": ``Adj. Close*``), or a word
-    that starts with a long root of the question's ("*completed*": ``Clutch Completion``)."""
+    word of it (or its plural: "countries" of ``country``), the start of one, a word of
+    the same root ("the *closing* price": ``Close``) or one it abbreviates with a period
+    ("*adjusted* close": ``Adj. Close*``), or a word that starts with a long root of the
+    question's ("*completed*": ``Clutch Completion``)."""
     words = _column_words(column)
+    words |= {w[:-1] + "ie" for w in words if w.endswith("y")}  # "countrie(s)", as stemmed
     roots = {_root(w) for w in words}
     cut = [a.lower() for a in _ABBREVIATION.findall(column)]
     return sum(

@@ -1021,26 +1021,26 @@ class _View:
         """How many distinct ``dates`` (``column``'s, :meth:`calendar`) the rows hold, from
         the first to the last ("How many trading days does it cover?"), those two cited:
         ten dates of a year say less than where it starts and ends."""
-        low, high = dates.idxmin(), dates.idxmax()
-        cells = self.frame[column]
-        return _Answer(
-            "days", tuple(dict.fromkeys((int(low), int(high)))), column,
-            f"{dates.dt.normalize().nunique():,}", of=self.total, values=(cells[low], cells[high]),
-        )  # fmt: skip
+        rows, ends = self._ends(column, dates)
+        count = f"{dates.dt.normalize().nunique():,}"
+        return _Answer("days", rows, column, count, of=self.total, values=ends)
 
     def overview(self) -> _Answer:
         """What the table holds ("Describe the data"): its columns and rows, and the first
         and last of its dates (:meth:`calendar`), those rows cited, else its first row."""
+        columns = f"{len(self.names)}"
         calendar = self.calendar()
         if calendar is None:
-            return _Answer("overview", (0,), value=f"{len(self.names)}", of=self.total)
-        column, dates = calendar
+            return _Answer("overview", (0,), value=columns, of=self.total)
+        rows, ends = self._ends(*calendar)
+        return _Answer("overview", rows, calendar[0], columns, of=self.total, values=ends)
+
+    def _ends(self, column: int, dates: pd.Series) -> tuple[tuple[int, ...], tuple[str, str]]:
+        """The rows of the first and the last of ``dates`` (one, when they are the same
+        row), and ``column``'s cells there, as the table writes them."""
         low, high = int(dates.idxmin()), int(dates.idxmax())
         cells = self.frame[column]
-        return _Answer(
-            "overview", tuple(dict.fromkeys((low, high))), column, f"{len(self.names)}",
-            of=self.total, values=(cells[low], cells[high]),
-        )  # fmt: skip
+        return tuple(dict.fromkeys((low, high))), (cells[low], cells[high])
 
     def calendar(self, words: frozenset[str] = frozenset()) -> tuple[int, pd.Series] | None:
         """The leftmost column of dates (of those whose name holds the most of ``words``)

@@ -517,6 +517,38 @@ def test_a_data_dictionary_is_quoted_by_the_description_of_the_column_asked(
     assert quotes[0][1] == "Probability that the customer leaves within the next 90 days", quotes
 
 
+GUIDE = (
+    "WAL Configuration\n\n"
+    "The server's checkpointer process automatically performs a checkpoint every so often. "
+    "A checkpoint is begun every checkpoint_timeout seconds, or if max_wal_size is about to "
+    "be exceeded, whichever comes first. The default settings are 5 minutes and 1 GB, "
+    "respectively. If no WAL has been written since the previous checkpoint, new "
+    "checkpoints will be skipped even if checkpoint_timeout has passed.\n"
+)
+REFERENCE = (
+    "Write Ahead Log\n\n"
+    "commit_siblings (integer)\n"
+    "A larger value makes it more probable that at least one other transaction will become "
+    "ready to commit during the delay interval. The default is five transactions.\n"
+    "Checkpoints\n"
+    "checkpoint_timeout (integer)\n"
+    "Maximum time between automatic WAL checkpoints. The valid range is between 30 seconds "
+    "and one day. The default is five minutes (5min).\n"
+)
+"""PostgreSQL's guide to the WAL (wal-configuration.html) and its reference of settings
+(runtime-config-wal.html), the passages "What is the default checkpoint_timeout?" finds."""
+
+
+def test_the_entry_of_a_name_ranks_above_a_guide_that_uses_it(relay: Service) -> None:
+    """The guide says "checkpoint_timeout" twice and "default" once, as the reference
+    does; its passage was first by a hair, and the answer quoted "The default settings are
+    5 minutes and 1 GB, respectively.", the reference's entry second."""
+    with client_for(relay, new_org()) as c:
+        upload(c, [("wal-configuration.txt", GUIDE), ("runtime-config-wal.txt", REFERENCE)])
+        quotes = _quotes(ask(c, "What is the default checkpoint_timeout?"))
+    assert quotes[0] == ("runtime-config-wal.txt", "The default is five minutes (5min)."), quotes
+
+
 FACILITIES = (
     "The cafeteria on the second floor opens at eight and serves breakfast until half past "
     "ten. Visitors sign in at the front desk and wear a badge while they stay in the "

@@ -263,6 +263,50 @@ def test_a_run_of_sentences_is_not_worth_more_for_a_year_in_its_last() -> None:
     assert quote == "The Lyon office opens at 9:00 and closes at 17:30.", quote
 
 
+def test_the_words_a_passage_is_about_do_not_pick_its_sentence() -> None:
+    """PostgreSQL's wal-async-commit.html: every sentence of the passage is about the
+    asynchronous commit's risk window, so "risk", "window" and "asynchronous" told its
+    sentences apart no more than they tell them from the question; the first quote was
+    the sentences that say them all ("If the database crashes during the risk window
+    ..."), not the one that says "maximum duration" and answers."""
+    text = (
+        "This is to ensure consistency between the server's file system and the logical "
+        "state of the database. The commands supporting two-phase commit, such as PREPARE "
+        "TRANSACTION, are also always synchronous.\n"
+        "If the database crashes during the risk window between an asynchronous commit and "
+        "the writing of the transaction's WAL records, then changes made during that "
+        "transaction will be lost. The duration of the risk window is limited because a "
+        "background process (the \u201cWAL writer\u201d) flushes unwritten WAL records to "
+        "disk every wal_writer_delay milliseconds. The actual maximum duration of the risk "
+        "window is three times wal_writer_delay because the WAL writer is designed to favor "
+        "writing whole pages at a time during busy periods.\n"
+        "Caution\n"
+        "An immediate-mode shutdown is equivalent to a server crash, and will therefore "
+        "cause loss of any unflushed asynchronous commits."
+    )
+    words = ("maximum", "duration", "asynchronous", "commit", "risk", "window")
+    weights = dict(zip(words, (0.15, 0.2, 0.18, 0.12, 0.2, 0.15), strict=True))
+    passage = Passage("f", "wal-async-commit.html", 0, 0, text, -1.0, tuple(_hits(text, *words)))
+    question = "What is the maximum duration of the asynchronous commit risk window?"
+    quote = best_quote(passage, weights, question)
+    assert quote.startswith("The actual maximum duration of the risk window is three times"), quote
+
+
+def test_a_key_value_line_is_quoted_alone() -> None:
+    """Flask's converters read as ``key: value`` lines: a line that ends without a stop
+    and a next one in lower case were one wrapped sentence, so "What does the path
+    converter accept?" quoted the float's line with the path's."""
+    text = (
+        "string: accepts any text without a slash (the default)\n"
+        "float: like int but for floating point values\n"
+        "path: like the default but also accepts slashes\n"
+        "uuid: accepts UUID strings"
+    )
+    words = ("path", "accepts", "converter")
+    quote = best_quote(_passage(text, *words), dict.fromkeys(words, 1 / 3), "path converter?")
+    assert quote == "path: like the default but also accepts slashes"
+
+
 def test_the_sentence_under_an_option_s_name_says_what_it_does() -> None:
     """ "SKIP_LOCKED" heads its description: the first sentence under it defines it, though
     a later one repeats more words of the question ("option")."""

@@ -116,6 +116,55 @@ def test_html_navigation_is_left_out(tmp_path: Path) -> None:
     )
 
 
+def test_an_html_table_of_facts_reads_as_key_value_lines(tmp_path: Path) -> None:
+    """Apache's manual heads each directive with a table of two columns and no header,
+    its labels links ("Default:"): read a cell a line, the labels were left out as
+    navigation and "KeepAliveTimeout 5" stood alone, no word saying it is the default;
+    Flask's converters ("path | like string but also accepts slashes") lost what each
+    line is of. A cell's inline tags join without blanks ("num[ms]"), its paragraphs
+    with one."""
+    html = """<html><body><h2>KeepAliveTimeout Directive</h2><table class="directive">
+    <tr><th><a href="d.html#Description">Description:</a></th><td>Amount of time the
+    server will wait</td></tr>
+    <tr><th><a href="d.html#Syntax">Syntax:</a></th><td><code>KeepAliveTimeout
+    <var>num</var>[ms]</code></td></tr>
+    <tr><th><a href="d.html#Default">Default:</a></th><td><code>KeepAliveTimeout 5</code></td></tr>
+    </table><p>Converter types:</p><table><tbody>
+    <tr><td><p><code>string</code></p></td><td><p>(default) accepts any text</p><p>without
+    a slash</p></td></tr>
+    <tr><td><p><code>path</code></p></td><td><p>like string but also accepts slashes</p></td></tr>
+    </tbody></table></body></html>"""
+    assert _html_text(tmp_path, html) == (
+        "KeepAliveTimeout Directive\n\n"
+        "Description: Amount of time the server will wait\n"
+        "Syntax: KeepAliveTimeout num[ms]\n"
+        "Default: KeepAliveTimeout 5\n\n"
+        "Converter types:\n\n"
+        "string: (default) accepts any text without a slash\n"
+        "path: like string but also accepts slashes"
+    )
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # a layout: a sidebar of links beside the page's text
+        "<tr><td>Home Docs Download Community Blog Contact About Us Search Help</td>"
+        "<td>text</td></tr><tr><td>Menu</td><td>more text</td></tr>",
+        # one row, a note's label and its text
+        "<tr><td>Note</td><td>The build is parallelizable.</td></tr>",
+        # the same first cell twice: rows of data, not facts
+        "<tr><td>x</td><td>1</td></tr><tr><td>x</td><td>2</td></tr>",
+        # three columns
+        "<tr><td>a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr>",
+    ],
+)
+def test_other_tables_without_a_header_are_read_a_cell_a_line(tmp_path: Path, rows: str) -> None:
+    text = _html_text(tmp_path, f"<html><body><table>{rows}</table></body></html>")
+    assert text is not None
+    assert ": " not in text
+
+
 def test_html_file_by_extension_or_content_type(tmp_path: Path) -> None:
     path = tmp_path / "page"
     path.write_text("<p>Hello <i>there</i></p><script>alert(1)</script>")
@@ -185,6 +234,30 @@ def test_query_terms_are_quoted_so_fts_syntax_is_plain_text() -> None:
     assert terms == ("near", "b", "quoted", "col", "x")
     query = build_query(['say "hi"', "x"])
     assert query == '"say ""hi""" OR "x"'
+
+
+def test_the_pieces_of_contractions_are_not_searched() -> None:
+    """ "I'm" searched for "m", "doesn't" for "doesn" and "t": words no passage is about,
+    rare in a manual, which weighed as much as "port" in a question asked in a user's
+    words. A quoted letter is a word ("the 'm' flag")."""
+    question = "My Mac says port 5000 is taken though I'm not running it; Flask's docs don't"
+    assert search_terms(question) == (
+        "mac",
+        "says",
+        "port",
+        "5000",
+        "taken",
+        "though",
+        "running",
+        "flask",
+        "docs",
+    )
+    assert search_terms("Why doesn\u2019t the 'm' flag work? We won't, they've, you'll") == (
+        "m",
+        "flag",
+        "work",
+    )
+    assert search_terms("Which team won?") == ("team", "won")
 
 
 def test_a_huge_question_keeps_a_bounded_query() -> None:

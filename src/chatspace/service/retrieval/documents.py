@@ -128,6 +128,8 @@ _PROSE_CELL = 120
 read a cell a line rather than as rows of data."""
 _CAPTION_CHARS = 100
 """The longest title of a table."""
+_KEY_CHARS = 60
+"""The longest first cell of an HTML table read as ``key: value`` lines: a label."""
 _DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "head", "nav")
 _NAVIGATION = 0.9
 """Share of link text from which a line is navigation, not text: an entry of a table of
@@ -272,7 +274,8 @@ def _json(text: str, size: int) -> Iterator[Block]:
 
 def _html(text: str, size: int) -> Iterator[Block]:
     """The visible text of an HTML document, its ``<title>`` first, one block per line,
-    and its data tables (:func:`_data_table`) as tables in their place.
+    its data tables (:func:`_data_table`) as tables in their place, and its tables of
+    facts (:func:`_facts_table`) as ``key: value`` lines.
 
     Line breaks of the source inside a paragraph are blanks, as a browser shows them (a
     manual wrapped at 80 columns would otherwise cut its sentences at every line end);
@@ -294,13 +297,14 @@ def _html(text: str, size: int) -> Iterator[Block]:
         # as its stylesheet's ``.classifier:before`` shows it: "sep : str, default ','",
         # not "sepstr, default ','" (NumPy-style parameters: pandas, SciPy, scikit-learn)
         classifier.insert_before(CLASSIFIER_MARK)
-    found: list[Table] = []
+    found: list[Table | str] = []
     at: dict[int, int] = {}
     for table in _innermost_tables(soup):
         rows = _data_table(table)
-        if rows is not None:
+        facts = _facts_table(table) if rows is None else None
+        if rows is not None or facts is not None:
             at[id(table)] = len(found)
-            found.append(Table(rows, title=_caption(table)))
+            found.append(facts or Table(rows or [], title=_caption(table)))
     lines = _lines(soup, at)
     paragraph = [title] if title else []
     for line in lines:
@@ -309,7 +313,7 @@ def _html(text: str, size: int) -> Iterator[Block]:
                 yield "\n".join(paragraph)
             paragraph = []
             data = found[int(line[len(_TABLE_AT) :])]
-            yield key_value_text(data.rows, header=True) or data
+            yield data if isinstance(data, str) else key_value_text(data.rows, header=True) or data
         elif line:
             paragraph.append(line)
     if paragraph:
@@ -408,20 +412,60 @@ def _data_table(table: Any) -> list[list[str]] | None:
     """The rows of cell texts of a table of data, one that holds no table: one with a
     header (a ``<thead>``, or a first row of ``<th>`` cells, at least two); None for a
     table that lays a page out (a manual's navigation bar)."""
+    if not _headed(table):
+        return None
+    rows = _cells(table)
+    prose = any(len(cell) > _PROSE_CELL for row in rows for cell in row)
+    return rows if len(rows) >= 2 and not prose else None
+
+
+def _facts_table(table: Any) -> str | None:
+    """A table without a header of two columns whose first cells are short and name each
+    thing once (a directive's "Default: | KeepAliveTimeout 5" in Apache's manual, a
+    converter's "path | like string but also accepts slashes" in Flask's) as ``key:
+    value`` lines, as Word's are read (:func:`~.tables.key_value_text`); None for any
+    other table. Read a cell a line, a value stood apart from what it is, and Apache's
+    labels, links alone on their line, were left out as navigation."""
+    if _headed(table):
+        return None
+    rows = [row for row in _cells(table) if any(row)]
+    keys = [row[0] for row in rows]
+    if len(rows) < 2 or any(len(row) != 2 for row in rows) or len(set(keys)) < len(keys):
+        return None
+    if not all(0 < len(key) <= _KEY_CHARS for key in keys):
+        return None
+    return key_value_text(rows, header=False)
+
+
+def _headed(table: Any) -> bool:
+    """Whether an HTML table has a header: a ``<thead>``, or a first row of ``<th>``
+    cells (at least two)."""
     first = table.find("tr")
-    headed = table.find("thead") is not None or (
+    return table.find("thead") is not None or (
         first is not None
         and len(cells := first.find_all(["th", "td"])) >= 2
         and all(c.name == "th" for c in cells)
     )
-    if not headed:
-        return None
-    rows = [
-        [" ".join(cell.get_text(" ").split()) for cell in tr.find_all(["th", "td"])]
-        for tr in table.find_all("tr")
-    ]
-    prose = any(len(cell) > _PROSE_CELL for row in rows for cell in row)
-    return rows if len(rows) >= 2 and not prose else None
+
+
+def _cells(table: Any) -> list[list[str]]:
+    """The texts of an HTML table's cells, by row, as a browser shows them: blanks made
+    single, a blank where a block starts, none around an inline tag (Apache's
+    ``<code>KeepAliveTimeout <var>num</var>[ms]</code>`` is "KeepAliveTimeout num[ms]")."""
+    from bs4.element import CData, NavigableString, Tag
+
+    def text(node: Any) -> str:
+        if isinstance(node, Tag):
+            return " " if node.name in _BLOCK_TAGS else ""
+        return str(node) if type(node) in (NavigableString, CData) else ""  # not a comment
+
+    rows = []
+    for tr in table.find_all("tr"):
+        row = []
+        for cell in tr.find_all(["th", "td"]):
+            row.append(" ".join("".join(map(text, cell.descendants)).split()))
+        rows.append(row)
+    return rows
 
 
 def _notebook(text: str, size: int) -> Iterator[Block]:

@@ -401,7 +401,13 @@ def key_value_text(rows: Iterable[Sequence[object]], *, header: bool | None = No
         if pairs[0][1].lower() not in _VALUE_HEADERS:
             return None
         cells = cells[1:]
-    lines = [": ".join(c for c in row if c) if len(row) > 1 else row[0] for row in cells]
+    # a key written as a label ("Default:") says its colon once
+    lines = [
+        ": ".join(c for c in (row[0].rstrip(":").rstrip(), *row[1:]) if c)
+        if len(row) > 1
+        else row[0]
+        for row in cells
+    ]
     return "\n".join(lines)
 
 

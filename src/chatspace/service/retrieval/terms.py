@@ -48,6 +48,10 @@ _STOP_TEXT = """a about above after again all also am an and any are as at be be
     this those through to too under until up very was we were what when where which while
     who whom why will with would you your yours tell show give find know"""
 _STOP_WORDS = frozenset(_STOP_TEXT.split())
+_CLITICS = frozenset(("s", "t", "m", "re", "ve", "ll", "d"))
+"""What follows the apostrophe of "Flask's", "don't", "I'm", "they're", "we've", "you'll",
+"I'd": no content word."""
+_APOSTROPHES = "'\u2019"
 _MONTH_NAMES = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
@@ -229,12 +233,26 @@ def holds_phrase(text: str, words: Sequence[str]) -> bool:
     return re.search(rf"(?<![^\W_]){pattern}(?![^\W_])", text, re.I) is not None
 
 
+def _contracted(text: str, match: re.Match[str]) -> bool:
+    """Whether the word ``match`` of ``text`` is a piece of a contraction: what follows a
+    word's apostrophe ("I'm", "Flask's": not the quoted letter of "the 'm' flag"), or the
+    verb before "n't" ("doesn't", "isn't"). "My Mac says port 5000 is already taken even
+    though I'm not running anything" searched for "m", as rare in a manual as "port"."""
+    start, end = match.span()
+    after = start >= 2 and text[start - 1] in _APOSTROPHES and text[start - 2].isalnum()
+    if after and match.group().lower() in _CLITICS:
+        return True
+    negates = re.match(rf"[{_APOSTROPHES}][tT](?!\w)", text[end : end + 3]) is not None
+    return negates and match.group()[-1] in "nN"
+
+
 def search_terms(question: str) -> tuple[str, ...]:
-    """The distinct content words of ``question`` (at most :data:`MAX_TERMS`), lowercased."""
+    """The distinct content words of ``question`` (at most :data:`MAX_TERMS`), lowercased,
+    without the pieces of its contractions (:func:`_contracted`)."""
     terms: dict[str, None] = {}
     for match in WORD.finditer(question):
         word = match.group().lower()
-        if word in _STOP_WORDS or len(word) > MAX_TERM_CHARS:
+        if word in _STOP_WORDS or len(word) > MAX_TERM_CHARS or _contracted(question, match):
             continue
         terms.setdefault(word)
         if len(terms) == MAX_TERMS:

@@ -258,6 +258,7 @@ def test_the_pieces_of_contractions_are_not_searched() -> None:
         "work",
     )
     assert search_terms("Which team won?") == ("team", "won")
+    assert search_terms("Q3 churn in Lyon") == ("q3", "churn", "lyon")  # no "'t" after it
 
 
 def test_a_huge_question_keeps_a_bounded_query() -> None:

@@ -301,10 +301,10 @@ def _html(text: str, size: int) -> Iterator[Block]:
     at: dict[int, int] = {}
     for table in _innermost_tables(soup):
         rows = _data_table(table)
-        facts = _facts_table(table) if rows is None else None
-        if rows is not None or facts is not None:
+        block = Table(rows, title=_caption(table)) if rows is not None else _facts_table(table)
+        if block is not None:
             at[id(table)] = len(found)
-            found.append(facts or Table(rows or [], title=_caption(table)))
+            found.append(block)
     lines = _lines(soup, at)
     paragraph = [title] if title else []
     for line in lines:

@@ -242,6 +242,9 @@ _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
 _WRAP_WORDS = 5
 _TITLE_WORDS = 12
 _ASSIGNS = re.compile(r"\w[\])]?\s*=\s*\S|\w\[")
+"""A line of code that assigns or indexes (``response.headers['X-Frame-Options'] =
+'SAMEORIGIN'``): an example of a thing's use, which weighs as a label when the question
+asks what the thing does."""
 _CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 """Code within prose, as Markdown marks it: "an `(err, value) => ...` callback as the last

@@ -13,8 +13,9 @@ that fits, the one whose matched terms weigh most, where
   ``maintenance_work_mem``;
 - and, in a passage of :data:`RARITY_UNITS` sentences or more, times its rarity among
   them (:func:`_within`): the words a passage is about are in most of its sentences and
-  tell none apart ("Why should the password authentication method be avoided?" of
-  PostgreSQL's page on password authentication: "avoided" is what picks the sentence);
+  tell none apart ("What is the maximum duration of the asynchronous commit risk
+  window?" of a passage whose every sentence says "risk window": "maximum duration" is
+  what picks the sentence);
 - a sentence also holds the terms of the heading it stands under (:func:`_sections`), at
   :data:`HEADED_FACTOR` of its own: "Using RECURSIVE, a WITH query can refer to its own
   output" says "query" itself, under "Recursive Queries";
@@ -34,7 +35,8 @@ that fits, the one whose matched terms weigh most, where
   is a few words that end no sentence) weighs less (:data:`HEADING_FACTOR`): the
   sentence under a heading answers, not the heading (a setting's "max_connections
   (integer)" is a heading, and so is a column with its type, "null_frac float4"; a
-  call, "penguins.dropna()", is not);
+  call, "penguins.dropna()", is not), and so does, for a question of what a thing does,
+  a line of code that assigns or indexes (:data:`_ASSIGNS`: an example of its use);
 - each sentence past the first costs :data:`SENTENCE_COST`, and a run starts with a
   sentence holding terms the rest does not: a quote starts with what answers, so its
   location is the answer's.
@@ -49,7 +51,8 @@ it, which says what "they" are (its location is then that sentence's).
 
 A passage may be quoted twice (:func:`quote_spans`, ``service-l0``'s answers): the best run
 apart from the first, when it holds words of the question the first does not and weighs
-at least :data:`SECOND_QUOTE_SHARE` of it. Each quote keeps the bounds above.
+at least :data:`SECOND_QUOTE_SHARE` of it, and is more than a heading alone (a title names
+what the passage is about; it says nothing of it). Each quote keeps the bounds above.
 
 :func:`claim_words`, :func:`numbers_in` and :func:`quantities_in` are what attribution
 compares (:mod:`chatspace.service.engines.attribution`): content words folded to a crude

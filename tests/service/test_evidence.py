@@ -549,6 +549,77 @@ def test_the_entry_of_a_name_ranks_above_a_guide_that_uses_it(relay: Service) ->
     assert quotes[0] == ("runtime-config-wal.txt", "The default is five minutes (5min)."), quotes
 
 
+AB_OPTIONS = "".join(
+    f"-{letter} value\nSets the {word} of the benchmark run to the value given here.\n"
+    for letter, word in zip(
+        "abcdefghij",
+        ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"],
+        strict=True,
+    )
+)
+AB = (
+    "ab - Apache HTTP server benchmarking tool\n\n"
+    "ab is a tool for benchmarking your Apache HTTP server.\n"
+    "Synopsis\n"
+    "ab [ -A auth-username:password ] [ -c concurrency ] [ -k ] [ -n requests ] url\n"
+    "Options\n"
+    f"{AB_OPTIONS * 2}"
+    "-k\n"
+    "Enable the HTTP KeepAlive feature, i.e., perform multiple requests within one HTTP "
+    "session. Default is no KeepAlive.\n"
+)
+"""Apache's ``ab.html``: its options' entries never say "ab"."""
+SWITCHES = "".join(
+    f"Service {i}: to stop it via the command line switches, use httpd -k stop -n svc{i}; "
+    f"to start it, httpd -k start -n svc{i}; to restart it, httpd -k restart -n svc{i}.\n\n"
+    for i in range(400)
+)
+"""A page that says "-k" and "switches" in every passage (Apache's ``windows.html``)."""
+
+
+def test_a_file_the_question_names_is_searched_for_its_other_words(relay: Service) -> None:
+    """ "What does the -k switch of ab do?": the candidates were the 50 passages that say
+    "k" and "switch" most, all of the page on Windows services; the entry "-k" of
+    ``ab.txt``, which says "k" once and never "ab", was not among them, and the answer
+    quoted ab's introduction. The file's name holds a word of the question (a word of
+    its name counts as held by all its passages): its passages are searched too."""
+    with client_for(relay, new_org()) as c:
+        upload(c, [("ab.txt", AB), ("windows.txt", SWITCHES)])
+        quotes = _quotes(ask(c, "What does the -k switch of ab do?"))
+    assert quotes[0][0] == "ab.txt", quotes
+    assert quotes[0][1].startswith("Enable the HTTP KeepAlive feature"), quotes
+
+
+HTPASSWD = (
+    "htpasswd - Manage user files for basic authentication\n\n"
+    "htpasswd is used to create and update the flat-files used to store usernames and "
+    "password for basic authentication of HTTP users.\n"
+    "Options\n"
+    "-m\nUse MD5 hashing for passwords. This is the default.\n"
+    "-B\nUse bcrypt hashing for passwords. This is currently considered to be very secure.\n"
+    "-d\nUse crypt() hashing for passwords. This is insecure by today's standards.\n"
+    f"{'Usernames are limited to 255 bytes and may not include the character colon. ' * 12}\n"
+    "Restrictions\n"
+    "The cost of computing a bcrypt password hash value increases with the number of "
+    "rounds specified by the -C option. The apr-util library enforces a maximum number of "
+    "rounds of 17 in version 1.6.0 and later.\n"
+)
+
+
+def test_which_option_is_answered_by_the_option_s_entry(relay: Service) -> None:
+    """ "Which option of htpasswd uses bcrypt?": the passage that says "option" and
+    "bcrypt" ("... specified by the -C option") came first, and the entry that answers,
+    "-B" then "Use bcrypt hashing for passwords.", was quoted without its label: the
+    option asked for is the label of the entry whose sentence says what was asked."""
+    with client_for(relay, new_org()) as c:
+        upload(c, [("htpasswd.txt", HTPASSWD)])
+        quotes = _quotes(ask(c, "Which option of htpasswd uses bcrypt?"))
+    assert quotes[0] == (
+        "htpasswd.txt",
+        "-B\nUse bcrypt hashing for passwords. This is currently considered to be very secure.",
+    ), quotes
+
+
 FACILITIES = (
     "The cafeteria on the second floor opens at eight and serves breakfast until half past "
     "ten. Visitors sign in at the front desk and wear a badge while they stay in the "

@@ -292,6 +292,124 @@ def test_the_words_a_passage_is_about_do_not_pick_its_sentence() -> None:
     assert quote.startswith("The actual maximum duration of the risk window is three times"), quote
 
 
+PROXY_PRESERVE_HOST = (
+    "Syntax: ProxyPreserveHost On|Off\n"
+    "Default: ProxyPreserveHost Off\n"
+    "Context: server config, virtual host, directory\n"
+    "Status: Extension\n"
+    "Module: mod_proxy\n"
+    "Compatibility: Usable in directory context in 2.3.3 and later.\n\n"
+    "When enabled, this option will pass the Host: line from the incoming request to the "
+    "proxied host, instead of the hostname specified in the ProxyPass line.\n"
+    "This option should normally be turned Off.\n"
+    "ProxyReceiveBufferSize Directive\n\n"
+    "Description: Network buffer size for proxied HTTP and FTP connections\n"
+    "Syntax: ProxyReceiveBufferSize bytes\n"
+    "Default: ProxyReceiveBufferSize 0\n"
+    "Context: server config, virtual host\n"
+    "Status: Extension\n"
+    "Module: mod_proxy\n"
+)
+CACHE_DEFAULT_EXPIRE = (
+    "CacheDefaultExpire Directive\n\n"
+    "Description: The default duration to cache a document when no expiry date is given.\n"
+    "Syntax: CacheDefaultExpire seconds\n"
+    "Default: CacheDefaultExpire 3600 (one hour)\n"
+    "Module: mod_cache\n"
+    "The CacheDefaultExpire directive specifies a default time, in seconds, to cache a "
+    "document if neither an expiry date nor last-modified date are provided with the "
+    "document. The value specified with the CacheMaxExpire directive does not override it.\n"
+)
+"""Apache's directives: a box of ``key: value`` lines, then what the directive does."""
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "weights", "expected"),
+    [
+        # "when" asked a date, and the syntax's line held the name: it was quoted
+        (
+            PROXY_PRESERVE_HOST,
+            "What happens when ProxyPreserveHost is enabled?",
+            {"happens": 3.8, "ProxyPreserveHost": 6.5, "enabled": 1.9},
+            "When enabled, this option will pass the Host: line",
+        ),
+        # the line whose key is asked of the name answers, not the sentences that say them
+        (
+            CACHE_DEFAULT_EXPIRE,
+            "What is the default value of CacheDefaultExpire?",
+            {"default": 1.2, "value": 1.6, "CacheDefaultExpire": 6.4},
+            "Default: CacheDefaultExpire 3600 (one hour)",
+        ),
+    ],
+)
+def test_a_directive_s_box_is_quoted_for_the_fact_asked(
+    text: str, question: str, weights: dict[str, float], expected: str
+) -> None:
+    """Weights as the service gave them in Apache's manual (the name is rare, the rest
+    are not), in a passage from the middle of the page (its first line is no title)."""
+    hits = _hits(text, *weights, *(w.capitalize() for w in weights))
+    passage = Passage("f", "mod.html", 98, 50_000, text, -1.0, tuple(hits))
+    quote = best_quote(passage, {w.lower(): v for w, v in weights.items()}, question)
+    assert quote.startswith(expected), quote
+
+
+def test_what_a_name_does_is_the_sentence_under_its_label() -> None:
+    """apachectl's commands are a list of labels, each its name alone ("configtest"),
+    then what it does; "What does apachectl configtest do?" quoted a sentence of another
+    command that mentions it ("... checks the configuration files as in configtest ..."),
+    as much as the first under its label by the rule for headings."""
+    text = (
+        "graceful\n"
+        "This command automatically checks the configuration files as in configtest before "
+        "initiating the restart to make sure Apache doesn't die.\n"
+        "configtest\n"
+        "Run a configuration file syntax test. It parses the configuration files and "
+        "either reports Syntax Ok or detailed information about the syntax error.\n"
+    )
+    quote = best_quote(
+        _passage(text, "configtest"), {"configtest": 1.0}, "What does configtest do?"
+    )
+    assert quote.startswith("Run a configuration file syntax test."), quote
+
+
+def test_an_faq_s_question_is_a_heading_not_an_answer() -> None:
+    """R's FAQ heads each entry with its question ("2.12 Why is R named R?"), which held
+    every word of "Why is R named R?" and was quoted; the sentence under it answers."""
+    text = (
+        "2.11 What is CRAN?\n"
+        "The Comprehensive R Archive Network is a collection of sites which carry identical "
+        "material.\n"
+        "2.12 Why is R named R?\n"
+        "The name is partly based on the (first) names of the first two R authors, and "
+        "partly a play on the name of the Bell Labs language S.\n"
+        "2.13 What is the R Foundation?\n"
+        "The R Foundation is a not for profit organization working in the public interest.\n"
+    )
+    passage = Passage("f", "R-FAQ.html", 31, 40_000, text, -1.0, tuple(_hits(text, " R", "named")))
+    quote = best_quote(passage, {"r": 0.3, "named": 1.3}, "Why is R named R?")
+    assert quote.startswith("The name is partly based on the (first) names"), quote
+
+
+def test_what_size_asks_for_a_number() -> None:
+    """Flask's configuration: "What size does MAX_COOKIE_SIZE default to?" quoted the
+    first sentence under the setting's heading, "Warn if cookie headers are larger than
+    this many bytes.", not "Defaults to 4093.": "what size" asks for a number, as "how
+    big" does."""
+    text = (
+        "EXPLAIN_TEMPLATE_LOADING\u00b6\n"
+        "Log debugging information tracing how a template file was loaded.\n"
+        "Default: False\n"
+        "MAX_COOKIE_SIZE\u00b6\n"
+        "Warn if cookie headers are larger than this many bytes. Defaults to 4093. Larger "
+        "cookies may be silently ignored by browsers. Set to 0 to disable the warning.\n"
+    )
+    hits = _hits(text, "MAX_COOKIE_SIZE", "Default")
+    passage = Passage("f", "config.html", 12, 20_000, text, -1.0, tuple(hits))
+    weights = {"size": 3.7, "max_cookie_size": 4.7, "default": 1.2}
+    quote = best_quote(passage, weights, "What size does MAX_COOKIE_SIZE default to?")
+    assert quote.startswith("Defaults to 4093."), quote
+
+
 def test_a_key_value_line_is_quoted_alone() -> None:
     """Flask's converters read as ``key: value`` lines: a line that ends without a stop
     and a next one in lower case were one wrapped sentence, so "What does the path

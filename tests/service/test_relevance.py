@@ -98,6 +98,30 @@ def test_a_question_naming_what_no_file_mentions_cites_nothing(client: httpx.Cli
     assert _cited(ask(client, "When does the Lyon office open?"))[0] == "cities.md"
 
 
+def test_a_function_no_file_names_is_a_subject_the_files_do_not_know(
+    client: httpx.Client,
+) -> None:
+    """R's manuals say much of data frames and their columns, nothing of dplyr: "How do I
+    add a new column to a data frame with dplyr's mutate()?" cited R's introduction to
+    data frames. A word written as a call ("mutate()") is a name, which no file holds."""
+    upload(
+        client,
+        [
+            (
+                "R-intro.md",
+                "# Data frames\n\nA data frame may be regarded as a matrix with columns "
+                "possibly of differing modes. A new column is added to a data frame by "
+                "assigning to it: df$ratio <- df$a / df$b.\n",
+            )
+        ],
+    )
+    assert (
+        _cited(ask(client, "How do I add a new column to a data frame with dplyr's mutate()?"))
+        == []
+    )
+    assert _cited(ask(client, "How do I add a new column to a data frame?")) == ["R-intro.md"]
+
+
 def test_a_passage_without_a_rare_name_of_the_question_is_not_cited(client: httpx.Client) -> None:
     """A manual knows "Australia" only as a time zone: "the capital city of Australia"
     matched "Each state has many cities, but only one capital." and was cited (PostgreSQL's

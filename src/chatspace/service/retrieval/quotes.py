@@ -23,20 +23,24 @@ that fits, the one whose matched terms weigh most, where
   parameter's line, "* `value` {any}"), and does not repeat its name, is its definition
   (:data:`DEFINITION_BONUS`): "SKIP_LOCKED", then what it does; and the first under
   labels one of which opens the entry of an option the question spells (a line that
-  starts with it: "-p", "--prune", then "Before fetching, remove ...") is what the option
-  does, whatever words it holds (:data:`ENTRY_BONUS`);
+  starts with it: "-p", "--prune", then "Before fetching, remove ...") or, for "what
+  does X do", names it alone ("configtest") is what it does, whatever words it holds
+  (:data:`ENTRY_BONUS`), as is a ``key: value`` line whose key the question asks
+  ("Default: CacheDefaultExpire 3600 (one hour)");
 - a run whose first sentence gives what the question asks for (a duration or a size for
-  "how long"; a number that is not a date's day or a time of day for "how much", "what is
-  the default"; a date for "when"; a name for "who"; a sentence of prose for "what does
-  it do", "what does it return") weighs more by
+  "how long"; a number that is not a date's day or a time of day for "how much", "what
+  size", "what is the default"; a date for "when"; a name for "who"; a sentence of prose
+  for "what does it do", "what does it return", "what happens"; the first under an
+  option's label for "which option", quoted from the label) weighs more by
   :data:`SHAPE_BONUS`: three sentences that each hold a word of "When does the Lyon
   office open?" and a year do not beat "The Lyon office opens at 9:00";
-- a heading, a signature line, a bare label or the file's title (its first line, when it
-  is a few words that end no sentence) weighs less (:data:`HEADING_FACTOR`): the
-  sentence under a heading answers, not the heading (a setting's "max_connections
-  (integer)" is a heading, and so is a column with its type, "null_frac float4"; a
-  call, "penguins.dropna()", is not), and so does, for a question of what a thing does,
-  a line of code that assigns or indexes (:data:`_ASSIGNS`: an example of its use);
+- a heading, a signature line, a bare label, an FAQ's question on a line of its own or
+  the file's title (its first line, when it is a few words that end no sentence) weighs
+  less (:data:`HEADING_FACTOR`): the sentence under a heading answers, not the heading (a
+  setting's "max_connections (integer)" is a heading, and so is a column with its type,
+  "null_frac float4"; a call, "penguins.dropna()", is not), and so does, for a question
+  of what a thing does or what happens, a line of code that assigns or indexes or a
+  ``key: value`` line (:data:`_USAGE`: an example of its use, a fact of its entry);
 - each sentence past the first costs :data:`SENTENCE_COST`, and a run starts with a
   sentence holding terms the rest does not: a quote starts with what answers, so its
   location is the answer's.
@@ -126,7 +130,9 @@ heading that matches the question and does not repeat its name: a definition
 ENTRY_BONUS = 1.0
 """Added to a sentence's weight (a share of the question) when it is the first under the
 label of an option the question names ("What does git fetch --prune do?": "-p",
-"--prune", then "Before fetching, remove ..."): that is what it does."""
+"--prune", then "Before fetching, remove ..."): that is what it does; and to a ``key:
+value`` line whose key the question asks of what it names ("What is the default value of
+CacheDefaultExpire?": "Default: CacheDefaultExpire 3600 (one hour)")."""
 ENTRY_LABELS = 3
 """The labels an entry's first sentence may follow its name by: its other names and its
 type ("-c", "--clean"; "--decorate[=short|full|auto|no]")."""
@@ -181,15 +187,25 @@ _LENGTH = re.compile(
 _INNER_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
 _ASKS_LENGTH = re.compile(r"\bhow long\b", re.I)
 _ASKS_NUMBER = re.compile(
-    r"\b(?:how (?:much|many|often|big|large|high|low)|what (?:is|was|are|were) the "
+    r"\b(?:how (?:much|many|often|big|large|high|low)|what size|what (?:is|was|are|were) the "
     r"(?:\w+ )?(?:fee|price|cost|rate|amount|number|total|size|limit|count|percentage|"
     r"share|revenue|budget|value|maximum|minimum|default)s?\b|percent)",
     re.I,
 )
 _ASKS_DATE = re.compile(r"\b(?:when|what (?:date|day|year|month|time))\b", re.I)
 _ASKS_DESCRIPTION = re.compile(r"\bwhat (?:does|do|did)\b.*\b(?:do|return|mean)\W*$", re.I)
-""""What does util.promisify do?": a sentence that says it, not a parameter's line."""
+""""What does util.promisify do?": a sentence that says it, not a parameter's line; the
+first under a label that names it alone ("configtest", then what it does) is its entry."""
+_ASKS_EFFECT = re.compile(r"\bwhat happens\b", re.I)
+""""What happens when ProxyPreserveHost is enabled?": a sentence that says it, not a
+directive's syntax."""
 _ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
+_ASKS_OPTION = re.compile(r"\b(?:which|what) (?:\w+ )?((?:option|flag|switch)(?:e?s)?)\b", re.I)
+""""Which option of htpasswd uses bcrypt?" is answered by the sentence under an option's
+label ("-B", then "Use bcrypt hashing for passwords."), quoted from the label; the word
+"option" says what the answer is, not what it says (the sentences under "Options" are
+not more about it, nor is "... specified by the -C option.")."""
+_OPTION_LABEL = re.compile(r"\s*--?\w")
 _LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
 _PROMPT = re.compile(r"(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.:)(?:\s|$)")
 """An interactive prompt (IPython's, the doctest's) that starts a line of an example: a
@@ -244,10 +260,12 @@ _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
 """A table's key/value line ("Renewal: Automatic ..."): a fact, not a label."""
 _WRAP_WORDS = 5
 _TITLE_WORDS = 12
-_ASSIGNS = re.compile(r"\w[\])]?\s*=\s*\S|\w\[")
+_USAGE = re.compile(r"\w[\])]?\s*=\s*\S|\w\[|^[^:]{1,60}:\s+\S")
 """A line of code that assigns or indexes (``response.headers['X-Frame-Options'] =
-'SAMEORIGIN'``): an example of a thing's use, which weighs as a label when the question
-asks what the thing does."""
+'SAMEORIGIN'``), or a ``key: value`` line ("Syntax: ProxyPreserveHost On|Off"): an
+example of a thing's use or a fact of its entry, which weighs as a label when the
+question asks what the thing does (the line is not prose: it ends no sentence), unless it
+is the line of the parameter asked about ("inplace : bool, default False")."""
 _CODE_CHARS = re.compile(r"[=;{}<>|]|\w\(|^\s")
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 """Code within prose, as Markdown marks it: "an `(err, value) => ...` callback as the last
@@ -285,7 +303,20 @@ def labelled_units(text: str) -> tuple[tuple[Unit, bool], ...]:
     """The sentences of ``text`` (:func:`units_of`), each with whether it is a heading or
     a label (:func:`is_label`). Ranking (a file's headings), quoting and attribution each
     read a passage's sentences: the passages of one question are split once."""
-    return tuple((u, is_label(text[u.start : u.end])) for u in units_of(text))
+    return tuple((u, is_label(text[u.start : u.end]) or _asks(text, u)) for u in units_of(text))
+
+
+def _asks(text: str, unit: Unit) -> bool:
+    """Whether ``unit`` is a line of its own that asks a question in a few words: an FAQ's
+    heading ("2.12 Why is R named R?"), which the sentences under it answer; it answers
+    nothing itself."""
+    line = text[unit.start : unit.end]
+    return (
+        line.endswith("?")
+        and text[unit.start - 1 : unit.start] in ("", "\n")
+        and text[unit.end : unit.end + 1] in ("", "\n")
+        and len(line.split()) <= _TITLE_WORDS
+    )
 
 
 def _wrapped(text: str, before: Unit, start: int) -> bool:
@@ -386,12 +417,12 @@ def _shape(question: str) -> Callable[[str], bool] | None:
         return lambda sentence: _LENGTH.search(sentence) is not None
     if _ASKS_NUMBER.search(question):
         return lambda sentence: bool(quantities_in(sentence))
+    if _describes(question):  # "What happens *when* ...?" asks no date
+        return lambda sentence: _PROSE.search(sentence) is not None and _said(sentence)
     if _ASKS_DATE.search(question):
         return lambda sentence: _MONTH.search(sentence) is not None
     if _ASKS_NAME.search(question):
         return lambda sentence: _INNER_NAME.search(sentence) is not None
-    if _ASKS_DESCRIPTION.search(question):
-        return lambda sentence: _PROSE.search(sentence) is not None and _said(sentence)
     return None
 
 
@@ -474,23 +505,71 @@ def _entries(
     options: frozenset[str],
     flags: frozenset[str],
     calls: frozenset[str] = frozenset(),
+    alone: frozenset[str] = frozenset(),
 ) -> list[bool]:
     """For each sentence, whether it is the first after labels one of which opens the
-    entry of one of ``options``, ``flags`` or ``calls`` (:func:`~.terms.opens_entry`), at most
-    :data:`ENTRY_LABELS` before it: an entry's names ("-p", "--prune"), not a list of
-    signatures that only ends with a sentence ("json_extract(json,path,...)", then
-    twenty more)."""
+    entry of one of ``options``, ``flags`` or ``calls`` (:func:`~.terms.opens_entry`), or
+    is one of the words ``alone`` and nothing else ("configtest", then "Run a
+    configuration file syntax test."), at most :data:`ENTRY_LABELS` before it: an entry's
+    names ("-p", "--prune"), not a list of signatures that only ends with a sentence
+    ("json_extract(json,path,...)", then twenty more)."""
     found: list[bool] = []
     since = ENTRY_LABELS  # labels since the last that opened an entry
     for line, label in zip(lines, labels, strict=True):
         found.append(since < ENTRY_LABELS and not label)
         if not label:
             since = ENTRY_LABELS
-        elif opens_entry(line, options, flags, calls):
+        elif opens_entry(line, options, flags, calls) or _one_of(line, alone):
             since = 0
         else:  # a heading of its own ends the entry ("Archiving operations¶")
             since = ENTRY_LABELS if heads_itself(line) else since + 1
     return found
+
+
+def _describes(question: str) -> bool:
+    """Whether ``question`` asks what a thing does or what happens: a sentence of prose
+    answers it."""
+    return (
+        _ASKS_DESCRIPTION.search(question) is not None or _ASKS_EFFECT.search(question) is not None
+    )
+
+
+def asks_option(question: str) -> bool:
+    """Whether ``question`` asks which option does something (:data:`_ASKS_OPTION`)."""
+    return _ASKS_OPTION.search(question) is not None
+
+
+def _under_option(lines: list[str], labels: list[bool]) -> list[bool]:
+    """For each sentence, whether it is the first under an option's label ("-B")."""
+    return [
+        i > 0 and labels[i - 1] and not labels[i] and _OPTION_LABEL.match(lines[i - 1]) is not None
+        for i in range(len(lines))
+    ]
+
+
+def option_descriptions(text: str) -> list[tuple[int, int]]:
+    """The spans of the sentences of ``text`` that say what an option does: the first
+    under its label ("-B", then "Use bcrypt hashing for passwords.")."""
+    split = labelled_units(text)
+    lines = [text[u.start : u.end] for u, _ in split]
+    under = _under_option(lines, [label for _, label in split])
+    return [(u.start, u.end) for (u, _), first in zip(split, under, strict=True) if first]
+
+
+def _key_asked(line: str, asked: frozenset[str]) -> frozenset[str]:
+    """The words of the key of ``line``, a ``key: value`` line, when the question asks
+    them all ("What is the default value of CacheDefaultExpire?" and "Default:
+    CacheDefaultExpire 3600 (one hour)"); else none."""
+    if not asked or not _KEY_VALUE.match(line):
+        return frozenset()
+    words = frozenset(search_terms(line.partition(":")[0]))
+    return words if words <= asked else frozenset()
+
+
+def _one_of(line: str, words: frozenset[str]) -> bool:
+    """Whether the only word ``line`` searches is one of ``words``."""
+    found = search_terms(line) if words else ()
+    return len(found) == 1 and found[0] in words
 
 
 def _title(passage: Passage, first: Unit) -> bool:
@@ -572,6 +651,8 @@ def quote_spans(
         )
         for u in units
     ]
+    if asked := _ASKS_OPTION.search(question):
+        weights = {t: w for t, w in weights.items() if t != asked.group(1).lower()}
     weights = _within(weights, terms)
     lines = [text[u.start : u.end] for u in units]
     labels = [label for _, label in split]
@@ -582,16 +663,29 @@ def quote_spans(
     anew = [heads_itself(line) for line in lines]
     sections = _sections(says, labels, terms, anew)
     headings = _headings(labels, terms, anew)
-    entries = _entries(lines, labels, options_in(question), flags_in(question), calls_in(question))
+    # a label, or an example's prompt: a quote that starts there weighs less
+    describes = _describes(question)
+    options, flags = options_in(question), flags_in(question)
+    # a name alone on its label line opens its entry, unless options are asked ("-X" is
+    # not "-x": their entries are theirs)
+    asks = _ASKS_DESCRIPTION.search(question) and not options | flags
+    alone = frozenset(weights) if asks else frozenset()
+    entries = _entries(lines, labels, options, flags, calls_in(question), alone)
     parameters = parameters_in(question)
     parameter = [bool(parameters) and opens_parameter(line, parameters) for line in lines]
-    # a label, or an example's prompt: a quote that starts there weighs less
-    describes = _ASKS_DESCRIPTION.search(question) is not None
+    optioned = [asks_option(question) and under for under in _under_option(lines, labels)]
+    keys = [_key_asked(line, frozenset(weights)) for line in lines]
+    keyed = [bool(key and set(section) - key) for key, section in zip(keys, sections, strict=True)]
     lesser = [
         label
         or _PROMPT.match(line.lstrip()) is not None
-        or (describes and _PROSE.search(line) is None and _ASSIGNS.search(line) is not None)
-        for line, label in zip(lines, labels, strict=True)
+        or (
+            describes
+            and not own
+            and _PROSE.search(line) is None
+            and _USAGE.search(line) is not None
+        )
+        for line, label, own in zip(lines, labels, parameter, strict=True)
     ]
     top = max(weights.values(), default=1.0)
 
@@ -609,11 +703,12 @@ def quote_spans(
             for t, f in section.items():
                 found[t] = max(f, found.get(t, 0.0))
         value = weight(found)
-        if value and shape is not None and shape(lines[lo]):
+        if value and ((shape is not None and shape(lines[lo])) or optioned[lo]):
             value += SHAPE_BONUS * top
         if not labels[lo] and (heading := headings[lo]) and not (terms[lo] & heading) and says[lo]:
             value += DEFINITION_BONUS * top
-        if entries[lo] or parameter[lo]:  # what it does, or a parameter's line and type
+        # what it does, a parameter's line and type, or the fact asked of it
+        if entries[lo] or parameter[lo] or keyed[lo]:
             value += ENTRY_BONUS * top
         return value * (HEADING_FACTOR if lesser[lo] else 1.0) - SENTENCE_COST * (hi - lo)
 
@@ -708,6 +803,8 @@ def quote_spans(
             hi += 1
         if introduces(lo, hi) and not quoted(hi + 1):
             hi += 1
+        if optioned[lo] and not quoted(lo - 1):
+            lo -= 1
         taken.append((lo, hi))
         said = said.union(*terms[lo : hi + 1])
         spans.append(quote_span(passage, units[lo].start, units[hi].end))

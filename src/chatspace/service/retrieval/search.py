@@ -69,7 +69,14 @@ from chatspace.service.tokenizer import count_texts
 from chatspace.types import ChatMessage, question_of
 
 from .locations import Mark
-from .quotes import defines_option, holds_parameter, labelled_units, named_in_file
+from .quotes import (
+    asks_option,
+    defines_option,
+    holds_parameter,
+    labelled_units,
+    named_in_file,
+    option_descriptions,
+)
 from .scope import Scope, resolve_scope
 from .tables import (
     MEASURES,
@@ -282,6 +289,8 @@ class Query:
     tallies: bool = False
     """Whether it asks for a value computed over a table's rows ("How many victims were
     female?", :func:`~.tables.asks_computation`)."""
+    which_option: bool = False
+    """Whether it asks which option does something (:func:`~.quotes.asks_option`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,15 +341,17 @@ def _searched_text(messages: Sequence[ChatMessage]) -> str:
 
 def names_in(question: str) -> frozenset[str]:
     """The search terms ``question`` writes as names: capitalized inside a sentence
-    ("the capital of *Australia*", "the *NPS* of *Nice*"), lowercased; not a month's or
-    a day's (:data:`~.terms.CALENDAR`)."""
+    ("the capital of *Australia*", "the *NPS* of *Nice*") or called ("dplyr's
+    *mutate()*"), lowercased; not a month's or a day's (:data:`~.terms.CALENDAR`)."""
     names = {m.group().lower() for m in WORD.finditer(question) if _is_name(question, m)}
     return frozenset(names) & frozenset(search_terms(question)) - CALENDAR
 
 
 def _is_name(question: str, match: re.Match[str]) -> bool:
     """Whether the word ``match`` of ``question`` is written as a name: capitalized, and
-    not because it starts a sentence."""
+    not because it starts a sentence, or as a function's, followed by "()"."""
+    if question.startswith("()", match.end()):
+        return True
     return match.group()[0].isupper() and not _begins_sentence(question, match.start())
 
 
@@ -462,6 +473,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         parameters_in(question),
         names_the_table(question),
         asks_computation(question),
+        asks_option(question),
     )
 
 
@@ -562,12 +574,13 @@ class _Lexical:
     stems: Mapping[str, Sequence[str]] = field(default_factory=dict)
     """The stems of the candidates' matched tokens."""
 
-    def headed(self, pid: int, p: Passage) -> float:
-        """The share of the question's weight that candidate ``pid`` holds in its headings
-        and labels (computed for the few candidates whose order it may change: it reads
-        the passage's sentences)."""
-        labelled = {s for t in _label_tokens(p) for s in self.stems.get(t, ())}
-        return sum(share for stems, share in self.covers.get(pid, ()) if stems <= labelled)
+    def held_in(self, pid: int, p: Passage, spans: Sequence[tuple[int, int]]) -> float:
+        """The share of the question's weight that candidate ``pid`` holds within ``spans``
+        of its text (its headings and labels; what its options do): computed for the few
+        candidates whose order it may change, as it reads the passage's sentences."""
+        tokens = [p.text[a:b] for a, b in p.hits if any(s <= a and b <= e for s, e in spans)]
+        held = {s for t in tokens for s in self.stems.get(t, ())}
+        return sum(share for stems, share in self.covers.get(pid, ()) if stems <= held)
 
 
 def _lexical(
@@ -670,11 +683,10 @@ def _tables_meant(
     return frozenset()
 
 
-def _label_tokens(p: Passage) -> list[str]:
-    """The matched tokens of ``p`` that stand in one of its headings or labels
-    (:func:`~.quotes.is_label`): what the sentences under them are about."""
-    spans = [(u.start, u.end) for u, label in labelled_units(p.text) if label]
-    return [p.text[a:b] for a, b in p.hits if any(s <= a and b <= e for s, e in spans)]
+def _labels(p: Passage) -> list[tuple[int, int]]:
+    """The spans of the headings and labels of ``p`` (:func:`~.quotes.is_label`): what
+    the sentences under them are about."""
+    return [(u.start, u.end) for u, label in labelled_units(p.text) if label]
 
 
 def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
@@ -703,6 +715,44 @@ def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], qu
         _files_named(conn, where, name) <= NAMING_FILES
         for name in (query.names - query.roles) & named
     )
+
+
+def _in_named_files(
+    conn: sa.Connection,
+    text: FullText,
+    where: Workspace,
+    query: Query,
+    weights: _Weights,
+    rows: Sequence[Hit],
+    scope: Scope,
+    limit: int,
+) -> list[Hit]:
+    """The best passages for ``query`` of the candidates' files whose name holds one of
+    its terms that at most :data:`NAMING_FILES` files' names hold, not among ``rows``:
+    "What does the -k switch of ab do?" names ``ab.html``, whose entry "-k", then "Enable
+    the HTTP KeepAlive feature", never says "ab" and was not among the 50 passages that
+    say "k" most. The name's word counts as covered in every passage of the file
+    (:func:`_lexical`); this gives the file's passages the chance to show it."""
+    terms = set(query.terms)
+    words = {p.file_id: set(WORD.findall(p.filename.lower())) & terms for _, p in rows}
+    naming = {t for found in words.values() for t in found}
+    few = {t for t in naming if _files_named(conn, where, t) <= NAMING_FILES}
+    files = frozenset(f for f, found in words.items() if found & few)
+    if scope.file_ids is not None:
+        files &= scope.file_ids
+    if not files:
+        return []
+    seen = {pid for pid, _ in rows}
+    found = text.candidates(
+        conn,
+        where=where,
+        terms=query.terms,
+        weights=weights.shares,
+        scope=replace(scope, file_ids=files),
+        limit=limit,
+        searched=searched_terms(query.terms, weights.counts, weights.passages or 0),
+    )
+    return [(pid, p) for pid, p in found if pid not in seen]
 
 
 def _any_file(where: Workspace) -> sa.Select[tuple[int]]:
@@ -790,6 +840,8 @@ class _Ranked(NamedTuple):
     relevance: float
     coverage: float | None
     similarity: float | None
+    entry: bool
+    """Whether it holds the entry of a name the question asks about (:func:`_entry_names`)."""
 
 
 def _headed_first(
@@ -813,8 +865,13 @@ def _headed_first(
             continue
         mine = [ranked[i] for i in held]
         bonus = {
-            r.pid: HEADED_WEIGHT * lexical.headed(r.pid, r.passage)
-            + ENTRY_WEIGHT * defines_option(r.passage.text, *_entry_names(r.passage, query))
+            r.pid: HEADED_WEIGHT * lexical.held_in(r.pid, r.passage, _labels(r.passage))
+            + ENTRY_WEIGHT
+            * (
+                query.which_option
+                and lexical.held_in(r.pid, r.passage, option_descriptions(r.passage.text))
+            )
+            + ENTRY_WEIGHT * r.entry
             + ENTRY_WEIGHT * holds_parameter(r.passage.text, query.parameters)
             + INTRO_WEIGHT * (file_id in intro and r.passage.ord == 0)
             for r in mine
@@ -896,6 +953,7 @@ def rank(
         limit=pool,
         searched=searched_terms(terms, weights.counts, weights.passages or 0),
     )
+    rows += _in_named_files(conn, text, where, query, weights, rows, scope, pool)
     cosine = None
     if dense is not None and query.text.strip():
         seen = [pid for pid, _ in rows]
@@ -931,12 +989,11 @@ def rank(
         coverage = lexical.coverage.get(pid, 0.0) if terms else None
         rel = relevance_of(coverage or 0.0, similarity, share)
         order = rel + TITLE_WEIGHT * titled.shares.get(p.file_id, 0.0)
-        if query.calls and defines_option(p.text, frozenset(), frozenset(), query.calls):
-            order += CALL_WEIGHT
+        called = bool(query.calls) and defines_option(p.text, frozenset(), frozenset(), query.calls)
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
-        names, flags, _ = _entry_names(p, query)
-        if not below and defines_option(p.text, names, flags):
-            order += NAMED_ENTRY_WEIGHT
+        names, flags, calls = _entry_names(p, query)
+        named = defines_option(p.text, names, flags)
+        order += CALL_WEIGHT * called + NAMED_ENTRY_WEIGHT * (named and not below)
         # narrowed to a few files (or to the table it means, :func:`_tables_meant`), a
         # question about a table's column or its shape is about that table (or computed
         # over the rows with a word of the question: "How many victims were female?")
@@ -944,7 +1001,8 @@ def rank(
             _rows_of_a_table(p) and (query.shape or (query.tallies and bool(p.hits)))
         )
         below = below and not ((narrowed or p.file_id in meant) and about)
-        ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity))
+        entry = named or (called and bool(calls))
+        ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity, entry))
     ranked.sort(key=lambda r: r[:4])
     # what a thing is or does, not one of its options (their entries come first)
     intro = titled.about if query.describes and not query.options | query.flags else frozenset()

@@ -86,13 +86,18 @@ def test_html_without_a_closed_head_still_has_its_body(tmp_path: Path) -> None:
 
 
 def test_html_navigation_is_left_out(tmp_path: Path) -> None:
-    """A menu, a table of contents, a Prev / Next bar and a "See Also" line of names are
-    links, not text, which passages carried to models. Text that links what it names
+    """A menu, a table of contents, a Prev / Next bar (texinfo's says which links move
+    through the manual, ``rel="next"``; its labels are a quarter of the line) and a "See
+    Also" line of names are links, not text, which passages carried to models (R's FAQ
+    quoted "Next: Why is R named R?, Previous: What is CRAN?, ..."). Text that links what it names
     stays: prose, a reference's parameters (two thirds links), a book's index, code;
     and a character reference to a control character is a blank, never a link's mark."""
     html = """<html><head><title>Vacuum</title></head><body>
     <nav><a href="/">Home</a> <a href="/docs">Docs</a></nav>
     <div class="navheader"><a href="prev.html">Prev</a> <a href="next.html">Next</a></div>
+    <div class="header"><p>Next: <a href="#b" accesskey="n" rel="next">R Basics</a>,
+    Previous: <a href="#t" rel="prev">R FAQ</a>, Up: <a href="#t" rel="up">R FAQ</a>
+    &nbsp; [<a href="#c" rel="contents">Contents</a>]</p></div>
     <div class="toc"><dl><dt><a href="a.html">24.1. Routine Vacuuming</a></dt>
     <dd><dl><dt><a href="b.html">24.1.1. Vacuuming Basics</a></dt></dl></dd></dl></div>
     <p>Existing replication slots and their state can be seen in the

@@ -137,6 +137,11 @@ contents, a "See also" line of names, a Prev / Up / Next bar. Lower shares are t
 reference links every type and name it mentions (Node.js's API lists its parameters as
 "path <string> | <Buffer> | <URL>", two thirds links), and so does a book's index
 ("vacuum_cost_delay configuration parameter, Cost-based Vacuum Delay")."""
+_NAV_RELS = frozenset({"next", "prev", "previous", "up", "contents", "index", "start"})
+"""The ``rel`` of a link that moves through a document (texinfo's "Next: Introduction,
+Previous: R FAQ, Up: R FAQ [Contents]", whose labels and brackets are a quarter of the
+line): a line that holds one is navigation, whatever share of it is linked."""
+_NAV_MARK = "\x10"
 _LINK_START, _LINK_END = "\x0e", "\x0f"
 """Around a link's text while lines are measured: control characters, which :func:`_lines`
 makes blanks in the page's own text (a character reference can make one)."""
@@ -345,6 +350,8 @@ def _lines(soup: Any, tables: dict[int, int]) -> list[str]:
                 parts.append("\n")
                 stack.append(("\n", in_pre))
             if node.name == "a" and not in_pre:
+                if _NAV_RELS.intersection(node.get("rel") or ()):
+                    parts.append(_NAV_MARK)
                 parts.append(_LINK_START)
                 stack.append((_LINK_END, in_pre))
             inside = in_pre or node.name == "pre"
@@ -357,7 +364,9 @@ def _lines(soup: Any, tables: dict[int, int]) -> list[str]:
 
 def _text_of(line: str) -> str:
     """A line of the page with its blanks made single and its link marks taken out; empty
-    when it is navigation (:data:`_NAVIGATION`)."""
+    when it is navigation (:data:`_NAVIGATION`, :data:`_NAV_RELS`)."""
+    if _NAV_MARK in line:
+        return ""
     linked = sum(len("".join(link.split())) for link in _LINKED.findall(line))
     words = line.replace(_LINK_START, "").replace(_LINK_END, "").split()
     if linked and linked >= _NAVIGATION * sum(map(len, words)):

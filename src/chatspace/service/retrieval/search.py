@@ -711,10 +711,7 @@ def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], qu
     name many files share ("Query" in a manual's ``runtime-config-query.html``) names
     none of them."""
     named = {w for _, p in rows for w in WORD.findall(p.filename.lower())}
-    return any(
-        _files_named(conn, where, name) <= NAMING_FILES
-        for name in (query.names - query.roles) & named
-    )
+    return bool(_naming_few_files(conn, where, (query.names - query.roles) & named))
 
 
 def _in_named_files(
@@ -736,7 +733,7 @@ def _in_named_files(
     terms = set(query.terms)
     words = {p.file_id: set(WORD.findall(p.filename.lower())) & terms for _, p in rows}
     naming = {t for found in words.values() for t in found}
-    few = {t for t in naming if _files_named(conn, where, t) <= NAMING_FILES}
+    few = _naming_few_files(conn, where, naming)
     files = frozenset(f for f, found in words.items() if found & few)
     if scope.file_ids is not None:
         files &= scope.file_ids
@@ -766,17 +763,27 @@ def _has_files(conn: sa.Connection, where: Workspace) -> bool:
 
 def _no_file_named(conn: sa.Connection, where: Workspace, term: str) -> bool:
     """Whether no file of the workspace ``where`` has ``term`` in its name."""
-    return _files_named(conn, where, term, limit=1) == 0
-
-
-def _files_named(
-    conn: sa.Connection, where: Workspace, term: str, limit: int = NAMING_FILES + 1
-) -> int:
-    """How many files of the workspace ``where`` have ``term`` in their name, counted up
-    to ``limit``."""
     named = sa.func.lower(schema.files.c.filename).contains(term, autoescape=True)
-    found = _any_file(where).where(named).limit(limit).subquery()
-    return conn.execute(sa.select(sa.func.count()).select_from(found)).scalar_one()
+    return conn.execute(_any_file(where).where(named).limit(1)).first() is None
+
+
+def _naming_few_files(
+    conn: sa.Connection, where: Workspace, terms: set[str] | frozenset[str]
+) -> set[str]:
+    """Those of ``terms`` that at most :data:`NAMING_FILES` files of the workspace
+    ``where`` have in their name, counted in one pass over its files."""
+    if not terms:
+        return set()
+    ordered = sorted(terms)
+    name = sa.func.lower(schema.files.c.filename)
+    counts = [
+        sa.func.sum(sa.case((name.contains(t, autoescape=True), 1), else_=0)) for t in ordered
+    ]
+    files = schema.files.c
+    found = conn.execute(
+        sa.select(*counts).where(files.org_id == where[0], files.workspace_id == where[1])
+    ).one()
+    return {t for t, n in zip(ordered, found, strict=True) if (n or 0) <= NAMING_FILES}
 
 
 class _Titles(NamedTuple):
@@ -894,7 +901,9 @@ def _entry_names(
     if query.options or query.flags:
         return query.options, query.flags, frozenset()
     names = frozenset(t for t in query.terms if is_identifier(t))
-    return names - named_in_file(passage, [names]), frozenset(), query.calls
+    if names:
+        names -= named_in_file(passage, [names])
+    return names, frozenset(), query.calls
 
 
 def relevance_of(coverage: float, cosine: float | None, lexical_share: float) -> float:

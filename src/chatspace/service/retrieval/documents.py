@@ -305,8 +305,12 @@ def _html(text: str, size: int) -> Iterator[Block]:
     found: list[Table | str] = []
     at: dict[int, int] = {}
     for table in _innermost_tables(soup):
-        rows = _data_table(table)
-        block = Table(rows, title=_caption(table)) if rows is not None else _facts_table(table)
+        block: Table | str | None
+        if _headed(table):
+            rows = _data_table(table)
+            block = Table(rows, title=_caption(table)) if rows is not None else None
+        else:
+            block = _facts_table(table)
         if block is not None:
             at[id(table)] = len(found)
             found.append(block)
@@ -418,11 +422,8 @@ def _innermost_tables(soup: Any) -> list[Any]:
 
 
 def _data_table(table: Any) -> list[list[str]] | None:
-    """The rows of cell texts of a table of data, one that holds no table: one with a
-    header (a ``<thead>``, or a first row of ``<th>`` cells, at least two); None for a
-    table that lays a page out (a manual's navigation bar)."""
-    if not _headed(table):
-        return None
+    """The rows of cell texts of a table with a header (:func:`_headed`) that holds no
+    table and no prose; None for one that lays a page out (a manual's navigation bar)."""
     rows = _cells(table)
     prose = any(len(cell) > _PROSE_CELL for row in rows for cell in row)
     return rows if len(rows) >= 2 and not prose else None
@@ -435,8 +436,6 @@ def _facts_table(table: Any) -> str | None:
     value`` lines, as Word's are read (:func:`~.tables.key_value_text`); None for any
     other table. Read a cell a line, a value stood apart from what it is, and Apache's
     labels, links alone on their line, were left out as navigation."""
-    if _headed(table):
-        return None
     rows = [row for row in _cells(table) if any(row)]
     keys = [row[0] for row in rows]
     if len(rows) < 2 or any(len(row) != 2 for row in rows) or len(set(keys)) < len(keys):

@@ -692,6 +692,30 @@ def test_a_quote_said_in_another_is_shown_once() -> None:
     assert [n.file_citation.quote for n in choice.annotations if n.file_citation] == [logs]
 
 
+def test_a_heading_alone_is_no_bullet_after_one_that_says_something() -> None:
+    """Apache's mod_cache: "What is the default value of CacheDefaultExpire?" listed,
+    after the "Default:" line and the sentences, the heading "CacheDefaultExpire
+    Directive \u00b6" of a passage whose best quote it was: it says nothing."""
+    said = "Default: CacheDefaultExpire 3600 (one hour)\nModule: mod_cache"
+    heading = "CacheDefaultExpire Directive \u00b6"
+    words = ("CacheDefaultExpire", "Default")
+    passages = tuple(
+        Passage("f", "mod_cache.html", i, 5_000 * (i + 1), text, -1.0, tuple(_hits(text, *words)))
+        for i, text in enumerate((said, heading))
+    )
+    question = "What is the default value of CacheDefaultExpire?"
+    request = ChatCompletionRequest.model_validate(
+        {"model": "service-l0", "messages": [{"role": "user", "content": question}]}
+    )
+    [choice] = answer(request, Retrieval(question, ("cachedefaultexpire", "default"), passages))
+    quotes = [n.file_citation.quote for n in choice.annotations if n.file_citation]
+    assert quotes == ["Default: CacheDefaultExpire 3600 (one hour)"], quotes
+    [alone] = answer(request, Retrieval(question, ("cachedefaultexpire", "default"), passages[1:]))
+    assert [n.file_citation.quote for n in alone.annotations if n.file_citation] == [
+        "CacheDefaultExpire Directive \u00b6"
+    ]
+
+
 def test_a_second_quote_that_says_nothing_new_is_not_shown() -> None:
     """ "The Lyon office opens at 9:00" holds "office" and "opens" as the first quote does,
     and nothing else of the question: it is not a second answer to which office opens at

@@ -33,7 +33,7 @@ from typing import Any
 
 from chatspace._version import __version__
 from chatspace._wire import DEFAULT_MODEL
-from chatspace.service.retrieval.quotes import quote_spans
+from chatspace.service.retrieval.quotes import is_label, quote_spans
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import truncate
 from chatspace.types import Annotation, ChatCompletionRequest
@@ -83,7 +83,8 @@ def quotes_of(
 def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ...]] | None:
     """The lead, then a bullet per quote; a table's bullets (rows, or a value computed
     over them, with a marker per row cited) come from :func:`.table_rows.answer_tables`.
-    None without a bullet: a table block's header alone, quoted, says nothing."""
+    None without a bullet: a table block's header alone, quoted, says nothing, nor does a
+    heading alone after another bullet."""
     content = lead + "\n"
     annotations: list[Annotation] = []
     seen: list[str] = []  # a quote within one shown, or around it, says it again
@@ -98,9 +99,14 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
             for start, end, shown in quotes_of(passage, retrieval):
                 if header is not None and end <= header:
                     continue
+                # a heading alone ("CacheDefaultExpire Directive ¶") says nothing once a
+                # bullet says something
+                quoted = passage.text[start:end]
+                if seen and "\n" not in quoted and is_label(quoted):
+                    continue
                 if shown and not any(shown in other or other in shown for other in seen):
                     seen.append(shown)
-                    cite = Cite(index, passage.text[start:end], start)
+                    cite = Cite(index, quoted, start)
                     bullets.append((f'"{shown}" ({passage.filename}) ', cite))
         for bullet in bullets:
             content += "\n- "

@@ -651,6 +651,7 @@ def quote_spans(
         )
         for u in units
     ]
+    # "which option": the word "option" says what the answer is, not what it says
     if asked := _ASKS_OPTION.search(question):
         weights = {t: w for t, w in weights.items() if t != asked.group(1).lower()}
     weights = _within(weights, terms)
@@ -663,8 +664,6 @@ def quote_spans(
     anew = [heads_itself(line) for line in lines]
     sections = _sections(says, labels, terms, anew)
     headings = _headings(labels, terms, anew)
-    # a label, or an example's prompt: a quote that starts there weighs less
-    describes = _describes(question)
     options, flags = options_in(question), flags_in(question)
     # a name alone on its label line opens its entry, unless options are asked ("-X" is
     # not "-x": their entries are theirs)
@@ -673,9 +672,11 @@ def quote_spans(
     entries = _entries(lines, labels, options, flags, calls_in(question), alone)
     parameters = parameters_in(question)
     parameter = [bool(parameters) and opens_parameter(line, parameters) for line in lines]
-    optioned = [asks_option(question) and under for under in _under_option(lines, labels)]
+    optioned = [bool(asked) and under for under in _under_option(lines, labels)]
     keys = [_key_asked(line, frozenset(weights)) for line in lines]
     keyed = [bool(key and set(section) - key) for key, section in zip(keys, sections, strict=True)]
+    # a label, or an example's prompt: a quote that starts there weighs less
+    describes = _describes(question)
     lesser = [
         label
         or _PROMPT.match(line.lstrip()) is not None

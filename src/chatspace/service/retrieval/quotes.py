@@ -260,7 +260,7 @@ _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
 """A table's key/value line ("Renewal: Automatic ..."): a fact, not a label."""
 _WRAP_WORDS = 5
 _TITLE_WORDS = 12
-_USAGE = re.compile(r"\w[\])]?\s*=\s*\S|\w\[|^[^:]{1,60}:\s+\S")
+_USAGE = re.compile(rf"\w[\])]?\s*=\s*\S|\w\[|{_KEY_VALUE.pattern}")
 """A line of code that assigns or indexes (``response.headers['X-Frame-Options'] =
 'SAMEORIGIN'``), or a ``key: value`` line ("Syntax: ProxyPreserveHost On|Off"): an
 example of a thing's use or a fact of its entry, which weighs as a label when the
@@ -668,12 +668,13 @@ def quote_spans(
     # a name alone on its label line opens its entry, unless options are asked ("-X" is
     # not "-x": their entries are theirs)
     asks = _ASKS_DESCRIPTION.search(question) and not options | flags
-    alone = frozenset(weights) if asks else frozenset()
+    asked_terms = frozenset(weights)
+    alone = asked_terms if asks else frozenset()
     entries = _entries(lines, labels, options, flags, calls_in(question), alone)
     parameters = parameters_in(question)
     parameter = [bool(parameters) and opens_parameter(line, parameters) for line in lines]
     optioned = [bool(asked) and under for under in _under_option(lines, labels)]
-    keys = [_key_asked(line, frozenset(weights)) for line in lines]
+    keys = [_key_asked(line, asked_terms) for line in lines]
     keyed = [bool(key and set(section) - key) for key, section in zip(keys, sections, strict=True)]
     # a label, or an example's prompt: a quote that starts there weighs less
     describes = _describes(question)

@@ -601,7 +601,7 @@ def _lexical(
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
-    named = {pid: frozenset(WORD.findall(p.filename.lower())) for pid, p in rows}
+    named = {pid: _name_words(p) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = computing = 0.0
@@ -704,13 +704,19 @@ def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
     )
 
 
+def _name_words(p: Passage) -> frozenset[str]:
+    """The words of the name of ``p``'s file, lowercased (``stock-genoa.csv``: stock,
+    genoa, csv): a question that says one of them may be about that file."""
+    return frozenset(WORD.findall(p.filename.lower()))
+
+
 def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
     """Whether a name of the question is in the name of a candidate's file ("the *Acme*
     contract" and ``acme-contract.docx``), and in those of at most :data:`NAMING_FILES`
     files of the workspace: the question is about that file, whatever else it names. A
     name many files share ("Query" in a manual's ``runtime-config-query.html``) names
     none of them."""
-    named = {w for _, p in rows for w in WORD.findall(p.filename.lower())}
+    named = {w for _, p in rows for w in _name_words(p)}
     return bool(_naming_few_files(conn, where, (query.names - query.roles) & named))
 
 
@@ -720,6 +726,7 @@ def _in_named_files(
     where: Workspace,
     query: Query,
     weights: _Weights,
+    searched: Searched | None,
     rows: Sequence[Hit],
     scope: Scope,
     limit: int,
@@ -731,7 +738,7 @@ def _in_named_files(
     say "k" most. The name's word counts as covered in every passage of the file
     (:func:`_lexical`); this gives the file's passages the chance to show it."""
     terms = set(query.terms)
-    words = {p.file_id: set(WORD.findall(p.filename.lower())) & terms for _, p in rows}
+    words = {p.file_id: _name_words(p) & terms for _, p in rows}
     naming = {t for found in words.values() for t in found}
     few = _naming_few_files(conn, where, naming)
     files = frozenset(f for f, found in words.items() if found & few)
@@ -747,7 +754,7 @@ def _in_named_files(
         weights=weights.shares,
         scope=replace(scope, file_ids=files),
         limit=limit,
-        searched=searched_terms(query.terms, weights.counts, weights.passages or 0),
+        searched=searched,
     )
     return [(pid, p) for pid, p in found if pid not in seen]
 
@@ -953,6 +960,7 @@ def rank(
         weights = _weights(conn, text, where, query) if terms else _Weights([], [])
     if weights.passages == 0:  # a workspace without passages: no candidate query to run
         return Ranking()
+    searched = searched_terms(terms, weights.counts, weights.passages or 0)
     rows = text.candidates(
         conn,
         where=where,
@@ -960,9 +968,9 @@ def rank(
         weights=weights.shares,
         scope=scope,
         limit=pool,
-        searched=searched_terms(terms, weights.counts, weights.passages or 0),
+        searched=searched,
     )
-    rows += _in_named_files(conn, text, where, query, weights, rows, scope, pool)
+    rows += _in_named_files(conn, text, where, query, weights, searched, rows, scope, pool)
     cosine = None
     if dense is not None and query.text.strip():
         seen = [pid for pid, _ in rows]

@@ -590,6 +590,54 @@ def test_a_file_the_question_names_is_searched_for_its_other_words(relay: Servic
     assert quotes[0][1].startswith("Enable the HTTP KeepAlive feature"), quotes
 
 
+MOD_EXPIRES = (
+    "mod_expires\n\n"
+    "This module controls the setting of the Expires HTTP header and the max-age directive "
+    "of the Cache-Control HTTP header in server responses. The expiration date can set to "
+    "be relative to either the time the source file was last modified, or to the time of "
+    "the client access.\n\n"
+    "ExpiresActive Directive \u00b6\n\n"
+    "Description: Enables generation of Expires headers\n"
+    "Syntax: ExpiresActive On|Off\n"
+    "Default: ExpiresActive Off\n"
+    "Context: server config, virtual host, directory, .htaccess\n"
+    "Module: mod_expires\n\n"
+    "This directive enables or disables the generation of the Expires and Cache-Control "
+    "headers for the document realm in question. If set to Off, the headers will not be "
+    "generated for any document in the realm.\n\n"
+    "ExpiresByType Directive \u00b6\n\n"
+    "Description: Value of the Expires header configured by MIME type\n"
+    "Syntax: ExpiresByType MIME-type <code>seconds\n"
+    "Module: mod_expires\n\n"
+    "This directive defines the value of the Expires header and the max-age directive of "
+    "the Cache-Control header generated for documents of the specified type. "
+    "Note that this directive only has effect if ExpiresActive On has been specified.\n"
+    "Example:\n"
+    "# enable expirations\n"
+    "ExpiresActive On\n"
+    "# expire GIF images after a month in the client's cache\n"
+    "ExpiresByType image/gif A2592000\n"
+    "Example with wildcard:\n"
+    "ExpiresActive On\n"
+    "# All images expire after 1 month\n"
+    'ExpiresByType image/* "access plus 1 month"\n'
+)
+"""Apache's ``mod_expires.html``: each directive's entry is a heading, its box of facts,
+then what it does; the examples of another directive's entry start with its name."""
+
+
+def test_a_directive_s_heading_opens_its_entry(relay: Service) -> None:
+    """ "What does the ExpiresActive directive do?": the passage of ExpiresByType's
+    examples ("ExpiresActive On", twice) came first of the page's by a hair, and its quote
+    was an example; a name written in CamelCase is a directive's or a class's, whose
+    entry is the heading that starts with it (then its box of ``key: value`` facts, then
+    what it does)."""
+    with client_for(relay, new_org()) as c:
+        upload(c, [("mod_expires.txt", MOD_EXPIRES)])
+        quotes = _quotes(ask(c, "What does the ExpiresActive directive do?"))
+    assert quotes[0][1].startswith("This directive enables or disables the generation"), quotes
+
+
 HTPASSWD = (
     "htpasswd - Manage user files for basic authentication\n\n"
     "htpasswd is used to create and update the flat-files used to store usernames and "

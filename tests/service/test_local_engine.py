@@ -454,6 +454,24 @@ def test_an_entry_is_its_names_then_what_it_does_not_a_list_of_signatures() -> N
     assert defines_option(setting, frozenset({"work_mem"}), frozenset())
 
 
+def test_a_heading_opens_the_entry_of_the_name_it_starts_with_after_its_box() -> None:
+    """Apache's directives: "UserDir Directive ¶", its box of facts, then what it does. An
+    example's line that starts with the name ("UserDir public_html" in the guide to
+    per-user directories) is no entry of it, and a heading whose box ends the passage
+    holds none of its sentences."""
+    headed = frozenset({"userdir"})
+    box = "Description: Location of the user-specific directories\nModule: mod_userdir\n"
+    entry = f"UserDir Directive \u00b6\n{box}The UserDir directive sets the real directory."
+    assert defines_option(entry, frozenset(), frozenset(), headed=headed)
+    example = "UserDir public_html\nThe UserDir directive specifies a directory."
+    assert not defines_option(example, frozenset(), frozenset(), headed=headed)
+    assert not defines_option(
+        f"UserDir Directive \u00b6\n{box}", frozenset(), frozenset(), headed=headed
+    )
+    other = f"AliasMatch Directive \u00b6\n{box}It maps a URL to a directory."
+    assert not defines_option(other, frozenset(), frozenset(), headed=headed)
+
+
 def test_a_function_s_signature_heads_the_sentence_that_says_what_it_does() -> None:
     """A reference table's row (PostgreSQL's string functions, as extracted): the
     signature, its description, an example. "What does concat_ws do?" quoted the signature

@@ -23,6 +23,7 @@ from chatspace.service.retrieval.terms import (
     MAX_OPTIONS,
     OPTION_CHARS,
     calls_in,
+    camel_names,
     flags_in,
     options_in,
     parameters_in,
@@ -351,6 +352,20 @@ def test_rows_that_match_equally_are_quoted_by_the_first(client: httpx.Client) -
     assert "\n" not in first["quote"]
     assert first["quote"].split(",")[1:4] == ["Nice", "login", "open"]
     assert "city: Nice, product: login, status: open" in _content(answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("What does the ExpiresActive directive do?", {"expiresactive"}),
+        ("What is the default value of SSLProtocol?", {"sslprotocol"}),
+        ("How do I pivot a DataFrame?", {"dataframe"}),
+        ("Which PDFs mention Q3 and the NPS of Nice?", set()),
+        ("What does the Acme Contract say?", set()),
+    ],
+)
+def test_a_name_in_camel_case_is_a_directive_s_or_a_class_s(question: str, names: set[str]) -> None:
+    assert camel_names(question) == names
 
 
 @pytest.mark.parametrize(

@@ -488,15 +488,21 @@ def holds_parameter(text: str, names: frozenset[str]) -> bool:
 
 
 def defines_option(
-    text: str, options: frozenset[str], flags: frozenset[str], calls: frozenset[str] = frozenset()
+    text: str,
+    options: frozenset[str],
+    flags: frozenset[str],
+    calls: frozenset[str] = frozenset(),
+    *,
+    headed: frozenset[str] = frozenset(),
 ) -> bool:
-    """Whether ``text`` holds what one of ``options``, ``flags`` or ``calls`` does: a
-    sentence under the label of its entry (:func:`_entries`)."""
-    if not options and not flags and not calls:
+    """Whether ``text`` holds what one of ``options``, ``flags``, ``calls`` or ``headed``
+    does: a sentence under the label of its entry (:func:`_entries`)."""
+    if not options and not flags and not calls and not headed:
         return False
     split = labelled_units(text)
     lines = [text[u.start : u.end] for u, _ in split]
-    return any(_entries(lines, [label for _, label in split], options, flags, calls))
+    labels = [label for _, label in split]
+    return any(_entries(lines, labels, options, flags, calls, headed=headed))
 
 
 def _entries(
@@ -506,21 +512,33 @@ def _entries(
     flags: frozenset[str],
     calls: frozenset[str] = frozenset(),
     alone: frozenset[str] = frozenset(),
+    *,
+    headed: frozenset[str] = frozenset(),
 ) -> list[bool]:
     """For each sentence, whether it is the first after labels one of which opens the
     entry of one of ``options``, ``flags`` or ``calls`` (:func:`~.terms.opens_entry`), or
     is one of the words ``alone`` and nothing else ("configtest", then "Run a
     configuration file syntax test."), at most :data:`ENTRY_LABELS` before it: an entry's
     names ("-p", "--prune"), not a list of signatures that only ends with a sentence
-    ("json_extract(json,path,...)", then twenty more)."""
+    ("json_extract(json,path,...)", then twenty more). A name of ``headed`` opens its
+    entry from a heading of its own that starts with it ("ExpiresActive Directive ¶"),
+    whose first sentence follows its box of ``key: value`` facts ("Syntax: ExpiresActive
+    On|Off"): an example's line that starts with the name ("UserDir public_html") opens
+    none."""
     found: list[bool] = []
-    since = ENTRY_LABELS  # labels since the last that opened an entry
+    since, boxed = ENTRY_LABELS, False  # labels since the last that opened an entry
     for line, label in zip(lines, labels, strict=True):
+        if boxed and not label and _KEY_VALUE.match(line):
+            found.append(False)
+            continue
         found.append(since < ENTRY_LABELS and not label)
+        boxed = False
         if not label:
             since = ENTRY_LABELS
         elif opens_entry(line, options, flags, calls) or _one_of(line, alone):
             since = 0
+        elif heads_itself(line) and opens_entry(line, headed, ()):
+            since, boxed = 0, True
         else:  # a heading of its own ends the entry ("Archiving operations¶")
             since = ENTRY_LABELS if heads_itself(line) else since + 1
     return found

@@ -93,6 +93,7 @@ from .terms import (
     MAX_TERMS,
     WORD,
     calls_in,
+    camel_names,
     flags_in,
     holds_identifier,
     holds_option,
@@ -291,6 +292,8 @@ class Query:
     female?", :func:`~.tables.asks_computation`)."""
     which_option: bool = False
     """Whether it asks which option does something (:func:`~.quotes.asks_option`)."""
+    camel: frozenset[str] = frozenset()
+    """The names it writes in CamelCase (:func:`~.terms.camel_names`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +477,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         names_the_table(question),
         asks_computation(question),
         asks_option(question),
+        camel_names(question),
     )
 
 
@@ -858,6 +862,15 @@ class _Ranked(NamedTuple):
     """Whether it holds the entry of a name the question asks about (:func:`_entry_names`)."""
 
 
+class _Entries(NamedTuple):
+    """The names whose entry a passage may hold (:func:`_entry_names`)."""
+
+    options: frozenset[str] = frozenset()
+    flags: frozenset[str] = frozenset()
+    calls: frozenset[str] = frozenset()
+    headed: frozenset[str] = frozenset()
+
+
 def _headed_first(
     ranked: list[_Ranked], top_k: int, lexical: _Lexical, query: Query, intro: frozenset[str]
 ) -> list[_Ranked]:
@@ -896,21 +909,23 @@ def _headed_first(
     return out
 
 
-def _entry_names(
-    passage: Passage, query: Query
-) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The names (long, short, in code) whose entry in ``passage`` says what the question
-    asks: the options it spells, else the settings, functions or columns it names
-    ("What is the default value of work_mem?": the entry "work_mem (integer)", then what
-    it sets and its default), less those the file is named after (``pg_restore`` of
-    ``app-pgrestore.html``: its synopsis, not an entry), and the name in code it asks
-    about ("What does shutil.rmtree do?": the entry "shutil.rmtree(path, ...)")."""
+def _entry_names(passage: Passage, query: Query) -> _Entries:
+    """The names (long, short, in code, heading their entry) whose entry in ``passage``
+    says what the question asks: the options it spells, else the settings, functions or
+    columns it names ("What is the default value of work_mem?": the entry "work_mem
+    (integer)", then what it sets and its default) and those it writes in CamelCase
+    ("ExpiresActive Directive ¶", then its box and what it does), less those the file is
+    named after (``pg_restore`` of ``app-pgrestore.html``: its synopsis, not an entry),
+    and the name in code it asks about ("What does shutil.rmtree do?": the entry
+    "shutil.rmtree(path, ...)")."""
     if query.options or query.flags:
-        return query.options, query.flags, frozenset()
+        return _Entries(query.options, query.flags)
     names = frozenset(t for t in query.terms if is_identifier(t))
-    if names:
-        names -= named_in_file(passage, [names])
-    return names, frozenset(), query.calls
+    headed = query.camel
+    if names or headed:
+        filed = named_in_file(passage, [names | headed])
+        names, headed = names - filed, headed - filed
+    return _Entries(names, calls=query.calls, headed=headed)
 
 
 def relevance_of(coverage: float, cosine: float | None, lexical_share: float) -> float:
@@ -1008,8 +1023,8 @@ def rank(
         order = rel + TITLE_WEIGHT * titled.shares.get(p.file_id, 0.0)
         called = bool(query.calls) and defines_option(p.text, frozenset(), frozenset(), query.calls)
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
-        names, flags, calls = _entry_names(p, query)
-        named = defines_option(p.text, names, flags)
+        names = _entry_names(p, query)
+        named = defines_option(p.text, names.options, names.flags, headed=names.headed)
         order += CALL_WEIGHT * called + NAMED_ENTRY_WEIGHT * (named and not below)
         # narrowed to a few files (or to the table it means, :func:`_tables_meant`), a
         # question about a table's column or its shape is about that table (or computed
@@ -1018,7 +1033,7 @@ def rank(
             _rows_of_a_table(p) and (query.shape or (query.tallies and bool(p.hits)))
         )
         below = below and not ((narrowed or p.file_id in meant) and about)
-        entry = named or (called and bool(calls))
+        entry = named or (called and bool(names.calls))
         ranked.append(_Ranked(below, -order, p.score, pid, p, rel, coverage, similarity, entry))
     ranked.sort(key=lambda r: r[:4])
     # what a thing is or does, not one of its options (their entries come first)

@@ -24,6 +24,7 @@ __all__ = [
     "WEEKDAYS",
     "WORD",
     "calls_in",
+    "camel_names",
     "flags_in",
     "heads_itself",
     "holds_identifier",
@@ -123,6 +124,18 @@ _ASKS_OF = re.compile(r"\W*what\s+(?:does|do|did|is|are)\s+(?:the\s+)?(?:\w+\s+)
 _ASKED_WHOLE = re.compile(r"(?:\(\))?\s*(?:do|return|mean|give|yield)?\W*$", re.I)
 """What stands before the name a question asks about ("What does", "What is the method")
 and after it ("do?", "return?"): nothing else asked of it."""
+
+
+_CAMEL = re.compile(r"(?<![\w.])[A-Z]\w*?(?:[a-z][A-Z]|[A-Z]{2}[a-z]{2})\w*")
+"""A name in CamelCase: a directive's or a class's ("ExpiresActive", "SSLProtocol",
+"DataFrame"); not an acronym's plural ("PDFs")."""
+
+
+def camel_names(question: str) -> frozenset[str]:
+    """The names ``question`` writes in CamelCase (:data:`_CAMEL`), lowercased: like an
+    identifier, a name a manual heads its entry with ("ExpiresActive Directive", then what
+    it does)."""
+    return _first(m.group().lower() for m in _CAMEL.finditer(question[:OPTION_CHARS]))
 
 
 def calls_in(question: str) -> frozenset[str]:

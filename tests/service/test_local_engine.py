@@ -11,6 +11,7 @@ from chatspace.service.retrieval.quotes import (
     MAX_QUOTE_CHARS,
     best_quote,
     defines_option,
+    heading_spans,
     is_label,
     quote_spans,
     units_of,
@@ -470,6 +471,24 @@ def test_a_heading_opens_the_entry_of_the_name_it_starts_with_after_its_box() ->
     )
     other = f"AliasMatch Directive \u00b6\n{box}It maps a URL to a directory."
     assert not defines_option(other, frozenset(), frozenset(), headed=headed)
+
+
+def test_a_heading_that_ends_a_passage_heads_nothing_in_it() -> None:
+    """Apache's ``mpm_common.html``: a passage ended with "MaxRequestWorkers Directive ¶"
+    and its box ("Default: See usage for details"); the heading held the name asked about,
+    and the passage ranked above the next one, which says what the default is ("The
+    default value is 256"), and quoted the box. A heading heads the sentences under it in
+    its passage; one with nothing but its box under it heads none there."""
+    text = (
+        "MaxMemFree Directive \u00b6\nDescription: Maximum free memory\n"
+        "The MaxMemFree directive sets the maximum number of free Kbytes.\n"
+        "MaxRequestWorkers Directive \u00b6\nDescription: Maximum number of connections\n"
+        "Default: See usage for details"
+    )
+    assert [text[a:b] for a, b in heading_spans(text)] == ["MaxMemFree Directive \u00b6"]
+    assert heading_spans(text + "\nThe default value is 256.")[1:] == [
+        (text.index("MaxR"), text.index(" \u00b6\nDesc", 100) + 2)
+    ]
 
 
 def test_a_function_s_signature_heads_the_sentence_that_says_what_it_does() -> None:

@@ -101,6 +101,7 @@ __all__ = [
     "best_span",
     "claim_words",
     "defines_option",
+    "heading_spans",
     "holds_parameter",
     "is_label",
     "labelled_units",
@@ -304,6 +305,22 @@ def labelled_units(text: str) -> tuple[tuple[Unit, bool], ...]:
     a label (:func:`is_label`). Ranking (a file's headings), quoting and attribution each
     read a passage's sentences: the passages of one question are split once."""
     return tuple((u, is_label(text[u.start : u.end]) or _asks(text, u)) for u in units_of(text))
+
+
+def heading_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the headings and labels of ``text`` that head a sentence in it: one
+    that ends a passage, or has only its box of ``key: value`` facts under it there
+    ("MaxRequestWorkers Directive ¶", then "Default: See usage for details"), heads what
+    the next passage says."""
+    spans: list[tuple[int, int]] = []
+    pending: list[tuple[int, int]] = []
+    for unit, label in labelled_units(text):
+        if label:
+            pending.append((unit.start, unit.end))
+        elif not _KEY_VALUE.match(text[unit.start : unit.end]):
+            spans += pending
+            pending = []
+    return spans
 
 
 def _asks(text: str, unit: Unit) -> bool:

@@ -72,8 +72,8 @@ from .locations import Mark
 from .quotes import (
     asks_option,
     defines_option,
+    heading_spans,
     holds_parameter,
-    labelled_units,
     named_in_file,
     option_descriptions,
 )
@@ -687,12 +687,6 @@ def _tables_meant(
     return frozenset()
 
 
-def _labels(p: Passage) -> list[tuple[int, int]]:
-    """The spans of the headings and labels of ``p`` (:func:`~.quotes.is_label`): what
-    the sentences under them are about."""
-    return [(u.start, u.end) for u, label in labelled_units(p.text) if label]
-
-
 def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
     """Whether the question spells a long option that no candidate spells whole
     ("pg_dump's ``--parallel-restore-threads``": the index found "parallel", "restore"
@@ -892,7 +886,7 @@ def _headed_first(
             continue
         mine = [ranked[i] for i in held]
         bonus = {
-            r.pid: HEADED_WEIGHT * lexical.held_in(r.pid, r.passage, _labels(r.passage))
+            r.pid: HEADED_WEIGHT * lexical.held_in(r.pid, r.passage, heading_spans(r.passage.text))
             + ENTRY_WEIGHT
             * (
                 query.which_option

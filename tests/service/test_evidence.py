@@ -638,6 +638,41 @@ def test_a_directive_s_heading_opens_its_entry(relay: Service) -> None:
     assert quotes[0][1].startswith("This directive enables or disables the generation"), quotes
 
 
+REWRITE_FLAGS = (
+    "RewriteRule Flags\n\n"
+    + "".join(
+        f"{flag} \u00b6\n"
+        f"The [{short}] flag is one of the flags a RewriteRule may end with; combine it with "
+        f"others in one bracket, as in [{short},L] or [R=301,{short},L], where the L flag "
+        f"comes last.\n"
+        f'RewriteRule "^/{short.lower()}/(.*)$" "/new/$1" [{short},L]\n'
+        f'RewriteRule "^/old-{short.lower()}/(.*)$" "http://example.com/$1" [R=301,{short},L]\n'
+        for flag, short in (("C|chain", "C"), ("CO|cookie", "CO"), ("DPI|discardpath", "DPI"))
+    )
+    + "L|last \u00b6\n"
+    "The [L] flag causes mod_rewrite to stop processing the rule set. In most contexts, "
+    "this means that if the rule matches, no further rules will be processed.\n"
+    + "".join(
+        f"{flag} \u00b6\n"
+        f"The [{short}] flag changes how the substitution is read, and the rule goes on.\n"
+        for flag, short in (("N|next", "N"), ("NC|nocase", "NC"), ("NE|noescape", "NE"))
+    )
+)
+"""Apache's ``flags.html``: each flag's entry is headed "L|last ¶", and the examples of
+every other flag end with "[...,L]"."""
+
+
+def test_a_flag_in_brackets_is_answered_by_its_entry(relay: Service) -> None:
+    """ "What does the [L] flag do in a RewriteRule?": every passage of the page says "L",
+    "flag" and "RewriteRule", the examples most, and one was quoted; a name the question
+    writes in brackets is a rewrite rule's flag, whose entry is the heading that starts
+    with it ("L|last ¶")."""
+    with client_for(relay, new_org()) as c:
+        upload(c, [("flags.txt", REWRITE_FLAGS)])
+        quotes = _quotes(ask(c, "What does the [L] flag do in a RewriteRule?"))
+    assert quotes[0][1].startswith("The [L] flag causes mod_rewrite to stop"), quotes
+
+
 HTPASSWD = (
     "htpasswd - Manage user files for basic authentication\n\n"
     "htpasswd is used to create and update the flat-files used to store usernames and "

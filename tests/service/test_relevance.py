@@ -23,8 +23,8 @@ from chatspace.service.retrieval.terms import (
     MAX_OPTIONS,
     OPTION_CHARS,
     calls_in,
-    camel_names,
     flags_in,
+    heading_names,
     options_in,
     parameters_in,
 )
@@ -362,10 +362,14 @@ def test_rows_that_match_equally_are_quoted_by_the_first(client: httpx.Client) -
         ("How do I pivot a DataFrame?", {"dataframe"}),
         ("Which PDFs mention Q3 and the NPS of Nice?", set()),
         ("What does the Acme Contract say?", set()),
+        ("What does the [L] flag do in a RewriteRule?", {"l", "rewriterule"}),
+        ("Is [citation needed] a flag?", set()),
     ],
 )
-def test_a_name_in_camel_case_is_a_directive_s_or_a_class_s(question: str, names: set[str]) -> None:
-    assert camel_names(question) == names
+def test_a_name_in_camel_case_or_in_brackets_heads_its_entry(
+    question: str, names: set[str]
+) -> None:
+    assert heading_names(question) == names
 
 
 @pytest.mark.parametrize(

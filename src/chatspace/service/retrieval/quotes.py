@@ -80,6 +80,7 @@ from chatspace._wire import SENTENCE_PATTERN
 from .terms import (
     calls_in,
     flags_in,
+    heading_names,
     heads_itself,
     holds_identifier,
     is_identifier,
@@ -194,7 +195,9 @@ _ASKS_NUMBER = re.compile(
     re.I,
 )
 _ASKS_DATE = re.compile(r"\b(?:when|what (?:date|day|year|month|time))\b", re.I)
-_ASKS_DESCRIPTION = re.compile(r"\bwhat (?:does|do|did)\b.*\b(?:do|return|mean)\W*$", re.I)
+_ASKS_DESCRIPTION = re.compile(
+    r"\bwhat (?:does|do|did)\b.*\b(?:do|return|mean)(?:\s+(?:in|of|for|with|on)\b[^?]*)?\W*$", re.I
+)
 """"What does util.promisify do?": a sentence that says it, not a parameter's line; the
 first under a label that names it alone ("configtest", then what it does) is its entry."""
 _ASKS_EFFECT = re.compile(r"\bwhat happens\b", re.I)
@@ -705,7 +708,8 @@ def quote_spans(
     asks = _ASKS_DESCRIPTION.search(question) and not options | flags
     asked_terms = frozenset(weights)
     alone = asked_terms if asks else frozenset()
-    entries = _entries(lines, labels, options, flags, calls_in(question), alone)
+    headed = heading_names(question) if asks else frozenset()
+    entries = _entries(lines, labels, options, flags, calls_in(question), alone, headed=headed)
     parameters = parameters_in(question)
     parameter = [bool(parameters) and opens_parameter(line, parameters) for line in lines]
     optioned = [bool(asked) and under for under in _under_option(lines, labels)]

@@ -93,8 +93,8 @@ from .terms import (
     MAX_TERMS,
     WORD,
     calls_in,
-    camel_names,
     flags_in,
+    heading_names,
     holds_identifier,
     holds_option,
     holds_phrase,
@@ -292,8 +292,8 @@ class Query:
     female?", :func:`~.tables.asks_computation`)."""
     which_option: bool = False
     """Whether it asks which option does something (:func:`~.quotes.asks_option`)."""
-    camel: frozenset[str] = frozenset()
-    """The names it writes in CamelCase (:func:`~.terms.camel_names`)."""
+    headed: frozenset[str] = frozenset()
+    """The names it writes as a manual heads their entries (:func:`~.terms.heading_names`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,7 +477,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         names_the_table(question),
         asks_computation(question),
         asks_option(question),
-        camel_names(question),
+        heading_names(question),
     )
 
 
@@ -915,7 +915,7 @@ def _entry_names(passage: Passage, query: Query) -> _Entries:
     if query.options or query.flags:
         return _Entries(query.options, query.flags)
     names = frozenset(t for t in query.terms if is_identifier(t))
-    headed = query.camel
+    headed = query.headed
     if names or headed:
         filed = named_in_file(passage, [names | headed])
         names, headed = names - filed, headed - filed

@@ -24,8 +24,8 @@ __all__ = [
     "WEEKDAYS",
     "WORD",
     "calls_in",
-    "camel_names",
     "flags_in",
+    "heading_names",
     "heads_itself",
     "holds_identifier",
     "holds_option",
@@ -126,16 +126,19 @@ _ASKED_WHOLE = re.compile(r"(?:\(\))?\s*(?:do|return|mean|give|yield)?\W*$", re.
 and after it ("do?", "return?"): nothing else asked of it."""
 
 
-_CAMEL = re.compile(r"(?<![\w.])[A-Z]\w*?(?:[a-z][A-Z]|[A-Z]{2}[a-z]{2})\w*")
-"""A name in CamelCase: a directive's or a class's ("ExpiresActive", "SSLProtocol",
-"DataFrame"); not an acronym's plural ("PDFs")."""
+_HEADED = re.compile(
+    r"(?<![\w.])[A-Z]\w*?(?:[a-z][A-Z]|[A-Z]{2}[a-z]{2})\w*|(?<=\[)[^\W_]{1,12}(?=\])"
+)
+"""A name a manual heads its entry with: in CamelCase, a directive's or a class's
+("ExpiresActive", "SSLProtocol", "DataFrame"; not an acronym's plural, "PDFs"), or in
+brackets, a rewrite rule's flag ("[L]", whose entry is "L|last ¶")."""
 
 
-def camel_names(question: str) -> frozenset[str]:
-    """The names ``question`` writes in CamelCase (:data:`_CAMEL`), lowercased: like an
-    identifier, a name a manual heads its entry with ("ExpiresActive Directive", then what
-    it does)."""
-    return _first(m.group().lower() for m in _CAMEL.finditer(question[:OPTION_CHARS]))
+def heading_names(question: str) -> frozenset[str]:
+    """The names ``question`` writes as a manual heads their entries (:data:`_HEADED`),
+    lowercased: like an identifier, a name whose entry is a heading that starts with it
+    ("ExpiresActive Directive ¶", then what it does)."""
+    return _first(m.group().lower() for m in _HEADED.finditer(question[:OPTION_CHARS]))
 
 
 def calls_in(question: str) -> frozenset[str]:

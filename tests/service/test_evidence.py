@@ -673,6 +673,42 @@ def test_a_flag_in_brackets_is_answered_by_its_entry(relay: Service) -> None:
     assert quotes[0][1].startswith("The [L] flag causes mod_rewrite to stop"), quotes
 
 
+MOD_SSL = (
+    "mod_ssl\n\n" + "The external program is called only once per unique pass phrase, and it is "
+    "expected to print the pass phrase on its standard output and to exit. " * 4 + "\n"
+    "SSLProtocol Directive \u00b6\n\n"
+    "Description: Configure usable SSL/TLS protocol versions\n"
+    "Syntax: SSLProtocol [+|-]protocol ...\n"
+    "Default: SSLProtocol all -SSLv3 (up to 2.4.16: all)\n"
+    "Context: server config, virtual host\nModule: mod_ssl\n\n"
+    "This directive can be used to control which versions of the SSL/TLS protocol will be "
+    "accepted in new connections.\n"
+    + "".join(
+        f"TLSv1.{i}\nA revision of the TLS 1.{i - 1} protocol, defined in RFC {5246 + i}, "
+        "supported by nearly every client and by the servers this module is built against.\n"
+        for i in range(1, 8)
+    )
+    + "\nFor compatibility with previous versions, if no SSLProtocol is configured in a "
+    "name-based virtual host, the one from the base virtual host still applies, unless "
+    "SSLProtocol is configured globally in which case the global value applies. The value "
+    "of SSLProtocol in the base virtual host is the value each other host starts from, by "
+    "default.\n"
+)
+"""Apache's ``mod_ssl.html``: the default is a line of the directive's box; a later
+paragraph says "SSLProtocol" and "value" more often."""
+
+
+def test_the_line_of_the_fact_asked_is_the_entry(relay: Service) -> None:
+    """ "What is the default value of SSLProtocol?": the paragraph that says "value" and
+    "SSLProtocol" most ranked first and was quoted; the box's line "Default: SSLProtocol
+    all -SSLv3" is the fact asked (its key) of the name asked (its value)."""
+    with client_for(relay, new_org()) as c:
+        settings = "".join(f"Setting {i} has a default value of {i}.\n\n" for i in range(60))
+        upload(c, [("mod_ssl.txt", MOD_SSL), ("settings.txt", settings)])
+        quotes = _quotes(ask(c, "What is the default value of SSLProtocol?"))
+    assert quotes[0][1] == "Default: SSLProtocol all -SSLv3 (up to 2.4.16: all)", quotes
+
+
 HTPASSWD = (
     "htpasswd - Manage user files for basic authentication\n\n"
     "htpasswd is used to create and update the flat-files used to store usernames and "

@@ -111,6 +111,7 @@ __all__ = [
     "quantities_in",
     "quote_span",
     "quote_spans",
+    "states_asked_fact",
     "units_of",
 ]
 
@@ -602,6 +603,17 @@ def _key_asked(line: str, asked: frozenset[str]) -> frozenset[str]:
         return frozenset()
     words = frozenset(search_terms(line.partition(":")[0]))
     return words if words <= asked else frozenset()
+
+
+def states_asked_fact(text: str, asked: frozenset[str]) -> bool:
+    """Whether a ``key: value`` line of ``text`` is the fact asked (:func:`_key_asked`)
+    of what else the question names, which its value holds ("Default: SSLProtocol all
+    -SSLv3" for "What is the default value of SSLProtocol?")."""
+    for line in text.splitlines():
+        key = _key_asked(line, asked)
+        if key and (asked - key) & frozenset(search_terms(line.partition(":")[2])):
+            return True
+    return False
 
 
 def _one_of(line: str, words: frozenset[str]) -> bool:

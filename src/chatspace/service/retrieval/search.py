@@ -76,6 +76,7 @@ from .quotes import (
     holds_parameter,
     named_in_file,
     option_descriptions,
+    states_asked_fact,
 )
 from .scope import Scope, resolve_scope
 from .tables import (
@@ -1009,6 +1010,7 @@ def rank(
     said = {*query.terms, *query.computing}
     naming = [*query.terms, *(m for w in said for m in MEASURES.get(w, ()))]
     share = dense.embedder.lexical_share if dense is not None else 1.0
+    asked = frozenset(terms)
     ranked: list[_Ranked] = []
     for pid, p in rows:
         similarity = None if cosine is None else cosine.get(pid)
@@ -1018,7 +1020,9 @@ def rank(
         called = bool(query.calls) and defines_option(p.text, frozenset(), frozenset(), query.calls)
         below = rel < relevance or (relevance > 0 and pid in lexical.lacking)
         names = _entry_names(p, query)
-        named = defines_option(p.text, names.options, names.flags, headed=names.headed)
+        named = defines_option(
+            p.text, names.options, names.flags, headed=names.headed
+        ) or states_asked_fact(p.text, asked)
         order += CALL_WEIGHT * called + NAMED_ENTRY_WEIGHT * (named and not below)
         # narrowed to a few files (or to the table it means, :func:`_tables_meant`), a
         # question about a table's column or its shape is about that table (or computed

@@ -10,6 +10,8 @@ the clipboard.
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Iterator
 from typing import Any
 
@@ -152,7 +154,11 @@ def test_3_ask_in_the_side_panel_and_insert_its_code_below(page: Page, coder: Fa
     page.locator(".jp-NotebookPanel:visible .jp-Cell").first.locator(".jp-InputPrompt").click()
     shot(page, "side-panel-answer", answer)
     insert.click()
-    page.wait_for_function(f"() => ({_SOURCES_JS})().length === 2", timeout=30_000)
+    # two commands: a cell below, then the code into its editor, each in its own message
+    want = json.dumps([SECOND[0], CODE], separators=(",", ":"), ensure_ascii=False)
+    page.wait_for_function(
+        f"(want) => JSON.stringify(({_SOURCES_JS})()) === want", arg=want, timeout=30_000
+    )
     assert page.evaluate(_SOURCES_JS) == [SECOND[0], CODE]
     assert page.evaluate(_CURRENT_JS) == "second.ipynb"
     new_cell = page.locator(".jp-NotebookPanel:visible .jp-Cell").nth(1)

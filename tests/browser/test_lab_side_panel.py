@@ -11,7 +11,6 @@ the clipboard.
 from __future__ import annotations
 
 import json
-
 from collections.abc import Iterator
 from typing import Any
 

@@ -18,6 +18,7 @@ from chatspace.service.retrieval.search import (
     name_phrases,
     names_in,
     query_of,
+    shaping_words,
 )
 from chatspace.service.retrieval.terms import (
     MAX_OPTIONS,
@@ -25,6 +26,7 @@ from chatspace.service.retrieval.terms import (
     calls_in,
     flags_in,
     heading_names,
+    keyword_values,
     options_in,
     parameters_in,
 )
@@ -352,6 +354,42 @@ def test_rows_that_match_equally_are_quoted_by_the_first(client: httpx.Client) -
     assert "\n" not in first["quote"]
     assert first["quote"].split(",")[1:4] == ["Nice", "login", "open"]
     assert "city: Nice, product: login, status: open" in _content(answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "shaping"),
+    [
+        ("What happens when ProxyPreserveHost is enabled?", {"happens"}),
+        ("What happened to the Q3 numbers?", {"happened"}),
+        ("How long did the outage last?", {"long", "last"}),
+        ("Why does it happen twice?", set()),
+    ],
+)
+def test_what_a_question_asks_for_is_not_searched(question: str, shaping: set[str]) -> None:
+    """ "What happens" asks for an effect, which a file says without the word: in pandas'
+    guides "happens" is rare, and it outweighed ``on_bad_lines`` and "warn"."""
+    assert shaping_words(question) - {"many", "much", "often"} == shaping
+
+
+@pytest.mark.parametrize(
+    ("question", "passed"),
+    [
+        (
+            "What happens when read_csv is called with on_bad_lines='warn'?",
+            [("on_bad_lines", "warn")],
+        ),
+        (
+            'What does merge do with how="left" and indicator=True?',
+            [("how", "left"), ("indicator", "true")],
+        ),
+        ("Is x = 5 allowed, or n_jobs=-1?", [("x", "5")]),
+        ("What does df.loc[a] = b do?", []),
+    ],
+)
+def test_a_keyword_argument_and_its_value_are_read(
+    question: str, passed: list[tuple[str, str]]
+) -> None:
+    assert list(keyword_values(question)) == passed
 
 
 @pytest.mark.parametrize(
@@ -783,6 +821,66 @@ def test_a_parameter_asked_about_is_quoted_by_its_entry(
         notes = ask(c, question)["choices"][0]["message"]["annotations"]
     quote = notes[0]["file_citation"]["quote"]
     assert quote == "inplace : bool, default False\nIf True, perform operation in-place.", quote
+
+
+READ_CSV_PAGE = """<html><head><title>IO tools</title></head><body>
+<h1>CSV and text files<a class="headerlink" href="#csv">\u00b6</a></h1>
+<p>The workhorse function for reading text files is read_csv().</p>
+<dl>
+<dt><strong>warn_bad_lines</strong><span class="classifier">boolean, optional, default
+None</span></dt>
+<dd><p>If error_bad_lines is False, and warn_bad_lines is True, a warning for each bad line
+will be output.</p><p>Deprecated since version 1.3.0: The on_bad_lines parameter should be
+used instead to specify behavior upon encountering a bad line instead.</p></dd>
+<dt><strong>on_bad_lines</strong><span class="classifier">('error', 'warn', 'skip'),
+default 'error'</span></dt>
+<dd><p>Specifies what to do upon encountering a bad line (a line with too many fields).
+Allowed values are :</p><ul>
+<li><p>'error', raise an ParserError when a bad line is encountered.</p></li>
+<li><p>'warn', print a warning when a bad line is encountered and skip that line.</p></li>
+<li><p>'skip', skip bad lines without raising or warning when they are encountered.</p></li>
+</ul></dd></dl></body></html>"""
+
+
+def test_a_value_passed_to_a_parameter_is_quoted_by_its_item(service: Service, org: str) -> None:
+    """pandas' guide to read_csv: "What happens when read_csv is called with
+    on_bad_lines='warn'?" quoted the deprecation of ``warn_bad_lines``, which says
+    "on_bad_lines" and "warn"; the item of the parameter's description that starts with
+    the value passed ("'warn', print a warning ...") says what it does."""
+    with client_for(service, org) as c:
+        upload(c, [("io.html", READ_CSV_PAGE.encode())])
+        notes = ask(c, "What happens when read_csv is called with on_bad_lines='warn'?")
+    quote = notes["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert quote.startswith("'warn', print a warning when a bad line is encountered"), quote
+
+
+STYLER_IDS = (
+    "The id of each cell is T_uuid_level0_row0_col0; headings have a row or a column id, "
+    "and by default each heading returns its own class.\n"
+)
+"""pandas' styling guide: "row", "headings", "returns" and "default" in one sentence."""
+ROWS = "".join(
+    f"Section {i}. A method that returns rows keeps their order by default; "
+    "the rows it returns are copies unless the default is changed. " * 6 + "\n\n"
+    for i in range(30)
+)
+"""The rest of pandas' guides: "rows", "returns" and "default" are everywhere."""
+BASICS = (
+    "Head and tail\n\nTo view a small sample of a Series or DataFrame object, use the head() "
+    "and tail() methods. The default number of elements to display is five, but you may "
+    "pass a custom number.\n"
+)
+
+
+def test_a_name_written_as_a_call_is_found_whole(service: Service, org: str) -> None:
+    """ "How many rows does head() return by default?" cited pandas' styling guide, whose
+    "headings" the index stems to "head"; a word the question writes as a call names a
+    function, found whole as an identifier is."""
+    with client_for(service, org) as c:
+        upload(c, [("style.txt", STYLER_IDS), ("basics.txt", BASICS), ("guide.txt", ROWS)])
+        notes = ask(c, "How many rows does head() return by default?")
+    cited = notes["choices"][0]["message"]["annotations"][0]["file_citation"]
+    assert cited["filename"] == "basics.txt", cited
 
 
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:

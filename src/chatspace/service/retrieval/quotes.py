@@ -71,19 +71,22 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chatspace._wire import SENTENCE_PATTERN
 
 from .terms import (
+    CLASSIFIER_MARK,
     calls_in,
     flags_in,
+    gives_value,
     heading_names,
     heads_itself,
     holds_identifier,
     is_identifier,
+    keyword_values,
     opens_entry,
     opens_parameter,
     options_in,
@@ -565,6 +568,23 @@ def _entries(
     return found
 
 
+_PARAMETER_LINE = re.compile(rf"\s*[^\W\d]\w*{re.escape(CLASSIFIER_MARK)}")
+"""A NumPy-style parameter's line ("sep : str, default ','"): the entry of the next one."""
+
+
+def _values_given(lines: list[str], passed: Sequence[tuple[str, str]]) -> list[bool]:
+    """For each line, whether it is the item that says what a value ``passed`` to a
+    parameter does (:func:`~.terms.gives_value`), under that parameter's entry
+    ("on_bad_lines : ('error', 'warn', 'skip')", ..., then "'warn', print a warning ...")."""
+    found: list[bool] = []
+    value: str | None = None  # the value passed to the parameter whose entry this is
+    for line in lines:
+        found.append(value is not None and gives_value(line, value))
+        if _PARAMETER_LINE.match(line):
+            value = next((v for n, v in passed if opens_parameter(line, (n,))), None)
+    return found
+
+
 def _describes(question: str) -> bool:
     """Whether ``question`` asks what a thing does or what happens: a sentence of prose
     answers it."""
@@ -723,6 +743,11 @@ def quote_spans(
     headed = heading_names(question) if asks else frozenset()
     entries = _entries(lines, labels, options, flags, calls_in(question), alone, headed=headed)
     parameters = parameters_in(question)
+    # a value passed to a parameter ("on_bad_lines='warn'"): its item, not the parameter's line
+    passed = keyword_values(question)
+    given = _values_given(lines, passed)
+    if any(given):
+        parameters -= {name for name, _ in passed}
     parameter = [bool(parameters) and opens_parameter(line, parameters) for line in lines]
     optioned = [bool(asked) and under for under in _under_option(lines, labels)]
     keys = [_key_asked(line, asked_terms) for line in lines]
@@ -761,7 +786,7 @@ def quote_spans(
         if not labels[lo] and (heading := headings[lo]) and not (terms[lo] & heading) and says[lo]:
             value += DEFINITION_BONUS * top
         # what it does, a parameter's line and type, or the fact asked of it
-        if entries[lo] or parameter[lo] or keyed[lo]:
+        if entries[lo] or parameter[lo] or keyed[lo] or given[lo]:
             value += ENTRY_BONUS * top
         return value * (HEADING_FACTOR if lesser[lo] else 1.0) - SENTENCE_COST * (hi - lo)
 

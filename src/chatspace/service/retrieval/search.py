@@ -157,6 +157,9 @@ _QUESTION_WORDS = frozenset({"many", "much", "often"})
 # "does it take?") only asks it again: a file says "47 minutes", not "long" or "last".
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
 _DURATION_VERB = re.compile(r"\b(last|lasted|lasts|take|takes|took)\W*$", re.I)
+_WHAT_HAPPENS = re.compile(r"\bwhat\s+(happens|happened|happen)\b", re.I)
+""""What happens" asks for an effect, which a file says without the word ("When enabled,
+this option will pass the Host: line ...")."""
 _ASKS_WHAT = re.compile(r"\W*what (?:is|are|does|do)\b", re.I)
 """A question that asks what something is or does (:attr:`Query.describes`)."""
 # A follow-up starts with a connective, or leans on a pronoun and has few words of its own.
@@ -295,6 +298,9 @@ class Query:
     """Whether it asks which option does something (:func:`~.quotes.asks_option`)."""
     headed: frozenset[str] = frozenset()
     """The names it writes as a manual heads their entries (:func:`~.terms.heading_names`)."""
+    called: frozenset[str] = frozenset()
+    """The words it writes as calls ("head()"), lowercased: found whole, as identifiers
+    are ("headings" is no ``head``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,9 +357,13 @@ def names_in(question: str) -> frozenset[str]:
     return frozenset(names) & frozenset(search_terms(question)) - CALENDAR
 
 
+_CALLED = re.compile(r"(\w+)\(\)")
+"""A word written as a function's, followed by "()"."""
+
+
 def _is_name(question: str, match: re.Match[str]) -> bool:
     """Whether the word ``match`` of ``question`` is written as a name: capitalized, and
-    not because it starts a sentence, or as a function's, followed by "()"."""
+    not because it starts a sentence, or as a function's (:data:`_CALLED`)."""
     if question.startswith("()", match.end()):
         return True
     return match.group()[0].isupper() and not _begins_sentence(question, match.start())
@@ -431,10 +441,11 @@ def shaping_words(question: str) -> frozenset[str]:
     """The words of ``question`` that shape it rather than say what it is about, left
     out of the search: "many", "much", "often", and "long" with the verb that ends a
     "how long" question ("How long did the outage last?" searches "outage")."""
+    words = _QUESTION_WORDS | {m.group(1).lower() for m in _WHAT_HAPPENS.finditer(question)}
     if not _HOW_LONG.search(question):
-        return _QUESTION_WORDS
+        return words
     verb = _DURATION_VERB.search(question)
-    return _QUESTION_WORDS | {"long"} | ({verb.group(1).lower()} if verb else set())
+    return words | {"long"} | ({verb.group(1).lower()} if verb else set())
 
 
 def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
@@ -479,6 +490,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         asks_computation(question),
         asks_option(question),
         heading_names(question),
+        frozenset(m.group(1).lower() for m in _CALLED.finditer(question)),
     )
 
 
@@ -618,8 +630,9 @@ def _lexical(
         term_stems = set(stems[term])
         if not term_stems:
             continue
-        identifier = is_identifier(term)
-        # an identifier is known only whole: "on_error" is not in "on error"
+        identifier = is_identifier(term) or term in query.called
+        # an identifier is known only whole: "on_error" is not in "on error", nor a name
+        # called, "head()", in "headings"
         whole = {pid: not identifier or holds_identifier(p.text, term) for pid, p in rows}
         nowhere = df == 0 or not any(whole.values())
         if nowhere and (term in query.names - query.roles or identifier):

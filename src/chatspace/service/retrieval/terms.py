@@ -25,12 +25,14 @@ __all__ = [
     "WORD",
     "calls_in",
     "flags_in",
+    "gives_value",
     "heading_names",
     "heads_itself",
     "holds_identifier",
     "holds_option",
     "holds_phrase",
     "is_identifier",
+    "keyword_values",
     "opens_entry",
     "opens_parameter",
     "options_in",
@@ -172,14 +174,46 @@ _NOT_PARAMETERS = frozenset(
 argument")."""
 
 
+_KEYWORD = re.compile(r"(?<![\w.])([^\W\d]\w*)\s*=\s*([\"'\u2018\u2019]?)([^\W_][\w.-]*)\2(?!\w)")
+"""A keyword argument and its value, as a call passes it (``on_bad_lines='warn'``,
+``how="left"``, ``n_jobs=-1`` aside: a value starts with a letter or a digit)."""
+
+
 def parameters_in(question: str) -> frozenset[str]:
     """The names ``question`` asks about as a function's parameters ("the ddof parameter",
-    "the stratify argument", "parameter thresh"), lowercased."""
+    "the stratify argument", "parameter thresh") or passes values to ("on_bad_lines='warn'",
+    :func:`keyword_values`), lowercased."""
     before, after = _PARAMETER
     named = [m.group(1).lower() for m in before.finditer(question[:OPTION_CHARS])]
     named = [n for n in named if n not in _NOT_PARAMETERS]  # "the how parameter" is one
     following = [m.group(1).lower() for m in after.finditer(question[:OPTION_CHARS])]
-    return _first([*named, *(n for n in following if n not in _STOP_WORDS | _NOT_PARAMETERS)])
+    passed = [name for name, _ in keyword_values(question)]
+    return _first(
+        [*named, *(n for n in following if n not in _STOP_WORDS | _NOT_PARAMETERS), *passed]
+    )
+
+
+def keyword_values(question: str) -> tuple[tuple[str, str], ...]:
+    """The keyword arguments ``question`` passes and their values (:data:`_KEYWORD`),
+    lowercased: "What happens when read_csv is called with on_bad_lines='warn'?" asks
+    what the value ``warn`` of the parameter ``on_bad_lines`` does."""
+    pairs = (
+        (m.group(1).lower(), m.group(3).lower()) for m in _KEYWORD.finditer(question[:OPTION_CHARS])
+    )
+    return tuple(dict.fromkeys(pairs))[:MAX_OPTIONS]
+
+
+def gives_value(line: str, value: str) -> bool:
+    """Whether ``line`` is the item of a parameter's description that says what ``value``
+    does: it starts with it, quoted or not, then a comma, a colon or a dash ("'warn',
+    print a warning when a bad line is encountered and skip that line.")."""
+    quotes = "\"'\u2018\u2019"
+    return (
+        re.match(
+            rf"[{quotes}]?{re.escape(value)}[{quotes}]?\s*[,:\u2013\u2014-]\s", line.lstrip(), re.I
+        )
+        is not None
+    )
 
 
 def opens_parameter(line: str, names: Iterable[str]) -> bool:

@@ -883,6 +883,36 @@ def test_a_name_written_as_a_call_is_found_whole(service: Service, org: str) -> 
     assert cited["filename"] == "basics.txt", cited
 
 
+EXAMPLES = "".join(
+    f"In [{i}]: pd.Timedelta('{i} seconds')\nOut[{i}]: Timedelta('0 days 00:00:{i:02}')\n"
+    for i in range(30)
+)
+TIMEDELTAS = (
+    f"Time deltas\n\nParsing\n{EXAMPLES}to_timedelta\u00b6\n"
+    "Using the top-level pd.to_timedelta, you can convert a scalar, a string, a list, or Series "
+    "from a recognized timedelta format / value into a Timedelta type.\n"
+    f"{EXAMPLES}Warning\nIf a string or array of strings is passed as an input then the "
+    "unit keyword argument will be ignored. If a string without units is passed then the "
+    "default unit of nanoseconds is assumed.\n"
+)
+"""pandas' guide to time deltas: the entry of ``to_timedelta`` holds its name only; a
+passage further down holds what is asked of it."""
+
+
+def test_an_entry_that_holds_only_the_name_asked_is_not_put_first(
+    service: Service, org: str
+) -> None:
+    """ "What unit does to_timedelta assume for a string without units?" quoted the
+    entry "to_timedelta¶", whose passage holds nothing else the question asks (0.30 of
+    its weight), above the passage that holds all of it: an entry comes first of its
+    file's by the share of the question it holds."""
+    with client_for(service, org) as c:
+        upload(c, [("timedeltas.txt", TIMEDELTAS)])
+        notes = ask(c, "What unit does to_timedelta assume for a string without units?")
+    quote = notes["choices"][0]["message"]["annotations"][0]["file_citation"]["quote"]
+    assert "the default unit of nanoseconds is assumed" in quote, quote
+
+
 def test_a_long_option_no_file_spells_is_not_cited(service: Service, org: str) -> None:
     """The index reads ``--parallel-restore-threads`` as three words, each in the manual
     page; the option itself is nowhere, so nothing answers. An option the page spells is

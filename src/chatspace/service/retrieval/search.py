@@ -202,7 +202,10 @@ ENTRY_WEIGHT = 1.0
 """How much a passage that holds the entry of an option the question names (a label line
 that starts with it: "-p", "--prune"), or of a setting, a function or a column
 ("work_mem (integer)", :func:`_entry_names`), ranks above the other passages of its file
-(:func:`_headed_first`): the entry says what it does; the others use it."""
+(:func:`_headed_first`): the entry says what it does; the others use it. A setting's or a
+function's entry weighs times the share of the question its passage holds: "to_timedelta¶"
+holds 0.30 of "What unit does to_timedelta assume for a string without units?", and the
+passage below it that holds the rest answers."""
 CALL_WEIGHT = 0.3
 """How much a passage that holds the entry of the name in code a question asks about
 ("What does subprocess.run do?": "subprocess.run(args, ...)", then what it does) ranks
@@ -906,7 +909,7 @@ def _headed_first(
                 query.which_option
                 and lexical.held_in(r.pid, r.passage, option_descriptions(r.passage.text))
             )
-            + ENTRY_WEIGHT * r.entry
+            + ENTRY_WEIGHT * r.entry * (1.0 if r.coverage is None else r.coverage)
             + ENTRY_WEIGHT * holds_parameter(r.passage.text, query.parameters)
             + INTRO_WEIGHT * (file_id in intro and r.passage.ord == 0)
             for r in mine

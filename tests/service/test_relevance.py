@@ -418,6 +418,8 @@ def test_a_name_in_camel_case_or_in_brackets_heads_its_entry(
         ("Lyon churn?  \n  Paris too. (Rome) x: Oslo", set()),
         ('He said "Berlin" then Madrid', {"madrid"}),
         ("all lowercase words here", set()),
+        ("Can I run my pandas code on the GPU with cuDF?", {"gpu", "cudf"}),
+        ("macOS users ask too", {"macos"}),
     ],
 )
 def test_names_are_capitalized_words_inside_a_sentence(question: str, names: set[str]) -> None:

@@ -364,10 +364,15 @@ _CALLED = re.compile(r"(\w+)\(\)")
 """A word written as a function's, followed by "()"."""
 
 
+_MIXED_CASE = re.compile(r"[a-z][A-Z]")
+"""A capital after a small letter: a name, wherever it stands ("cuDF", "macOS")."""
+
+
 def _is_name(question: str, match: re.Match[str]) -> bool:
     """Whether the word ``match`` of ``question`` is written as a name: capitalized, and
-    not because it starts a sentence, or as a function's (:data:`_CALLED`)."""
-    if question.startswith("()", match.end()):
+    not because it starts a sentence, in mixed case (:data:`_MIXED_CASE`) or as a
+    function's (:data:`_CALLED`)."""
+    if question.startswith("()", match.end()) or _MIXED_CASE.search(match.group()):
         return True
     return match.group()[0].isupper() and not _begins_sentence(question, match.start())
 

@@ -176,6 +176,22 @@ def test_best_quote_prefers_the_sentence_with_most_distinct_terms() -> None:
     )
 
 
+def test_a_sentence_that_announces_ways_is_quoted_with_the_next() -> None:
+    """Flask's templating guide: "How do I register my own Jinja2 filter?" quoted "If you
+    want to register your own filters in Jinja2 you have two ways to do that.", which holds
+    every word of the question and none of the ways; they are in the next sentence."""
+    text = (
+        "Registering Filters\n"
+        "If you want to register your own filters in Jinja2 you have two ways to do that. "
+        "You can either put them by hand into the jinja_env of the application or use the "
+        "template_filter() decorator.\nThe two following examples work the same."
+    )
+    passage = _passage(text, "register", "filters", "Filters", "Jinja2", "filter")
+    weights = {"register": 0.2, "jinja2": 0.45, "filter": 0.35}
+    quote = best_quote(passage, weights, "How do I register my own Jinja2 filter?")
+    assert quote.endswith("or use the template_filter() decorator."), quote
+
+
 @pytest.mark.parametrize("prompt", ["In [57]:", ">>>"])
 def test_an_example_s_prompt_line_comes_after_the_sentence_it_illustrates(prompt: str) -> None:
     """pandas' user guide (Debian's python-pandas-doc): "What does to_datetime do with

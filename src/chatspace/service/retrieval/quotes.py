@@ -236,6 +236,13 @@ pg_settings", "F.4."): a label, not a fact to quote."""
 _CLAUSE_END = re.compile(r"[.,;:!?][\"')\]]*$")
 _PROSE = re.compile(r"[.!?][\"')\]]*$")
 """A sentence of prose ends with its punctuation (a heading, a table row or code does not)."""
+_ANNOUNCES = re.compile(
+    r"\b(?:two|three|four|several|a few|different)\s+(?:ways|options|methods|approaches)\b"
+    r"[^.!?]*[.!?]$",
+    re.I,
+)
+"""A sentence that announces the ways that follow ("If you want to register your own
+filters in Jinja2 you have two ways to do that."): it answers with the next one."""
 _REFERS_BACK = re.compile(
     r"(?:it|its|this|that|these|those|they|their|such|then|otherwise|however|also|instead"
     r"|thus|hence|therefore|if not)\b",
@@ -823,11 +830,12 @@ def quote_spans(
     def introduces(lo: int, hi: int) -> bool:
         """Sentence ``hi`` ends with a colon and what it introduces follows, within the
         bounds (even past a blank line: "lines of the following format:", then the
-        format), or it is a parameter's line and its description follows ("inplace :
-        bool, default False", then "Whether to modify the DataFrame ..."): a quote does
-        not stop before what it announces."""
+        format), or announces ways that follow (:data:`_ANNOUNCES`), or it is a
+        parameter's line and its description follows ("inplace : bool, default False",
+        then "Whether to modify the DataFrame ..."): a quote does not stop before what it
+        announces."""
         return (
-            (lines[hi].rstrip().endswith(":") or parameter[hi])
+            (lines[hi].rstrip().endswith(":") or parameter[hi] or _ANNOUNCES.search(lines[hi]))
             and hi + 1 < len(units)
             and units[hi + 1].end - units[lo].start <= MAX_QUOTE_CHARS
         )

@@ -227,6 +227,21 @@ def test_a_passage_starts_where_a_sentence_or_a_line_does() -> None:
             assert s1 + len(p1) - s2 <= 2 * 200
 
 
+def test_a_passage_does_not_start_after_an_abbreviation() -> None:
+    """scikit-learn's guide: a passage began after "(i.e. ", and its quote was "with more
+    zero coefficients), even when L2 penalty is used."; "i.e.", "e.g.", "vs." and "cf."
+    end no sentence."""
+    prose = " ".join(
+        f"Model {i} may be sparser (i.e. with more zero coefficients) or denser (e.g. "
+        f"with none), as the guide says (cf. section {i}) about L1 vs. L2 penalties."
+        for i in range(60)
+    )
+    passages = split_passages(prose, size=1000, overlap=200)
+    assert len(passages) > 3
+    for start, passage in passages[1:]:
+        assert passage.startswith("Model "), prose[start - 20 : start + 20]
+
+
 def test_a_text_without_spaces_is_still_split() -> None:
     text = "x" * 2500
     passages = split_passages(text, size=1000, overlap=200)

@@ -37,9 +37,13 @@ __all__ = [
 PASSAGE_CHARS = 1000
 OVERLAP_CHARS = 200
 _SPACE = re.compile(r"\s")
-_SENTENCE_START = re.compile(r"\n|(?<=[.!?])[\"')\]]*\s")
+_SENTENCE_START = re.compile(
+    r"\n|(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bcf\.)[\"')\]]*\s", re.I
+)
 """Where a passage starts: after a line break or a sentence's end, so that its first
-sentence is whole (its quote was "md5 is specified as a method ..." of "if md5 is ...")."""
+sentence is whole (its quote was "md5 is specified as a method ..." of "if md5 is ..."),
+not after "i.e.", "e.g.", "vs." or "cf.", which go on (a quote of scikit-learn's guide
+began "with more zero coefficients), even when L2 penalty is used.")."""
 _BREAKS = ("\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ")
 
 

@@ -835,7 +835,11 @@ def quote_spans(
         then "Whether to modify the DataFrame ..."): a quote does not stop before what it
         announces."""
         return (
-            (lines[hi].rstrip().endswith(":") or parameter[hi] or _ANNOUNCES.search(lines[hi]))
+            (
+                lines[hi].rstrip().endswith(":")
+                or parameter[hi]
+                or _ANNOUNCES.search(lines[hi]) is not None
+            )
             and hi + 1 < len(units)
             and units[hi + 1].end - units[lo].start <= MAX_QUOTE_CHARS
         )

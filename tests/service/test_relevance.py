@@ -383,6 +383,7 @@ def test_what_a_question_asks_for_is_not_searched(question: str, shaping: set[st
             [("how", "left"), ("indicator", "true")],
         ),
         ("Is x = 5 allowed, or n_jobs=-1?", [("x", "5")]),
+        ("What does to_datetime do with errors=\u2018coerce\u2019?", [("errors", "coerce")]),
         ("What does df.loc[a] = b do?", []),
     ],
 )

@@ -202,10 +202,10 @@ ENTRY_WEIGHT = 1.0
 """How much a passage that holds the entry of an option the question names (a label line
 that starts with it: "-p", "--prune"), or of a setting, a function or a column
 ("work_mem (integer)", :func:`_entry_names`), ranks above the other passages of its file
-(:func:`_headed_first`): the entry says what it does; the others use it. A setting's or a
-function's entry weighs times the share of the question its passage holds: "to_timedelta¶"
-holds 0.30 of "What unit does to_timedelta assume for a string without units?", and the
-passage below it that holds the rest answers."""
+(:func:`_headed_first`): the entry says what it does; the others use it. An entry weighs
+times the share of the question its passage holds: "to_timedelta¶" holds 0.30 of "What
+unit does to_timedelta assume for a string without units?", and the passage below it that
+holds the rest answers."""
 CALL_WEIGHT = 0.3
 """How much a passage that holds the entry of the name in code a question asks about
 ("What does subprocess.run do?": "subprocess.run(args, ...)", then what it does) ranks
@@ -372,7 +372,7 @@ def _is_name(question: str, match: re.Match[str]) -> bool:
     """Whether the word ``match`` of ``question`` is written as a name: capitalized, and
     not because it starts a sentence, in mixed case (:data:`_MIXED_CASE`) or as a
     function's (:data:`_CALLED`)."""
-    if question.startswith("()", match.end()) or _MIXED_CASE.search(match.group()):
+    if _CALLED.match(question, match.start()) or _MIXED_CASE.search(match.group()):
         return True
     return match.group()[0].isupper() and not _begins_sentence(question, match.start())
 
@@ -929,8 +929,8 @@ def _entry_names(passage: Passage, query: Query) -> _Entries:
     """The names (long, short, in code, heading their entry) whose entry in ``passage``
     says what the question asks: the options it spells, else the settings, functions or
     columns it names ("What is the default value of work_mem?": the entry "work_mem
-    (integer)", then what it sets and its default) and those it writes in CamelCase
-    ("ExpiresActive Directive ¶", then its box and what it does), less those the file is
+    (integer)", then what it sets and its default) and those it writes in CamelCase or in
+    brackets ("ExpiresActive Directive ¶", then its box and what it does), less those the file is
     named after (``pg_restore`` of ``app-pgrestore.html``: its synopsis, not an entry),
     and the name in code it asks about ("What does shutil.rmtree do?": the entry
     "shutil.rmtree(path, ...)")."""

@@ -174,7 +174,11 @@ _NOT_PARAMETERS = frozenset(
 argument")."""
 
 
-_KEYWORD = re.compile(r"(?<![\w.])([^\W\d]\w*)\s*=\s*([\"'\u2018\u2019]?)([^\W_][\w.-]*)\2(?!\w)")
+_QUOTES = "\"'\u2018\u2019"
+"""The marks a value is quoted with, in a question or a manual ("'warn'", "\u2018warn\u2019")."""
+_KEYWORD = re.compile(
+    rf"(?<![\w.])([^\W\d]\w*)\s*=\s*[{_QUOTES}]?([^\W_][\w.-]*)[{_QUOTES}]?(?!\w)"
+)
 """A keyword argument and its value, as a call passes it (``on_bad_lines='warn'``,
 ``how="left"``, ``n_jobs=-1`` aside: a value starts with a letter or a digit)."""
 
@@ -198,7 +202,7 @@ def keyword_values(question: str) -> tuple[tuple[str, str], ...]:
     lowercased: "What happens when read_csv is called with on_bad_lines='warn'?" asks
     what the value ``warn`` of the parameter ``on_bad_lines`` does."""
     pairs = (
-        (m.group(1).lower(), m.group(3).lower()) for m in _KEYWORD.finditer(question[:OPTION_CHARS])
+        (m.group(1).lower(), m.group(2).lower()) for m in _KEYWORD.finditer(question[:OPTION_CHARS])
     )
     return tuple(dict.fromkeys(pairs))[:MAX_OPTIONS]
 
@@ -207,13 +211,8 @@ def gives_value(line: str, value: str) -> bool:
     """Whether ``line`` is the item of a parameter's description that says what ``value``
     does: it starts with it, quoted or not, then a comma, a colon or a dash ("'warn',
     print a warning when a bad line is encountered and skip that line.")."""
-    quotes = "\"'\u2018\u2019"
-    return (
-        re.match(
-            rf"[{quotes}]?{re.escape(value)}[{quotes}]?\s*[,:\u2013\u2014-]\s", line.lstrip(), re.I
-        )
-        is not None
-    )
+    item = rf"[{_QUOTES}]?{re.escape(value)}[{_QUOTES}]?\s*[,:\u2013\u2014-]\s"
+    return re.match(item, line.lstrip(), re.I) is not None
 
 
 def opens_parameter(line: str, names: Iterable[str]) -> bool:

@@ -78,7 +78,6 @@ from typing import TYPE_CHECKING
 from chatspace._wire import SENTENCE_PATTERN
 
 from .terms import (
-    CLASSIFIER_MARK,
     calls_in,
     flags_in,
     gives_value,
@@ -90,6 +89,7 @@ from .terms import (
     opens_entry,
     opens_parameter,
     options_in,
+    parameter_of,
     parameters_in,
     search_terms,
 )
@@ -575,20 +575,17 @@ def _entries(
     return found
 
 
-_PARAMETER_LINE = re.compile(rf"\s*[^\W\d]\w*{re.escape(CLASSIFIER_MARK)}")
-"""A NumPy-style parameter's line ("sep : str, default ','"): the entry of the next one."""
-
-
 def _values_given(lines: list[str], passed: Sequence[tuple[str, str]]) -> list[bool]:
     """For each line, whether it is the item that says what a value ``passed`` to a
     parameter does (:func:`~.terms.gives_value`), under that parameter's entry
     ("on_bad_lines : ('error', 'warn', 'skip')", ..., then "'warn', print a warning ...")."""
+    values = dict(reversed(passed))  # the first value passed to each parameter
     found: list[bool] = []
     value: str | None = None  # the value passed to the parameter whose entry this is
     for line in lines:
         found.append(value is not None and gives_value(line, value))
-        if _PARAMETER_LINE.match(line):
-            value = next((v for n, v in passed if opens_parameter(line, (n,))), None)
+        if (name := parameter_of(line)) is not None:
+            value = values.get(name)
     return found
 
 

@@ -10,7 +10,7 @@ question through these rules, so they live below both.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 __all__ = [
     "CALENDAR",
@@ -36,6 +36,7 @@ __all__ = [
     "opens_entry",
     "opens_parameter",
     "options_in",
+    "parameter_of",
     "parameters_in",
     "search_terms",
 ]
@@ -215,12 +216,21 @@ def gives_value(line: str, value: str) -> bool:
     return re.match(item, line.lstrip(), re.I) is not None
 
 
-def opens_parameter(line: str, names: Iterable[str]) -> bool:
-    """Whether ``line`` is the entry of one of the parameters ``names`` in a NumPy-style
-    reference: its name, then its type after :data:`CLASSIFIER_MARK` ("C : float,
-    default=1.0"), above what it does."""
-    line = line.lstrip()
-    return any(line.lower().startswith(n + CLASSIFIER_MARK) for n in names)
+_PARAMETER_LINE = re.compile(rf"\s*([^\W\d]\w*){re.escape(CLASSIFIER_MARK)}")
+
+
+def parameter_of(line: str) -> str | None:
+    """The parameter whose entry ``line`` is in a NumPy-style reference, lowercased: its
+    name, then its type after :data:`CLASSIFIER_MARK` ("C : float, default=1.0"), above
+    what it does; None for another line."""
+    entry = _PARAMETER_LINE.match(line)
+    return entry.group(1).lower() if entry else None
+
+
+def opens_parameter(line: str, names: Collection[str]) -> bool:
+    """Whether ``line`` is the entry of one of the parameters ``names``
+    (:func:`parameter_of`)."""
+    return parameter_of(line) in names
 
 
 PERMALINK = "\u00b6"

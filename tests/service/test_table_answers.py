@@ -98,6 +98,62 @@ def test_the_row_a_question_names_is_quoted_with_its_columns(
     assert uploaded["filename"] == name
 
 
+def _stores_report_docx() -> tuple[bytes, pd.DataFrame]:
+    """A Word report whose table of 80 stores by month is more passages long than a
+    question is given (5), between two paragraphs; and its rows as pandas reads them."""
+    import docx
+
+    months = ["January", "February", "March"]
+    frame = pd.DataFrame(
+        [
+            [f"Store {s:02d}", ["North", "South", "East", "West"][s % 4], month,
+             (s * 37 + m * 11) % 90 * 100 + 500, (s * 13 + m * 7) % 80 + 10]
+            for s in range(1, 81) for m, month in enumerate(months)
+        ],
+        columns=["Store", "Region", "Month", "Revenue (EUR)", "Units"],
+    )  # fmt: skip
+    document = docx.Document()
+    document.add_paragraph("Sales of the eighty stores of the chain, by month.")
+    table = document.add_table(rows=1, cols=len(frame.columns))
+    for cell, name in zip(table.rows[0].cells, frame.columns, strict=True):
+        cell.text = name
+    for row in frame.itertuples(index=False):
+        for cell, value in zip(table.add_row().cells, row, strict=True):
+            cell.text = f"{value:,}" if isinstance(value, int) else value
+    document.add_paragraph("Stores open on Sundays from April.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue(), frame
+
+
+def test_a_document_s_table_is_computed_over_all_its_passages(client: httpx.Client) -> None:
+    """A Word table of 240 rows is ten passages, each led by its header. "How many units
+    were sold in February?" summed the rows of the five passages given (40 of its 80): a
+    document's table is read whole, as a table file is. "How many units
+    did Store 17 sell in February?" summed February's too: "store" names a column and
+    "17" is a number, so neither filtered; a cell the question spells whole does."""
+    data, frame = _stores_report_docx()
+    (report,) = upload(client, [("stores.docx", data)])
+    blocks = client.get(f"/files/{report['id']}/text").text.count("Store,Region,Month")
+    assert blocks > 5, "the table spans more passages than are given"
+    february = frame[frame["Month"] == "February"]
+    answer = ask(client, "How many units were sold in February?")
+    cited = checked_citations(client, answer)
+    assert (
+        f"- Total Units for Month February: {february['Units'].sum():,} (sum of 80 rows of "
+        in (_message(answer)["content"])
+    ), _message(answer)["content"]
+    assert all(",February," in quote for _, quote in cited[:10])
+    (row,) = frame[(frame["Store"] == "Store 17") & (frame["Month"] == "February")].itertuples()
+    answer = ask(client, "How many units did Store 17 sell in February?")
+    cited = checked_citations(client, answer)
+    assert (
+        f"- Units for Month February, Store Store 17: {row.Units} ("
+        in (_message(answer)["content"])
+    ), _message(answer)["content"]
+    assert cited[0] == ("stores.docx", f'Store 17,{row.Region},February,"{row[4]:,}",{row.Units}')
+
+
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:
     upload(client, [("sales.xlsx", sales_xlsx())])
     cited = checked_citations(client, ask(client, "What is the Q1 target of the East region?"))

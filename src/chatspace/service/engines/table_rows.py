@@ -13,6 +13,8 @@ answers. Here the question is read against the table, computed with pandas:
   "rain"); a column of yes and no (true and false) the question names keeps the rows
   that say yes, or no when it says "not" ("did not complete their clutch"). A word
   found in several columns filters the one where it is a whole cell, else the leftmost.
+  A cell of several words, one a number, that the question spells whole ("Store 17",
+  "INC-102") filters its column, though its words name a column or are numbers.
   A year ("in 2020", not "above 2020") filters a column named for years, else the
   column of days written year first ("2020-01-01", "2020/01/01"); an ISO date keeps the
   rows whose date cell starts with it.
@@ -94,7 +96,6 @@ a marker each::
 
 from __future__ import annotations
 
-import csv
 import itertools
 import re
 from collections.abc import Mapping, Sequence
@@ -116,6 +117,7 @@ from chatspace.service.retrieval.tables import (
     header_start,
     name_words,
     number,
+    rows_of,
 )
 from chatspace.service.retrieval.terms import MONTHS, WEEKDAYS
 from chatspace.types import FileCitation
@@ -207,7 +209,6 @@ _STRETCH = (TABLE_SPAN - _DAYS) | _RANGE
 ("What is the range of Close?")."""
 _SUMMARY_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "all"})
 _WORD = re.compile(r"[^\W_]+")
-_MIN_COLUMNS = 2
 _MAX_PLACES = 6
 _SHOWN_VALUES = 5
 _ENDING = re.compile(r"(?:ing|ed|es|e)$")
@@ -411,15 +412,9 @@ def _read(passage: Passage, index: int) -> _Table | None:
     top = header_start(text, passage.locations)
     numbered = top is not None
     for skip in (0, 1) if top is None else (text.count("\n", 0, top),):
-        if len(lines) - skip < _MIN_COLUMNS:
-            return None
-        delimiter = "\t" if "\t" in lines[skip] else ","
-        try:
-            parsed = list(csv.reader(lines[skip:], delimiter=delimiter))
-        except csv.Error:
-            return None
-        header, rows = parsed[0], parsed[1:]
-        if len(header) >= _MIN_COLUMNS and all(len(r) == len(header) for r in rows):
+        parsed = rows_of(lines[skip:])
+        if parsed is not None:
+            header, rows = parsed[0], parsed[1:]
             top = sum(len(line) + 1 for line in lines[:skip])
             heading = Cite(index, lines[skip], top)
             at = top + len(lines[skip]) + 1
@@ -563,6 +558,9 @@ class _Question:
     then: frozenset[str] = frozenset()
     """The word after "and" that follows the grouping ("by species *and sex*"): it may
     name a second column that groups the rows."""
+    spelled: str = ""
+    """Its words, lowercased, a blank apart and around (:func:`_phrase`): a cell with a
+    number that it spells whole ("Store 17", "INC-102") filters its column."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -613,6 +611,7 @@ class _Question:
             asks_overview(question),
             frozenset().union(*(_words(m[1]) for m in _COUNTED.finditer(question))),
             frozenset().union(*(_words(m[2] or "") for m in _GROUPED.finditer(bare))),
+            f" {_phrase(question[:_CONDITION_CHARS])} ",
         )  # fmt: skip
 
     @property
@@ -800,6 +799,8 @@ class _View:
         dated = _dated(frame, names, asked.dates | asked.years, asked.months)
         filters |= {c: words for c, words in dated.items() if c not in filters}
         filters |= _whether(frame, names, asked, filters)
+        for c, cells in _spelled(frame, asked.spelled).items():
+            filters[c] = filters.get(c, frozenset()) | cells
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
             dates = _dates_of(words)
@@ -1163,8 +1164,34 @@ def _dates_of(words: frozenset[str]) -> tuple[str, ...]:
 
 
 def _holds(cell: str, words: frozenset[str], dates: tuple[str, ...]) -> bool:
-    """Whether a cell holds one of a filter's words, or starts with one of its ``dates``."""
-    return bool(_words(cell) & words) or (bool(dates) and cell.startswith(dates))
+    """Whether a cell holds one of a filter's words, is one of its cells spelled
+    (:func:`_spelled`), or starts with one of its ``dates``."""
+    return (
+        bool(_words(cell) & words)
+        or _phrase(cell) in words
+        or (bool(dates) and cell.startswith(dates))
+    )
+
+
+def _phrase(text: str) -> str:
+    """``text``'s words, lowercased, a blank apart: "INC-102" is "inc 102"."""
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def _spelled(frame: pd.DataFrame, spelled: str) -> dict[int, frozenset[str]]:
+    """The cells of several words, one a number, that the question spells whole (its
+    words ``spelled``), by column: "How many units did *Store 17* sell?" is of that
+    store, though "store" names a column and "17" is a number, which filter nothing."""
+    found: dict[int, frozenset[str]] = {}
+    for c in frame.columns:
+        phrases = {_phrase(str(cell)) for cell in frame[c].unique()}
+        named = {
+            p for p in phrases
+            if " " in p and any(ch.isdigit() for ch in p) and f" {p} " in spelled
+        }  # fmt: skip
+        if named:
+            found[int(c)] = frozenset(named)
+    return found
 
 
 def _dated(

@@ -84,6 +84,7 @@ from .tables import (
     abbreviates,
     asks_computation,
     asks_shape,
+    block_header,
     computing_words,
     header_start,
     name_words,
@@ -1142,16 +1143,28 @@ def retrieve(
 def _rest_of_tables(
     conn: sa.Connection, text: FullText, where: Workspace, passages: Sequence[Passage]
 ) -> tuple[Passage, ...]:
-    """The other passages of each table file among ``passages``, in file order, of its
-    first :data:`WHOLE_TABLE`: "What percentage of flowers are virginica?" matched the
-    three passages of the iris data that hold one, and its share was 50 of their 73 rows,
-    not of the table's 150."""
+    """The other passages of each table among ``passages``, in file order, of its first
+    :data:`WHOLE_TABLE`: "What percentage of flowers are virginica?" matched the three
+    passages of the iris data that hold one, and its share was 50 of their 73 rows, not
+    of the table's 150. A table file's are its passages; a document's table's, those of
+    its file that start with its header line (:func:`~.tables.block_header`): "How many
+    units were sold in February?" summed the rows of the four passages of a Word report's
+    table that matched "February", 31 of its 40."""
     files = {p.file_id for p in passages if _rows_of_a_table(p)}
+    headers = {
+        (p.file_id, header)
+        for p in passages
+        if p.file_id not in files and (header := block_header(p.text)) is not None
+    }
     have = {(p.file_id, p.ord) for p in passages}
     table = schema.passages
     ids: list[int] = []
-    for file_id in sorted(files):
-        listed = sa.select(table.c.id, table.c.ord).where(table.c.file_id == file_id)
-        found = conn.execute(listed.order_by(table.c.ord).limit(WHOLE_TABLE))
-        ids += [pid for pid, ord_ in found if (file_id, ord_) not in have]
+    listed = sa.select(table.c.id, table.c.file_id, table.c.ord).order_by(table.c.ord)
+    for file_id, header in [*((f, None) for f in sorted(files)), *sorted(headers)]:
+        block = listed.where(table.c.file_id == file_id)
+        if header is not None:
+            lead = f"{header}\n"
+            block = block.where(sa.func.substr(table.c.text, 1, len(lead)) == lead)
+        found = conn.execute(block.limit(WHOLE_TABLE))
+        ids += [pid for pid, _, ord_ in found if (file_id, ord_) not in have]
     return tuple(p for _, p in text.by_id(conn, where=where, terms=(), ids=ids))

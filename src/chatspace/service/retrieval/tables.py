@@ -52,6 +52,7 @@ __all__ = [
     "asks_computation",
     "asks_overview",
     "asks_shape",
+    "block_header",
     "computing_words",
     "header_start",
     "key_value_text",
@@ -60,6 +61,7 @@ __all__ = [
     "number",
     "records_piece",
     "records_table",
+    "rows_of",
 ]
 
 COMPUTATIONS: Mapping[str, frozenset[str]] = {
@@ -146,6 +148,8 @@ MAX_CELL_CHARS = 2_000
 """Characters kept of one cell."""
 PREAMBLE_ROWS = 20
 """Rows looked at for the header: those of one cell above it are the table's title."""
+_MIN_CELLS = 2
+"""Cells of a table's header, and lines of a block of its rows (the header and a row)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +316,29 @@ def asks_computation(question: str) -> bool:
     words = [w.lower() for w in _WORDS.findall(question)]
     pairs = {" ".join(pair) for pair in itertools.pairwise(words)}
     return bool(computing_words(question) or pairs & (COUNTING | SUMMING))
+
+
+def rows_of(lines: Sequence[str]) -> list[list[str]] | None:
+    """The cells of ``lines`` read as a table's rows as :class:`Table` writes them (tab- or
+    comma-separated, the first line the header); None unless there are two lines or more
+    and every line has as many cells as the first, two or more."""
+    if len(lines) < _MIN_CELLS:
+        return None
+    delimiter = "\t" if "\t" in lines[0] else ","
+    try:
+        rows = list(csv.reader(lines, delimiter=delimiter))
+    except csv.Error:
+        return None
+    width = len(rows[0])
+    return rows if width >= _MIN_CELLS and all(len(row) == width for row in rows) else None
+
+
+def block_header(text: str) -> str | None:
+    """The header line of ``text`` when it is a block of a table's rows that starts with it
+    (a table of a document: a Word file's, a slide's), else None. Every block of such a
+    table starts with the same line, which finds its others (:mod:`.search`)."""
+    lines = text.split("\n")
+    return lines[0] if rows_of(lines) is not None else None
 
 
 def header_start(text: str, marks: Sequence[Mark]) -> int | None:

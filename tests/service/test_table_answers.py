@@ -131,7 +131,8 @@ def test_a_document_s_table_is_computed_over_all_its_passages(client: httpx.Clie
     were sold in February?" summed the rows of the five passages given (40 of its 80): a
     document's table is read whole, as a table file is. "How many units
     did Store 17 sell in February?" summed February's too: "store" names a column and
-    "17" is a number, so neither filtered; a cell the question spells whole does."""
+    "17" is a number, so neither filtered; a cell the question spells whole does. "The
+    average revenue per store and month" listed each row as its own group."""
     data, frame = _stores_report_docx()
     (report,) = upload(client, [("stores.docx", data)])
     blocks = client.get(f"/files/{report['id']}/text").text.count("Store,Region,Month")
@@ -152,6 +153,12 @@ def test_a_document_s_table_is_computed_over_all_its_passages(client: httpx.Clie
         in (_message(answer)["content"])
     ), _message(answer)["content"]
     assert cited[0] == ("stores.docx", f'Store 17,{row.Region},February,"{row[4]:,}",{row.Units}')
+    answer = ask(client, "What is the average revenue per store and month?")
+    mean = frame["Revenue (EUR)"].mean()
+    assert (
+        f"- Average Revenue (EUR): {mean:,.2f} (mean of 240 rows of "
+        in (_message(answer)["content"])
+    ), "a row per store and month groups nothing"
 
 
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:
@@ -1086,9 +1093,17 @@ IRIS_CSV = (Path(__file__).parents[2] / "benchmarks" / "data" / "formats" / "iri
 """Fisher's iris data, 150 rows: over three pages of a PDF report."""
 
 
-def _report_pdf(tables: list[list[list[str]]]) -> bytes:
+def _report_pdf(
+    tables: list[list[list[str]]],
+    *,
+    widths: list[int] | None = None,
+    valign: str = "BOTTOM",
+    after: str = "",
+) -> bytes:
     """A report as reportlab writes one: a title, a sentence, then each table, gridded,
-    its header in bold (a table longer than a page goes on, without its header)."""
+    its header in bold (a table longer than a page goes on, without its header), then
+    the sentence ``after``. With ``widths`` (points), a cell's text that is longer wraps
+    onto lines of its own, which sit at the cell's top or bottom (``valign``)."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import getSampleStyleSheet
@@ -1100,16 +1115,21 @@ def _report_pdf(tables: list[list[list[str]]]) -> bytes:
         Paragraph("Revenue and units by region and month, first quarter.", styles["Normal"]),
     ]
     for rows in tables:
-        table = Table(rows)
+        if widths is not None:
+            rows = [[Paragraph(cell, styles["Normal"]) for cell in row] for row in rows]
+        table = Table(rows, colWidths=widths)
         table.setStyle(
             TableStyle(
                 [
                     ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
                     ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+                    ("VALIGN", (0, 0), (-1, -1), valign),
                 ]
             )
         )
         story += [Spacer(1, 12), table]
+    if after:
+        story += [Spacer(1, 12), Paragraph(after, styles["Normal"])]
     out = io.BytesIO()
     SimpleDocTemplate(out, pagesize=A4).build(story)
     return out.getvalue()
@@ -1158,3 +1178,47 @@ def test_a_table_matplotlib_draws_into_a_pdf_is_a_table(tmp_path: Path) -> None:
     text = _extract_text(tmp_path, "flowers.pdf", out.getvalue())
     assert text.startswith(",".join(frame.columns) + "\n")
     assert ",".join(frame.astype(str).iloc[3]) in text
+
+
+INCIDENTS = [
+    ["Incident id", "Service", "Duration in minutes", "Root cause"],
+    ["INC-101", "Checkout", "42", "Expired TLS certificate"],
+    ["INC-102", "Search", "", "Index rebuild stalled"],
+    ["INC-103", "Payments", "95", "Database failover took longer than the configured timeout"],
+    ["INC-104", "Checkout", "12", "Bad feature flag"],
+]
+
+
+@pytest.mark.parametrize("valign", ["TOP", "BOTTOM"])
+def test_a_pdf_table_with_empty_and_wrapped_cells_is_a_table(tmp_path: Path, valign: str) -> None:
+    """A PDF table with an empty cell (INC-102's duration), a cell whose text wraps onto a
+    second line (INC-103's root cause, over or under its row's line) and a header whose
+    cells wrap stayed text, its cells one a line: "What was the root cause of INC-103?"
+    quoted "INC-101". Lines with fewer cells are read by where their cells stand; a
+    note under the table stays text."""
+    data = _report_pdf(
+        [INCIDENTS], widths=[55, 60, 60, 200], valign=valign, after="Source: the on-call log."
+    )
+    text = _extract_text(tmp_path, "incidents.pdf", data)
+    assert "\n".join(",".join(row) for row in INCIDENTS) + "\n\nSource: the on-call log." in text
+
+
+def test_a_pdf_table_s_rows_under_a_group_name_are_read_with_it(client: httpx.Client) -> None:
+    """A report names each region once, over its months' rows (a first cell left empty);
+    those rows, and "How long did INC-102 last?" of a table where the duration is empty,
+    are answered from the table."""
+    grouped = [list(SALES_COLUMNS), *([str(cell) for cell in row] for row in SALES)]
+    for row, above in zip(grouped[2:][::-1], grouped[1:-1][::-1], strict=True):
+        row[0] = "" if row[0] == above[0] else row[0]
+    assert grouped[2][:2] == ["", "February"], "North is said once, over its three months"
+    upload(
+        client, [("report.pdf", _report_pdf([grouped])), ("oncall.pdf", _report_pdf([INCIDENTS]))]
+    )
+    answer = ask(client, "What was the revenue of the North region in February?")
+    north = next(row for row in SALES if row[:2] == ("North", "February"))
+    assert checked_citations(client, answer)[0] == ("report.pdf", ",".join(map(str, north)))
+    answer = ask(client, "What was the root cause of INC-103?")
+    assert checked_citations(client, answer)[0] == ("oncall.pdf", ",".join(INCIDENTS[3]))
+    answer = ask(client, "Which incident lasted longest?")
+    content = _message(answer)["content"]
+    assert "Highest Duration in minutes: 95 (max of 3 rows): " in content, content

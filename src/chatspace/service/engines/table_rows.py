@@ -799,8 +799,9 @@ class _View:
         dated = _dated(frame, names, asked.dates | asked.years, asked.months)
         filters |= {c: words for c, words in dated.items() if c not in filters}
         filters |= _whether(frame, names, asked, filters)
-        for c, cells in _spelled(frame, asked.spelled).items():
-            filters[c] = filters.get(c, frozenset()) | cells
+        for c, cells in _spelled(frame, asked.spelled).items():  # "INC-102", not "inc"
+            spelled = set().union(*(cell.split() for cell in cells))
+            filters[c] = frozenset(w for w in filters.get(c, ()) if w not in spelled) | cells
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
             dates = _dates_of(words)
@@ -926,7 +927,8 @@ class _View:
         values (a column of ids groups nothing), or "year" or "month" of the column of
         dates (:meth:`calendar`): the column, "", "year" or "month", each row's group (the
         rows computed over, empty cells left out), and the column ``then`` names that
-        groups each group again ("by species and sex": "Adelie, female"; else -1)."""
+        groups each group again ("by species and sex": "Adelie, female"; else -1). Two
+        columns whose pairs are each one row's group nothing: they say what a row is."""
         columns = {c: None for c in self.frame.columns if c not in self.filters}
         by = _named(self.names, columns, words) if words else None
         if by is not None and self.frame[by][self.counted].nunique() < self.total:
@@ -937,7 +939,9 @@ class _View:
                 return by, "", groups[groups != ""], -1
             also = self.frame[second][self.counted]
             kept = (groups != "") & (also != "")
-            return by, "", (groups + ", " + also)[kept], second
+            pairs = (groups + ", " + also)[kept]
+            # "the average revenue per store and month" of a row per store and month
+            return None if pairs.is_unique else (by, "", pairs, second)
         period = next((p for p in ("year", "month") if p in words), None)
         dated = self.calendar() if period is not None else None
         if dated is None or period is None:

@@ -36,6 +36,7 @@ import codecs
 import contextlib
 import re
 import zipfile
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from itertools import chain, islice, product
@@ -107,6 +108,13 @@ _CELL_LINES = 6
 hold a table, its cells one a line (:func:`_page_blocks`)."""
 _LAID_CELLS = re.compile(r"\S+(?: \S+)*")
 """A cell of a laid-out line: text whose words are one blank apart."""
+_CELL_SHIFT = 2
+"""How far left of its column's first cell a cell may start in a laid-out line (text
+centred or set right in its column)."""
+_HEADER_LINES = 2
+"""Lines above a laid-out table's first that may be its header's wrapped cells."""
+_Row = list[list[str]]
+"""A laid-out table's row: each cell's lines, top to bottom (none for an empty cell)."""
 _TABLE_LINES = 3
 _MIN_NUMBERS = 2
 _MIN_CELLS = 3
@@ -549,11 +557,14 @@ def _page_blocks(
     stripped = [line.strip() for line in lines]
     blocks: list[str | Table] = []
     at, last = 0, None
-    for rows in _aligned_rows(page.extract_text(extraction_mode="layout") or ""):
-        found = _run_of(stripped, rows, at)
+    for readings in _aligned_rows(page.extract_text(extraction_mode="layout") or ""):
+        found = next(
+            ((run, laid) for laid in readings if (run := _run_of(stripped, laid, at))), None
+        )
         if found is None:
             continue
-        start, end = found
+        (start, end), laid = found
+        rows = _grouped([[" ".join(cell) for cell in row] for row in laid])
         data = any(read_number(cell) for cell in rows[0])  # no header of its own
         if start == 0 and header is not None and len(header) == len(rows[0]) and data:
             rows = [header, *rows]
@@ -579,35 +590,133 @@ def _may_hold_table(lines: list[str]) -> bool:
     return any(run[0] and len(set(run)) == 1 for run in runs)
 
 
-def _aligned_rows(layout: str) -> Iterator[list[list[str]]]:
-    """The tables of a page's layout text: runs of at least :data:`_TABLE_LINES` lines
-    (blank lines between them aside) whose cells, text two spaces or more apart, are as
-    many (:data:`_MIN_CELLS` or more) in every line."""
-    run: list[list[str]] = []
+def _aligned_rows(layout: str) -> Iterator[list[list[_Row]]]:
+    """The tables of a page's layout text, each as the readings of its rows that
+    :func:`_readings` gives: runs of lines (blank lines between them aside) under a first
+    line of :data:`_MIN_CELLS` cells or more (text two spaces or more apart), each line
+    with as many cells, or with fewer that stand under the first line's (:func:`_placed`),
+    :data:`_TABLE_LINES` rows at least. The lines right above a run whose cells stand
+    under its columns, no number among them, may be its header's wrapped cells."""
+    run: list[tuple[bool, _Row]] = []
+    lead: list[tuple[bool, _Row]] = []
+    starts: list[int] = []
+    above: list[list[re.Match[str]]] = []
     for line in [*layout.split("\n"), ""]:
-        cells = _LAID_CELLS.findall(line)
-        if not cells and not line.strip():
+        found = list(_LAID_CELLS.finditer(line))
+        if not found and not line.strip():
             continue
-        if run and len(cells) == len(run[0]):
-            run.append(cells)
-            continue
-        if len(run) >= _TABLE_LINES:
-            yield run
-        run = [cells] if len(cells) >= _MIN_CELLS else []
-    if len(run) >= _TABLE_LINES:
-        yield run
+        placed = _placed(found, starts) if run else None
+        if placed is not None:
+            run.append(placed)
+        else:
+            if sum(own for own, _ in run) >= _TABLE_LINES:
+                yield _readings(run, lead)
+            run, lead, starts = [], [], [m.start() for m in found]
+            if len(found) >= _MIN_CELLS:
+                run = [(True, [[m[0]] for m in found])]
+                for cells in (_placed(cells, starts) for cells in reversed(above)):
+                    if cells is None or cells[0] or _holds_number(cells[1]):
+                        break
+                    lead.insert(0, cells)
+        above = [*above, found][-_HEADER_LINES:]
+    if sum(own for own, _ in run) >= _TABLE_LINES:
+        yield _readings(run, lead)
 
 
-def _run_of(lines: list[str], rows: list[list[str]], at: int) -> tuple[int, int] | None:
-    """Where, from line ``at``, ``lines`` hold ``rows`` in order, a cell a line, or a row
-    a line under a header of words (matplotlib's tables; a struct's layout, "4 CARD32
-    ALIAS_LIST_OFFSET", reads well as it is): the first line and the one after the last.
-    A page's first or last lines may be missing (:func:`_without_running_lines` took a
-    cell that the page before or after also has at its edge, "setosa", for a running
-    line)."""
-    shapes = [[cell for row in rows for cell in row]]
-    if not any(read_number(cell) for cell in rows[0]):
-        shapes.append([" ".join(row) for row in rows])
+def _placed(found: list[re.Match[str]], starts: list[int]) -> tuple[bool, _Row] | None:
+    """A laid-out line's cells under a table's columns (``starts``: where the cells of its
+    first line start), and whether it is a row of its own; None for a line that is no
+    part of the table. A line with as many cells is a row. One with fewer is read by
+    where its cells stand (a cell under a column, each column one cell at most, none
+    reaching into the next column): a row with empty cells when it holds a number or
+    fills more than half of the columns ("INC-102  Search  (no duration)  Index rebuild
+    stalled"), else the lines of wrapped cells, a part of the row above or below."""
+    if len(found) == len(starts):
+        return True, [[m[0]] for m in found]
+    if not found or len(found) > len(starts):
+        return None
+    cells: _Row = [[] for _ in starts]
+    for m in found:
+        column = bisect_right(starts, m.start() + _CELL_SHIFT) - 1
+        last = column + 1 == len(starts)
+        if column < 0 or cells[column] or (not last and m.end() > starts[column + 1]):
+            return None
+        cells[column] = [m[0]]
+    filled = [cell[0] for cell in cells if cell]
+    return any(read_number(c) for c in filled) or 2 * len(filled) > len(starts), cells
+
+
+def _readings(run: list[tuple[bool, _Row]], lead: list[tuple[bool, _Row]]) -> list[list[_Row]]:
+    """The ways to read a table's laid-out lines as rows, the likeliest first: the lines of
+    wrapped cells (not rows of their own) join the row above, or the row below (a table
+    whose cells sit at their bottom, as ReportLab's do), or the row above without those
+    after the last row (a note under the table); the lines between the first and the
+    first that holds a number may be the header's wrapped cells ("Duration" over "in
+    minutes"), and so may the ``lead`` lines above the first. Which one the page's text
+    holds in its order decides (:func:`_run_of`)."""
+    numbered = next((i for i, (_, cells) in enumerate(run) if _holds_number(cells)), 0)
+    headed = [(own and not 0 < i < numbered, cells) for i, (own, cells) in enumerate(run)]
+    found: list[list[_Row]] = []
+    for top in ([], lead) if lead else ([],):
+        for lines in (run, headed) if headed != run else (run,):
+            for below, trailing in ((False, True), (True, False), (False, False)):
+                rows = _joined([*top, *lines], below=below, trailing=trailing)
+                if rows not in found:
+                    found.append(rows)
+    return found
+
+
+def _grouped(rows: list[list[str]]) -> list[list[str]]:
+    """A table's rows with the empty first cells of its data rows filled from the row
+    above, when its first column names each group once, over rows of which half at least
+    leave it empty (a report's "North" over its three months): "What was North's revenue
+    in February?" finds the row that says so. A list whose first cell is missing here and
+    there (an unnamed incident) is left as it is."""
+    firsts = [row[0] for row in rows[1:] if row[0]]
+    if 2 * len(firsts) > len(rows) - 1 or len(set(firsts)) < len(firsts):
+        return rows
+    filled = [rows[0]]
+    for row in rows[1:]:
+        above = filled[-1][0] if len(filled) > 1 else ""
+        filled.append(row if row[0] or not above else [above, *row[1:]])
+    return filled
+
+
+def _holds_number(cells: _Row) -> bool:
+    return any(read_number(piece) for cell in cells for piece in cell)
+
+
+def _joined(lines: list[tuple[bool, _Row]], *, below: bool, trailing: bool) -> list[_Row]:
+    """The rows of a table's lines, each line that is no row of its own joined to the row
+    above (``below``: to the row below), those after the last row kept (``trailing``)."""
+    rows: list[_Row] = []
+    waiting: list[_Row] = []
+    for own, cells in lines:
+        if not own and (below or not rows):
+            waiting.append(cells)
+        elif not own:
+            rows[-1] = [kept + more for kept, more in zip(rows[-1], cells, strict=True)]
+        else:
+            for before in reversed(waiting):
+                cells = [more + kept for kept, more in zip(cells, before, strict=True)]
+            rows.append(cells)
+            waiting = []
+    if waiting and trailing and rows:
+        for after in waiting:
+            rows[-1] = [kept + more for kept, more in zip(rows[-1], after, strict=True)]
+    return rows
+
+
+def _run_of(lines: list[str], rows: list[_Row], at: int) -> tuple[int, int] | None:
+    """Where, from line ``at``, ``lines`` hold ``rows`` in order, a line of a cell a line
+    (empty cells, which the text leaves out, aside), or a row a line under a header of
+    words (matplotlib's tables; a struct's layout, "4 CARD32 ALIAS_LIST_OFFSET", reads
+    well as it is): the first line and the one after the last. A page's first or last
+    lines may be missing (:func:`_without_running_lines` took a cell that the page
+    before or after also has at its edge, "setosa", for a running line)."""
+    shapes = [[piece for row in rows for cell in row for piece in cell]]
+    if not _holds_number(rows[0]):
+        shapes.append([" ".join(piece for cell in row for piece in cell) for row in rows])
     for shape in shapes:
         for head, tail in sorted(product(range(_EDGE_LINES + 1), repeat=2), key=sum):
             held = shape[head : len(shape) - tail]

@@ -89,7 +89,7 @@ COMPUTATIONS: Mapping[str, frozenset[str]] = {
 judged by the question's other words (:mod:`.search`)."""
 COMPUTING = frozenset().union(*COMPUTATIONS.values())
 MEASURES: Mapping[str, tuple[str, ...]] = {
-    "longest": ("length",), "shortest": ("length",), "widest": ("width",),
+    "longest": ("length", "duration"), "shortest": ("length", "duration"), "widest": ("width",),
     "narrowest": ("width",), "tallest": ("height",), "heaviest": ("weight", "mass"),
     "lightest": ("weight", "mass"), "oldest": ("age",), "youngest": ("age",),
     "fastest": ("speed",), "slowest": ("speed",), "hottest": ("temperature",),
@@ -102,7 +102,8 @@ MEASURES: Mapping[str, tuple[str, ...]] = {
 """A superlative (or a comparison) that says which measure it is extreme in (the words
 that may name it): "the longest petal" names the column ``petal_length``, not
 ``petal_width``; "the heaviest penguin", ``body_mass_g``; "the coldest day",
-``temp_min``; "victims older than 50", ``age``."""
+``temp_min``; "the longest incident", ``Duration (min)``; "victims older than 50",
+``age``."""
 TABLE_ROWS = frozenset({"rows", "records", "entries", "observations"})
 TABLE_COLUMNS = frozenset({"columns", "fields", "variables"})
 TABLE_SPAN = frozenset({"days", "dates", "period", "span"})

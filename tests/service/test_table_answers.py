@@ -149,7 +149,7 @@ def test_a_document_s_table_is_computed_over_all_its_passages(client: httpx.Clie
     answer = ask(client, "How many units did Store 17 sell in February?")
     cited = checked_citations(client, answer)
     assert (
-        f"- Units for Month February, Store Store 17: {row.Units} ("
+        f"- Units for Month February, Store 17: {row.Units} (stores.docx) [1]"
         in (_message(answer)["content"])
     ), _message(answer)["content"]
     assert cited[0] == ("stores.docx", f'Store 17,{row.Region},February,"{row[4]:,}",{row.Units}')

@@ -872,7 +872,8 @@ class _View:
     def scope(self) -> str:
         """The filters as words: ``Region North, Month March``; a date's by the question's
         own (``Date 2020``, ``Date Sep``, not twelve dates); at most :data:`_SHOWN_VALUES`
-        values each."""
+        values each; values that start with their column's name without it (``Store 17``,
+        not ``Store Store 17``)."""
         kept = self.frame[self.matched]
         found = []
         for c, words in self.filters.items():
@@ -880,7 +881,9 @@ class _View:
             cut = sorted(w.title() if w in _MONTH_CUTS else w for w in words)
             shown = cut if dated else list(kept[c].unique())
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
-            found.append(f"{self.names[c]} {' or '.join([*shown[:_SHOWN_VALUES], *more])}")
+            said = " or ".join([*shown[:_SHOWN_VALUES], *more])
+            named = all(str(v).lower().startswith(f"{self.names[c].lower()} ") for v in shown)
+            found.append(said if named else f"{self.names[c]} {said}")  # "Store 17"
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
         absent = [] if self.absent is None else [f"{self.names[self.absent]} {self.empty}"]
         return ", ".join(found + compared + absent)
@@ -1382,7 +1385,7 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     if len(answer.rows) == 1 and answer.kind in {"sum", "mean", "median"}:
         (row,) = answer.rows
         value = table.rows[row][answer.column]
-        return [(f"{column}{scope}: {value} ({source}) ", table.cites[row])]
+        return [(f"{column}{scope}: {value} ({filename}) ", table.cites[row])]  # a cell
     if answer.kind == "stretch":
         return [
             (f"{column}{scope}: {answer.value} ({_rows(answer.of)} of {source}) ",

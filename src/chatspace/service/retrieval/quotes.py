@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING
 from chatspace._wire import SENTENCE_PATTERN
 
 from .terms import (
+    ASKS_EFFECT,
     calls_in,
     flags_in,
     gives_value,
@@ -204,9 +205,6 @@ _ASKS_DESCRIPTION = re.compile(
 )
 """"What does util.promisify do?": a sentence that says it, not a parameter's line; the
 first under a label that names it alone ("configtest", then what it does) is its entry."""
-_ASKS_EFFECT = re.compile(r"\bwhat happens\b", re.I)
-""""What happens when ProxyPreserveHost is enabled?": a sentence that says it, not a
-directive's syntax."""
 _ASKS_NAME = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _ASKS_OPTION = re.compile(r"\b(?:which|what) (?:\w+ )?((?:option|flag|switch)(?:e?s)?)\b", re.I)
 """"Which option of htpasswd uses bcrypt?" is answered by the sentence under an option's
@@ -593,7 +591,7 @@ def _describes(question: str) -> bool:
     """Whether ``question`` asks what a thing does or what happens: a sentence of prose
     answers it."""
     return (
-        _ASKS_DESCRIPTION.search(question) is not None or _ASKS_EFFECT.search(question) is not None
+        _ASKS_DESCRIPTION.search(question) is not None or ASKS_EFFECT.search(question) is not None
     )
 
 

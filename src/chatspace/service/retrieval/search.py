@@ -91,6 +91,7 @@ from .tables import (
     names_the_table,
 )
 from .terms import (
+    ASKS_EFFECT,
     CALENDAR,
     MAX_TERMS,
     WORD,
@@ -158,9 +159,6 @@ _QUESTION_WORDS = frozenset({"many", "much", "often"})
 # "does it take?") only asks it again: a file says "47 minutes", not "long" or "last".
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
 _DURATION_VERB = re.compile(r"\b(last|lasted|lasts|take|takes|took)\W*$", re.I)
-_WHAT_HAPPENS = re.compile(r"\bwhat\s+(happens|happened|happen)\b", re.I)
-""""What happens" asks for an effect, which a file says without the word ("When enabled,
-this option will pass the Host: line ...")."""
 _ASKS_WHAT = re.compile(r"\W*what (?:is|are|does|do)\b", re.I)
 """A question that asks what something is or does (:attr:`Query.describes`)."""
 # A follow-up starts with a connective, or leans on a pronoun and has few words of its own.
@@ -450,7 +448,7 @@ def shaping_words(question: str) -> frozenset[str]:
     """The words of ``question`` that shape it rather than say what it is about, left
     out of the search: "many", "much", "often", and "long" with the verb that ends a
     "how long" question ("How long did the outage last?" searches "outage")."""
-    words = _QUESTION_WORDS | {m.group(1).lower() for m in _WHAT_HAPPENS.finditer(question)}
+    words = _QUESTION_WORDS | {m.group(1).lower() for m in ASKS_EFFECT.finditer(question)}
     if not _HOW_LONG.search(question):
         return words
     verb = _DURATION_VERB.search(question)

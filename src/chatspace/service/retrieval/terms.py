@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 
 __all__ = [
+    "ASKS_EFFECT",
     "CALENDAR",
     "CLASSIFIER_MARK",
     "MAX_OPTIONS",
@@ -44,6 +45,11 @@ __all__ = [
 MAX_TERMS = 32
 MAX_TERM_CHARS = 64
 WORD = re.compile(r"\w+")
+ASKS_EFFECT = re.compile(r"\bwhat\s+(happens|happened|happen)\b", re.I)
+""""What happens" asks for an effect, which a file says without the word ("When enabled,
+this option will pass the Host: line ..."): the verb shapes the question, not its
+subject (:func:`.search.shaping_words`), and a sentence of prose answers it, not a
+directive's syntax (:mod:`.quotes`)."""
 _STOP_TEXT = """a about above after again all also am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
     from further had has have having he her here hers him his how i if in into is it its

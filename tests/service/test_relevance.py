@@ -246,6 +246,31 @@ def test_a_name_in_a_file_name_counts(client: httpx.Client) -> None:
     ]
 
 
+def test_the_words_of_a_file_name_joined_by_underscores_count(client: httpx.Client) -> None:
+    """``QBR_Q3_2026.md`` was one word, "qbr_q3_2026": its table never says "Q3", a rare
+    name of the question, so "What was Cobalt Switch revenue in the East region in Q3?"
+    cited nothing; nor did "Who is the owner of the Q3 QBR?" (the name's words are in the
+    file's name, in another order)."""
+    upload(
+        client,
+        [
+            (
+                "QBR_Q3_2026.md",
+                "# Quarterly business review\n\nOwner: Priya Raman\n\nRevenue by product:\n\n"
+                "| Product | Region | Revenue |\n|---|---|---|\n"
+                "| Cobalt Switch | East | 2,208,600 |\n| Cobalt Switch | West | 1,104,000 |\n"
+                "| Argon Router | East | 648,400 |\n",
+            ),
+            ("plan-2027.md", "# Plan\n\nThe East region opens a second office in 2027.\n"),
+        ],
+    )
+    answer = ask(client, "What was Cobalt Switch revenue in the East region in Q3?")
+    assert _cited(answer)[:1] == ["QBR_Q3_2026.md"]
+    assert "2,208,600" in answer["choices"][0]["message"]["content"]
+    answer = ask(client, "Who is the owner of the Q3 QBR?")
+    assert "Owner: Priya Raman" in answer["choices"][0]["message"]["content"]
+
+
 def test_the_service_setting_is_the_default(service: Service, org: str, tmp_path: Path) -> None:
     """On by default at the calibrated threshold: a natural question whose verb no file
     uses keeps its citation (the README's walkthrough), one about what the files do not

@@ -363,6 +363,8 @@ _CALLED = re.compile(r"(\w+)\(\)")
 """A word written as a function's, followed by "()"."""
 
 
+_WORD_APART = re.compile(r"[^\W_]+")
+"""A word without the underscores that join words (:func:`_name_words`)."""
 _MIXED_CASE = re.compile(r"[a-z][A-Z]")
 """A capital after a small letter: a name, wherever it stands ("cuDF", "macOS")."""
 
@@ -625,7 +627,7 @@ def _lexical(
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
-    named = {pid: _name_words(p) for pid, p in rows}
+    named = {pid: _name_words(p.filename) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = computing = 0.0
@@ -698,7 +700,7 @@ def _tables_meant(
     workspace has no other file."""
     tables = {p.file_id: p.filename for _, p in rows if _rows_of_a_table(p)}
     said = set(query.terms)
-    named = [f for f, name in tables.items() if said & set(WORD.findall(name.lower()))]
+    named = [f for f, name in tables.items() if said & _name_words(name)]
     if len(named) == 1:
         return frozenset(named)
     if len(tables) != 1:
@@ -713,20 +715,27 @@ def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
     ("pg_dump's ``--parallel-restore-threads``": the index found "parallel", "restore"
     and "threads", each elsewhere), or a name of several words that no candidate, nor its
     file's name, spells together ("the default port of *Microsoft SQL Server*": a manual
-    knows "Microsoft Windows" and "SQL server"). The candidates hold the passages with
-    its rare words, so a file that documents it is among them."""
+    knows "Microsoft Windows" and "SQL server"); a file's name holds it when it holds its
+    words, in any order ("the Q3 QBR" and ``QBR_Q3_2026.docx``). The candidates hold the
+    passages with its rare words, so a file that documents it is among them."""
     if any(not any(holds_option(p.text, o) for _, p in rows) for o in query.options):
         return True
     return any(
-        not any(holds_phrase(p.text, words) or holds_phrase(p.filename, words) for _, p in rows)
+        not any(
+            holds_phrase(p.text, words) or set(words) <= _name_words(p.filename) for _, p in rows
+        )
         for words in query.phrases
     )
 
 
-def _name_words(p: Passage) -> frozenset[str]:
-    """The words of the name of ``p``'s file, lowercased (``stock-genoa.csv``: stock,
-    genoa, csv): a question that says one of them may be about that file."""
-    return frozenset(WORD.findall(p.filename.lower()))
+def _name_words(filename: str) -> frozenset[str]:
+    """The words of a file's name, lowercased (``stock-genoa.csv``: stock,
+    genoa, csv): a question that says one of them may be about that file. Words joined by
+    underscores are words whole and apart (``QBR_Q3_2026.docx``: "q3", as "qbr_q3_2026"
+    it was no word a question says, and every passage of a Word table lacked the rare
+    name "Q3" of "Cobalt Switch revenue in the East region in Q3?")."""
+    name = filename.lower()
+    return frozenset(WORD.findall(name)) | frozenset(_WORD_APART.findall(name))
 
 
 def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], query: Query) -> bool:
@@ -735,7 +744,7 @@ def _names_a_file(conn: sa.Connection, where: Workspace, rows: Sequence[Hit], qu
     files of the workspace: the question is about that file, whatever else it names. A
     name many files share ("Query" in a manual's ``runtime-config-query.html``) names
     none of them."""
-    named = {w for _, p in rows for w in _name_words(p)}
+    named = {w for _, p in rows for w in _name_words(p.filename)}
     return bool(_naming_few_files(conn, where, (query.names - query.roles) & named))
 
 
@@ -757,7 +766,7 @@ def _in_named_files(
     say "k" most. The name's word counts as covered in every passage of the file
     (:func:`_lexical`); this gives the file's passages the chance to show it."""
     terms = set(query.terms)
-    words = {p.file_id: _name_words(p) & terms for _, p in rows}
+    words = {p.file_id: _name_words(p.filename) & terms for _, p in rows}
     naming = {t for found in words.values() for t in found}
     few = _naming_few_files(conn, where, naming)
     files = frozenset(f for f, found in words.items() if found & few)

@@ -25,6 +25,7 @@ from chatspace.service.engines.attribution import attribute
 from chatspace.service.engines.upstream import NO_CONTEXT
 from chatspace.service.retrieval.search import Passage, Retrieval, without_instructions
 from support.chat import ask, assemble, client_for, stream, upload
+from support.documents import pdf_lines_bytes
 from support.office_files import acme_contract_docx, postmortem_pdf
 from support.service import Service, new_org, start_service
 from support.upstream import FakeUpstream
@@ -121,6 +122,23 @@ def test_service_l0_quotes_the_sentence_that_answers(
     assert quotes, "the answer cites the file"
     assert quotes[0][0] == filename
     assert expected in " ".join(quotes[0][1].split()), quotes
+
+
+def test_a_line_after_a_word_no_sentence_ends_with_goes_on_with_it(
+    service: Service, org: str
+) -> None:
+    """A PDF wraps "... under the direction of" / "Helena Voss. It covers ...": the second
+    line starts with a capital, so the quote stopped at "of" and never said who."""
+    lines = [
+        "Vendor risk review",
+        "This review was carried out by the procurement team in August under the direction of",
+        "Helena Voss. It covers all suppliers with an annual spend above USD 25,000.",
+    ]
+    with client_for(service, org) as c:
+        upload(c, [("vendor-review.pdf", pdf_lines_bytes(lines))])
+        quotes = _quotes(ask(c, "Who directed the vendor risk review?"))
+    assert quotes[0][0] == "vendor-review.pdf"
+    assert "under the direction of Helena Voss." in " ".join(quotes[0][1].split()), quotes
 
 
 @pytest.mark.parametrize(

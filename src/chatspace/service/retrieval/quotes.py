@@ -272,6 +272,12 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
 """A table's key/value line ("Renewal: Automatic ..."): a fact, not a label."""
 _WRAP_WORDS = 5
+_NEVER_LAST = frozenset(
+    {"a", "an", "the", "of", "to", "by", "with", "for", "in", "on", "at", "from", "into"}
+    | {"and", "or", "but", "than", "under", "between", "about", "via", "per"}
+)
+"""Words no sentence ends with: the line after one that does goes on with its sentence,
+whatever its first letter ("... under the direction of" then "Helena Voss. It covers")."""
 _TITLE_WORDS = 12
 _USAGE = re.compile(rf"\w[\])]?\s*=\s*\S|\w\[|{_KEY_VALUE.pattern}")
 """A line of code that assigns or indexes (``response.headers['X-Frame-Options'] =
@@ -353,7 +359,8 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
     between them, the line ``before`` ends with a word or a comma after at least
     :data:`_WRAP_WORDS` words (its own, or those of the sentences before it on that line:
     "... 09:59 CET. Every card" wraps "Every card"), holds no code (Markdown's inline code
-    aside), and the line starts in lower case or with inline code, and ends a sentence or
+    aside), and the line starts in lower case or with inline code (or follows a word no
+    sentence ends with, :data:`_NEVER_LAST`: a name), and ends a sentence or
     a clause or is long too: a short line without punctuation is a row of its own (a
     catalog's "null_frac float4" under the description of the column before it), and so
     is a ``key: value`` line under another (Flask's "float: like int but for floating
@@ -365,7 +372,11 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
     return (
         between.count("\n") == 1
         and not between.strip()
-        and (text[start].islower() or text[start] == "`")
+        and (
+            text[start].islower()
+            or text[start] == "`"
+            or line.rsplit(None, 1)[-1].lower() in _NEVER_LAST
+        )
         and (line[-1].isalnum() or line[-1] in ",;")
         and len(line.split()) >= _WRAP_WORDS
         and not _CODE_CHARS.search(_INLINE_CODE.sub("code", line))

@@ -768,6 +768,22 @@ def test_a_condition_on_no_column_computes_nothing() -> None:
     assert all("Rows with" not in str(b) for found in bullets.values() for b in found)
 
 
+def test_the_most_rows_are_counted_though_one_column_is_numeric() -> None:
+    """A ticket export has one numeric column: "Which assignee has the most tickets?" gave
+    the ticket with the longest resolution, as if that column were named."""
+    table = (
+        "ticket,status,assignee,hours\nT-1,Resolved,Ana,90\nT-2,Resolved,Ben,3\n"
+        "T-3,Open,Ben,4\nT-4,Resolved,Ben,5\nT-5,Resolved,Ana,2\nT-6,Resolved,Ben,1"
+    )
+    (bullet,) = _answered(
+        "Which assignee has the most tickets in Resolved status?",
+        ["assignee", "tickets", "resolved", "status"],
+        table,
+    )
+    said = "Most rows for status Resolved by assignee: Ben (3 of 5 rows"
+    assert bullet[0].startswith(said), bullet
+
+
 def test_a_superlative_of_a_measure_names_its_column() -> None:
     """ "the longest petal" is extreme in petal_length (the table has two petal columns)."""
     (bullet,) = _answered("Which species has the longest petal?", ["species", "longest", "petal"])

@@ -861,7 +861,10 @@ class _View:
         # "What is the total for North?" (and not "total revenue" of a sheet of targets).
         found = {w for words in filters.values() for w in words}
         explained = asked.wanted <= naming | found | titled
-        only = len(numeric) == 1 and explained
+        # "Which assignee has the most tickets?" counts rows, not the one numeric column
+        text = {c: None for c in frame.columns if c not in numeric and c not in filters}
+        ranks = bool(asked.said & _MOST) and _named(names, text, asked.listing) is not None
+        only = len(numeric) == 1 and explained and not ranks
         column = next(iter(numeric)) if target is None and only else target
         return cls(
             frame, names, filters, keep, counted, numeric, target, column, explained, compared,

@@ -1238,3 +1238,37 @@ def test_a_pdf_table_s_rows_under_a_group_name_are_read_with_it(client: httpx.Cl
     answer = ask(client, "Which incident lasted longest?")
     content = _message(answer)["content"]
     assert "Highest Duration in minutes: 95 (max of 3 rows): " in content, content
+
+
+def test_a_pdf_table_whose_header_runs_into_the_next_column_is_a_table(tmp_path: Path) -> None:
+    """A header wider than its column runs into the next one ("Annual spend (USD)Risk", one
+    laid-out cell for two), and a wrapped note's last line may be a year alone ("June" /
+    "2026"): the table stayed text. The page's text has the header's cells apart; a line
+    of one number under a column of text is a wrapped cell's."""
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
+
+    def note(text: str) -> Paragraph:
+        return Paragraph(text, getSampleStyleSheet()["Normal"])
+
+    rows: list[list[Any]] = [
+        ["Vendor", "Contract end", "Annual spend (USD)", "Risk", "Notes"],
+        ["Hartwell Logistics", "2027-03-31", "412,000", "High",
+         note("Request SOC 2 report; current report expired June 2026")],
+        ["Northwind Cleaning", "", "64,200", "Low", ""],
+        ["Redfern Security", "2027-09-30", "152,300", "Medium",
+         note("Move to the new tariff on renewal")],
+    ]  # fmt: skip
+    table = Table(
+        rows, colWidths=[110, 70, 60, 50, 130], style=[("VALIGN", (0, 0), (-1, -1), "TOP")]
+    )
+    out = io.BytesIO()
+    SimpleDocTemplate(out).build([note("Vendor register"), Spacer(1, 12), table])
+    text = _extract_text(tmp_path, "vendors.pdf", out.getvalue())
+    assert text.endswith(
+        "Vendor,Contract end,Annual spend (USD),Risk,Notes\n"
+        'Hartwell Logistics,2027-03-31,"412,000",High,'
+        "Request SOC 2 report; current report expired June 2026\n"
+        'Northwind Cleaning,,"64,200",Low,\n'
+        'Redfern Security,2027-09-30,"152,300",Medium,Move to the new tariff on renewal'
+    ), text

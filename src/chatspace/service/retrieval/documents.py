@@ -39,7 +39,7 @@ import zipfile
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
-from itertools import chain, islice, product
+from itertools import chain, islice, pairwise, product
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,8 @@ _CELL_SHIFT = 2
 centred or set right in its column)."""
 _HEADER_LINES = 2
 """Lines above a laid-out table's first that may be its header's wrapped cells."""
+_Laid = tuple[int, str]
+"""A cell of a laid-out line: where it starts, and its text."""
 _Row = list[list[str]]
 """A laid-out table's row: each cell's lines, top to bottom (none for an empty cell)."""
 _TABLE_LINES = 3
@@ -557,7 +559,7 @@ def _page_blocks(
     stripped = [line.strip() for line in lines]
     blocks: list[str | Table] = []
     at, last = 0, None
-    for readings in _aligned_rows(page.extract_text(extraction_mode="layout") or ""):
+    for readings in _aligned_rows(page.extract_text(extraction_mode="layout") or "", stripped):
         found = next(
             ((run, laid) for laid in readings if (run := _run_of(stripped, laid, at))), None
         )
@@ -590,19 +592,23 @@ def _may_hold_table(lines: list[str]) -> bool:
     return any(run[0] and len(set(run)) == 1 for run in runs)
 
 
-def _aligned_rows(layout: str) -> Iterator[list[list[_Row]]]:
+def _aligned_rows(layout: str, lines: Sequence[str]) -> Iterator[list[list[_Row]]]:
     """The tables of a page's layout text, each as the readings of its rows that
     :func:`_readings` gives: runs of lines (blank lines between them aside) under a first
-    line of :data:`_MIN_CELLS` cells or more (text two spaces or more apart), each line
-    with as many cells, or with fewer that stand under the first line's (:func:`_placed`),
-    :data:`_TABLE_LINES` rows at least. The lines right above a run whose cells stand
-    under its columns, no number among them, may be its header's wrapped cells."""
+    line of :data:`_MIN_CELLS` cells or more (text two spaces or more apart, :func:`_laid_cells`
+    with the page's text ``lines``), each line with as many cells, or with fewer that
+    stand under the first line's (:func:`_placed`), :data:`_TABLE_LINES` rows at least.
+    The lines right above a run whose cells stand under its columns, no number among
+    them, may be its header's wrapped cells."""
     run: list[tuple[bool, _Row]] = []
     lead: list[tuple[bool, _Row]] = []
     starts: list[int] = []
-    above: list[list[re.Match[str]]] = []
+    above: list[list[_Laid]] = []
+    following: dict[str, set[str]] = {}
+    for line, after in pairwise(lines):
+        following.setdefault(line, set()).add(after)
     for line in [*layout.split("\n"), ""]:
-        found = list(_LAID_CELLS.finditer(line))
+        found = _laid_cells(line, following)
         if not found and not line.strip():
             continue
         placed = _placed(found, starts) if run else None
@@ -611,9 +617,9 @@ def _aligned_rows(layout: str) -> Iterator[list[list[_Row]]]:
         else:
             if sum(own for own, _ in run) >= _TABLE_LINES:
                 yield _readings(run, lead)
-            run, lead, starts = [], [], [m.start() for m in found]
+            run, lead, starts = [], [], [at for at, _ in found]
             if len(found) >= _MIN_CELLS:
-                run = [(True, [[m[0]] for m in found])]
+                run = [(True, [[cell] for _, cell in found])]
                 for cells in (_placed(cells, starts) for cells in reversed(above)):
                     if cells is None or cells[0] or _holds_number(cells[1]):
                         break
@@ -623,27 +629,49 @@ def _aligned_rows(layout: str) -> Iterator[list[list[_Row]]]:
         yield _readings(run, lead)
 
 
-def _placed(found: list[re.Match[str]], starts: list[int]) -> tuple[bool, _Row] | None:
+def _laid_cells(line: str, following: dict[str, set[str]]) -> list[_Laid]:
+    """The cells of a laid-out line, where each starts: text two spaces or more apart, a
+    text that is two lines of the page's text in a row taken apart (a header's cell wider
+    than its column runs into the next one: "Annual spend (USD)Risk")."""
+    found: list[_Laid] = []
+    for m in _LAID_CELLS.finditer(line):
+        cell = m[0]
+        apart = next(
+            (k for k in range(1, len(cell)) if cell[k:].lstrip() in following.get(cell[:k], ())),
+            None,
+        ) if cell not in following else None  # fmt: skip
+        if apart is None:
+            found.append((m.start(), cell))
+        else:
+            rest = cell[apart:].lstrip()
+            found += [(m.start(), cell[:apart]), (m.end() - len(rest), rest)]
+    return found
+
+
+def _placed(found: list[_Laid], starts: list[int]) -> tuple[bool, _Row] | None:
     """A laid-out line's cells under a table's columns (``starts``: where the cells of its
     first line start), and whether it is a row of its own; None for a line that is no
     part of the table. A line with as many cells is a row. One with fewer is read by
     where its cells stand (a cell under a column, each column one cell at most, none
-    reaching into the next column): a row with empty cells when it holds a number or
-    fills more than half of the columns ("INC-102  Search  (no duration)  Index rebuild
-    stalled"), else the lines of wrapped cells, a part of the row above or below."""
+    reaching into the next column): a row with empty cells when it fills more than half
+    of the columns ("INC-102  Search  (no duration)  Index rebuild stalled"), or half
+    with a number (a report's "  February    490" under "North"), else the lines of
+    wrapped cells (a wrapped note may end with a year), a part of the row above or
+    below."""
     if len(found) == len(starts):
-        return True, [[m[0]] for m in found]
+        return True, [[cell] for _, cell in found]
     if not found or len(found) > len(starts):
         return None
     cells: _Row = [[] for _ in starts]
-    for m in found:
-        column = bisect_right(starts, m.start() + _CELL_SHIFT) - 1
+    for at, cell in found:
+        column = bisect_right(starts, at + _CELL_SHIFT) - 1
         last = column + 1 == len(starts)
-        if column < 0 or cells[column] or (not last and m.end() > starts[column + 1]):
+        if column < 0 or cells[column] or (not last and at + len(cell) > starts[column + 1]):
             return None
-        cells[column] = [m[0]]
+        cells[column] = [cell]
     filled = [cell[0] for cell in cells if cell]
-    return any(read_number(c) for c in filled) or 2 * len(filled) > len(starts), cells
+    half = 2 * len(filled) - len(starts)
+    return half > 0 or (half == 0 and any(read_number(c) for c in filled)), cells
 
 
 def _readings(run: list[tuple[bool, _Row]], lead: list[tuple[bool, _Row]]) -> list[list[_Row]]:

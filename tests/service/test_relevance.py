@@ -271,6 +271,29 @@ def test_the_words_of_a_file_name_joined_by_underscores_count(client: httpx.Clie
     assert "Owner: Priya Raman" in answer["choices"][0]["message"]["content"]
 
 
+def test_a_period_or_an_acronym_of_the_question_need_not_be_spelled(
+    client: httpx.Client,
+) -> None:
+    """A deck's table of the third quarter never says "Q3", and "Milan North DC" is the
+    distribution centre "Milan North": "Q3 on-time rate for Milan North DC?" cited nothing
+    (a rare name every passage lacked, a name of several words no file spells)."""
+    upload(
+        client,
+        [
+            (
+                "fulfilment.md",
+                "# Q3 2024 fulfilment review\n\nNetwork volume grew in every region.\n\n"
+                "## Sites\n\n| Distribution Centre | On-Time Rate (%) |\n|---|---|\n"
+                "| Milan North | 91.6 |\n| Milan South | 88.2 |\n| Rotterdam | 95.3 |\n",
+            ),
+            ("plan.md", "# Plan\n\nThe Milan office hires in Q4.\n"),
+        ],
+    )
+    answer = ask(client, "Q3 on-time rate for Milan North DC?")
+    assert _cited(answer)[:1] == ["fulfilment.md"]
+    assert "| Milan North | 91.6 |" in answer["choices"][0]["message"]["content"]
+
+
 def test_the_service_setting_is_the_default(service: Service, org: str, tmp_path: Path) -> None:
     """On by default at the calibrated threshold: a natural question whose verb no file
     uses keeps its citation (the README's walkthrough), one about what the files do not

@@ -784,6 +784,16 @@ def test_the_most_rows_are_counted_though_one_column_is_numeric() -> None:
     assert bullet[0].startswith(said), bullet
 
 
+def test_a_cell_the_question_spells_whole_is_the_row_asked_for() -> None:
+    """ "samples processed on MS-Garnet" listed every "MS-" instrument: "ms" is a word of
+    each. A cell of several words the question spells whole filters its column to it."""
+    table = "instrument,samples\nMS-Fjord,1825\nMS-Garnet,7140\nNX-Alpha,4914"
+    (bullet,) = _answered(
+        "samples processed on MS-Garnet", ["samples", "processed", "ms", "garnet"], table
+    )
+    assert [cite.quote for cite in bullet[1:]] == ["MS-Garnet,7140"], bullet
+
+
 def test_a_superlative_of_a_measure_names_its_column() -> None:
     """ "the longest petal" is extreme in petal_length (the table has two petal columns)."""
     (bullet,) = _answered("Which species has the longest petal?", ["species", "longest", "petal"])
@@ -1272,3 +1282,32 @@ def test_a_pdf_table_whose_header_runs_into_the_next_column_is_a_table(tmp_path:
         'Northwind Cleaning,,"64,200",Low,\n'
         'Redfern Security,2027-09-30,"152,300",Medium,Move to the new tariff on renewal'
     ), text
+
+
+def test_a_pdf_table_s_centred_header_over_several_lines_is_its_header(tmp_path: Path) -> None:
+    """An annual report centres its header's cells, each over two or three lines ("Net
+    Revenue" / "(EUR" / "thousands)"), and sets its numbers right: the lines of the
+    header stand across columns, and the table's rows were read without it."""
+    from reportlab.lib.enums import TA_CENTER
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
+
+    centred = ParagraphStyle("head", alignment=TA_CENTER, fontName="Helvetica-Bold")
+    header = [
+        "Region", "Net Revenue (EUR thousands)", "Operating Expenses (EUR thousands)",
+        "Operating Margin (%)", "Employees at Year End",
+    ]  # fmt: skip
+    rows = [
+        ["Nordics", "33,286", "26,421", "20.6", "459"],
+        ["Baltics", "91,033", "81,256", "10.7", "1,060"],
+        ["Iberia", "136,326", "114,244", "16.2", "508"],
+    ]
+    table = Table(
+        [[Paragraph(h, centred) for h in header], *rows],
+        colWidths=[90, 80, 80, 70, 70],
+        style=[("ALIGN", (1, 1), (-1, -1), "RIGHT"), ("VALIGN", (0, 0), (-1, 0), "MIDDLE")],
+    )
+    out = io.BytesIO()
+    SimpleDocTemplate(out).build([table])
+    text = _extract_text(tmp_path, "report.pdf", out.getvalue())
+    assert text.startswith(",".join(header) + "\nNordics,"), text

@@ -13,8 +13,8 @@ answers. Here the question is read against the table, computed with pandas:
   "rain"); a column of yes and no (true and false) the question names keeps the rows
   that say yes, or no when it says "not" ("did not complete their clutch"). A word
   found in several columns filters the one where it is a whole cell, else the leftmost.
-  A cell of several words, one a number, that the question spells whole ("Store 17",
-  "INC-102") filters its column, though its words name a column or are numbers.
+  A cell of several words that the question spells whole ("Store 17", "INC-102",
+  "MS-Garnet") filters its column to it, though its words name a column or are numbers.
   A year ("in 2020", not "above 2020") filters a column named for years, else the
   column of days written year first ("2020-01-01", "2020/01/01"); an ISO date keeps the
   rows whose date cell starts with it.
@@ -559,8 +559,8 @@ class _Question:
     """The word after "and" that follows the grouping ("by species *and sex*"): it may
     name a second column that groups the rows."""
     spelled: str = ""
-    """Its words, lowercased, a blank apart and around (:func:`_phrase`): a cell with a
-    number that it spells whole ("Store 17", "INC-102") filters its column."""
+    """Its words, lowercased, a blank apart and around (:func:`_phrase`): a cell of
+    several words that it spells whole ("Store 17", "INC-102") filters its column."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -1189,16 +1189,14 @@ def _phrase(text: str) -> str:
 
 
 def _spelled(frame: pd.DataFrame, spelled: str) -> dict[int, frozenset[str]]:
-    """The cells of several words, one a number, that the question spells whole (its
-    words ``spelled``), by column: "How many units did *Store 17* sell?" is of that
-    store, though "store" names a column and "17" is a number, which filter nothing."""
+    """The cells of several words that the question spells whole (its words ``spelled``),
+    by column: "How many units did *Store 17* sell?" is of that store, though "store"
+    names a column and "17" is a number, which filter nothing; "samples processed on
+    *MS-Garnet*" is of that instrument, not of every "MS-" one."""
     found: dict[int, frozenset[str]] = {}
     for c in frame.columns:
         phrases = {_phrase(str(cell)) for cell in frame[c].unique()}
-        named = {
-            p for p in phrases
-            if " " in p and any(ch.isdigit() for ch in p) and f" {p} " in spelled
-        }  # fmt: skip
+        named = {p for p in phrases if " " in p and f" {p} " in spelled}
         if named:
             found[int(c)] = frozenset(named)
     return found

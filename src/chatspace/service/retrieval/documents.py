@@ -36,7 +36,6 @@ import codecs
 import contextlib
 import re
 import zipfile
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from itertools import chain, islice, pairwise, product
@@ -108,9 +107,6 @@ _CELL_LINES = 6
 hold a table, its cells one a line (:func:`_page_blocks`)."""
 _LAID_CELLS = re.compile(r"\S+(?: \S+)*")
 """A cell of a laid-out line: text whose words are one blank apart."""
-_CELL_SHIFT = 2
-"""How far left of its column's first cell a cell may start in a laid-out line (text
-centred or set right in its column)."""
 _HEADER_LINES = 2
 """Lines above a laid-out table's first that may be its header's wrapped cells."""
 _Laid = tuple[int, str]
@@ -599,7 +595,8 @@ def _aligned_rows(layout: str, lines: Sequence[str]) -> Iterator[list[list[_Row]
     with the page's text ``lines``), each line with as many cells, or with fewer that
     stand under the first line's (:func:`_placed`), :data:`_TABLE_LINES` rows at least.
     The lines right above a run whose cells stand under its columns, no number among
-    them, may be its header's wrapped cells."""
+    them, may be its header's wrapped cells (centred in a header of several lines, the
+    first may fill most of the columns)."""
     run: list[tuple[bool, _Row]] = []
     lead: list[tuple[bool, _Row]] = []
     starts: list[int] = []
@@ -614,6 +611,8 @@ def _aligned_rows(layout: str, lines: Sequence[str]) -> Iterator[list[list[_Row]
         placed = _placed(found, starts) if run else None
         if placed is not None:
             run.append(placed)
+            if len(found) == len(starts):  # a column starts where its leftmost cell does
+                starts = [min(at, (start)) for (at, _), start in zip(found, starts, strict=True)]
         else:
             if sum(own for own, _ in run) >= _TABLE_LINES:
                 yield _readings(run, lead)
@@ -621,9 +620,9 @@ def _aligned_rows(layout: str, lines: Sequence[str]) -> Iterator[list[list[_Row]
             if len(found) >= _MIN_CELLS:
                 run = [(True, [[cell] for _, cell in found])]
                 for cells in (_placed(cells, starts) for cells in reversed(above)):
-                    if cells is None or cells[0] or _holds_number(cells[1]):
+                    if cells is None or _holds_number(cells[1]):
                         break
-                    lead.insert(0, cells)
+                    lead.insert(0, (False, cells[1]))
         above = [*above, found][-_HEADER_LINES:]
     if sum(own for own, _ in run) >= _TABLE_LINES:
         yield _readings(run, lead)
@@ -649,25 +648,30 @@ def _laid_cells(line: str, following: dict[str, set[str]]) -> list[_Laid]:
 
 
 def _placed(found: list[_Laid], starts: list[int]) -> tuple[bool, _Row] | None:
-    """A laid-out line's cells under a table's columns (``starts``: where the cells of its
-    first line start), and whether it is a row of its own; None for a line that is no
-    part of the table. A line with as many cells is a row. One with fewer is read by
-    where its cells stand (a cell under a column, each column one cell at most, none
-    reaching into the next column): a row with empty cells when it fills more than half
-    of the columns ("INC-102  Search  (no duration)  Index rebuild stalled"), or half
-    with a number (a report's "  February    490" under "North"), else the lines of
+    """A laid-out line's cells under a table's columns (``starts``: where the leftmost cell
+    of each starts in its lines of all cells; a column reaches to the next one's start),
+    and whether it is a row
+    of its own; None for a line that is no part of the table. A line with as many cells
+    is a row. One with fewer is read by where its cells stand: each in the column it
+    overlaps most, by half its width at least, and in two columns at most (a header's
+    cells are centred, numbers set right), each column one cell at most; a row with
+    empty cells when it fills more than half of the columns ("INC-102  Search  (no
+    duration)  Index rebuild stalled"), or
+    half with a number (a report's "  February    490" under "North"), else the lines of
     wrapped cells (a wrapped note may end with a year), a part of the row above or
     below."""
     if len(found) == len(starts):
         return True, [[cell] for _, cell in found]
     if not found or len(found) > len(starts):
         return None
+    edges = [-(10**9), *starts[1:], 10**9]
     cells: _Row = [[] for _ in starts]
     for at, cell in found:
-        column = bisect_right(starts, at + _CELL_SHIFT) - 1
-        last = column + 1 == len(starts)
-        if column < 0 or cells[column] or (not last and at + len(cell) > starts[column + 1]):
-            return None
+        end = at + len(cell)
+        overlaps = [min(end, hi) - max(at, lo) for lo, hi in pairwise(edges)]
+        column = max(range(len(starts)), key=overlaps.__getitem__)
+        if cells[column] or 2 * overlaps[column] < len(cell) or sorted(overlaps)[-3] > 0:
+            return None  # a column's at most, or a line of prose across the table
         cells[column] = [cell]
     filled = [cell[0] for cell in cells if cell]
     half = 2 * len(filled) - len(starts)
@@ -716,23 +720,30 @@ def _holds_number(cells: _Row) -> bool:
 
 def _joined(lines: list[tuple[bool, _Row]], *, below: bool, trailing: bool) -> list[_Row]:
     """The rows of a table's lines, each line that is no row of its own joined to the row
-    above (``below``: to the row below), those after the last row kept (``trailing``)."""
+    above (``below``: to the row below; those above the first row join it), those after
+    the last row kept (``trailing``, to the row above)."""
     rows: list[_Row] = []
     waiting: list[_Row] = []
     for own, cells in lines:
-        if not own and (below or not rows):
+        if not own:
             waiting.append(cells)
-        elif not own:
-            rows[-1] = [kept + more for kept, more in zip(rows[-1], cells, strict=True)]
-        else:
+            continue
+        if below or not rows:
             for before in reversed(waiting):
                 cells = [more + kept for kept, more in zip(cells, before, strict=True)]
-            rows.append(cells)
-            waiting = []
-    if waiting and trailing and rows:
-        for after in waiting:
-            rows[-1] = [kept + more for kept, more in zip(rows[-1], after, strict=True)]
+        else:
+            rows[-1] = _appended(rows[-1], waiting)
+        rows.append(cells)
+        waiting = []
+    if rows and trailing and not below:
+        rows[-1] = _appended(rows[-1], waiting)
     return rows
+
+
+def _appended(row: _Row, lines: list[_Row]) -> _Row:
+    for after in lines:
+        row = [kept + more for kept, more in zip(row, after, strict=True)]
+    return row
 
 
 def _run_of(lines: list[str], rows: list[_Row], at: int) -> tuple[int, int] | None:

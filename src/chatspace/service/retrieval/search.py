@@ -59,6 +59,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 import sqlalchemy as sa
@@ -172,7 +173,9 @@ _EXISTS = re.compile(
 """An existential "there" ("How many species are there?", "Is there a ..."), which points
 back to no place."""
 _FEW_TERMS = 3
-_ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
+_ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b|\b(?:[QH]\d|FY\d{2}(?:\d{2})?)\b")
+"""A short acronym, or a period a report names ("Q1", "H2", "FY24"): what a passage need
+not spell out (a table of the first quarter's figures never says "Q1")."""
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=[^\s.!?]))+(?:[.!?]+|$)", re.M)
 """A sentence ends at ".", "!" or "?" before a blank or the end: "os.path.join" and
 "15.2" are words within one."""
@@ -271,8 +274,9 @@ class Query:
     text: str = ""
     names: frozenset[str] = frozenset()
     roles: frozenset[str] = frozenset()
-    """Names written as short acronyms ("CFO", "CEO", "SLA"): roles and kinds of things
-    that a file need not spell out, not a subject the files must know."""
+    """Names written as short acronyms ("CFO", "CEO", "SLA") or periods ("Q1"): roles,
+    kinds of things and times that a file need not spell out, not a subject the files
+    must know."""
     options: frozenset[str] = frozenset()
     """The long options the question spells (``--single-transaction``)."""
     flags: frozenset[str] = frozenset()
@@ -716,7 +720,8 @@ def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
     and "threads", each elsewhere), or a name of several words that no candidate, nor its
     file's name, spells together ("the default port of *Microsoft SQL Server*": a manual
     knows "Microsoft Windows" and "SQL server"); a file's name holds it when it holds its
-    words, in any order ("the Q3 QBR" and ``QBR_Q3_2026.docx``). The candidates hold the
+    words, in any order ("the Q3 QBR" and ``QBR_Q3_2026.docx``). An acronym that ends it
+    says what kind of thing it is (:func:`_without_kind`). The candidates hold the
     passages with its rare words, so a file that documents it is among them."""
     if any(not any(holds_option(p.text, o) for _, p in rows) for o in query.options):
         return True
@@ -724,8 +729,14 @@ def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
         not any(
             holds_phrase(p.text, words) or set(words) <= _name_words(p.filename) for _, p in rows
         )
-        for words in query.phrases
+        for words in map(partial(_without_kind, query.roles), query.phrases)
     )
+
+
+def _without_kind(roles: frozenset[str], words: tuple[str, ...]) -> tuple[str, ...]:
+    """A name of several words without the acronym that ends it, when two words are left
+    ("Milan North DC": "Milan North", the distribution centre; "SQL Server" as it is)."""
+    return words[:-1] if len(words) > 2 and words[-1] in roles else words
 
 
 def _name_words(filename: str) -> frozenset[str]:

@@ -1311,3 +1311,22 @@ def test_a_pdf_table_s_centred_header_over_several_lines_is_its_header(tmp_path:
     SimpleDocTemplate(out).build([table])
     text = _extract_text(tmp_path, "report.pdf", out.getvalue())
     assert text.startswith(",".join(header) + "\nNordics,"), text
+
+
+def test_a_workbook_s_dates_read_as_dates(tmp_path: Path) -> None:
+    """A workbook keeps a date as a datetime: its cells read "2024-01-06 00:00:00", which
+    no one writes and no question says. A time at midnight is the date; another is kept."""
+    import datetime
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Date", "Site", "Turbidity (NTU)"])
+    sheet.append([datetime.datetime(2024, 1, 6), "Heron Point", 12.7])
+    sheet.append([datetime.datetime(2024, 1, 9, 14, 30), "Heron Point", 9.4])
+    out = io.BytesIO()
+    book.save(out)
+    text = _extract_text(tmp_path, "river.xlsx", out.getvalue())
+    assert "\n2024-01-06,Heron Point,12.7\n2024-01-09 14:30:00,Heron Point,9.4" in text, text

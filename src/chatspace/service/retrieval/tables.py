@@ -22,6 +22,7 @@ are runs of whole records (:func:`records_piece`).
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import itertools
 import json
@@ -370,11 +371,15 @@ def _preamble(
 
 
 def _cell(value: object) -> str:
-    """A cell as text: integral floats without ``.0`` (spreadsheets store 1200000 so)."""
+    """A cell as text: integral floats without ``.0`` (spreadsheets store 1200000 so), a
+    date and time at midnight as its date (a workbook's dates are datetimes: "2024-01-06",
+    not "2024-01-06 00:00:00")."""
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    if isinstance(value, datetime.datetime) and value.time() == datetime.time():
+        value = value.date()
     text = " ".join(str(value).split()) if isinstance(value, str) else str(value)
     return CONTROL.sub(" ", text[:MAX_CELL_CHARS])
 

@@ -1330,3 +1330,39 @@ def test_a_workbook_s_dates_read_as_dates(tmp_path: Path) -> None:
     book.save(out)
     text = _extract_text(tmp_path, "river.xlsx", out.getvalue())
     assert "\n2024-01-06,Heron Point,12.7\n2024-01-09 14:30:00,Heron Point,9.4" in text, text
+
+
+def _budget_docx() -> bytes:
+    """A Word table whose header is two rows: "H1 2024" and "H2 2024" each merged over a
+    "Budget" and an "Actual" column, "Workstream" merged down over both rows."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Workstream budget versus actual, EUR thousands.")
+    rows = [
+        ("Data Platform", 1147, 951, 410, 333),
+        ("Fleet Electrification", 2425, 2698, 1848, 2140),
+    ]
+    table = document.add_table(rows=2 + len(rows), cols=5)
+    table.cell(0, 0).merge(table.cell(1, 0)).text = "Workstream"
+    table.cell(0, 1).merge(table.cell(0, 2)).text = "H1 2024"
+    table.cell(0, 3).merge(table.cell(0, 4)).text = "H2 2024"
+    for column, name in enumerate(["Budget", "Actual", "Budget", "Actual"], start=1):
+        table.cell(1, column).text = name
+    for r, row in enumerate(rows, start=2):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = f"{value:,}" if isinstance(value, int) else value
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_a_word_table_s_header_of_two_rows_names_each_column(client: httpx.Client) -> None:
+    """ "H1 2024" merged over "Budget" and "Actual": the first row was the header and
+    "Budget", "Actual" a row of data, so "the total H1 2024 budget" named no column; and a
+    column's "H2" was read "h", so "H2 actual" named H1's as well."""
+    upload(client, [("capex.docx", _budget_docx())])
+    content = _message(ask(client, "What is the total H1 2024 budget?"))["content"]
+    assert "- Total H1 2024 Budget: 3,572 (sum of 2 rows of capex.docx)" in content, content
+    content = _message(ask(client, "What is the total H2 2024 actual?"))["content"]
+    assert "- Total H2 2024 Actual: 2,473 (sum of 2 rows of capex.docx)" in content, content

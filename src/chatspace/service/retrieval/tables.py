@@ -126,6 +126,7 @@ SUMMING = frozenset({"how much"})
 """Pairs of words that ask for a count of rows, or for an amount."""
 _STANDARD_DEVIATION = re.compile(r"\bstandard\s+deviation\b", re.I)
 _WORDS = re.compile(r"[^\W\d_]+")
+_NAME_WORD = re.compile(r"[^\W\d_][^\W_]*")
 
 
 def computing_words(question: str) -> frozenset[str]:
@@ -185,7 +186,7 @@ class Table:
         ``max_chars`` in all; None for a table without a cell of text. The title and the
         rows of one cell above the header (:func:`_preamble`) lead the first block."""
         said, below = _preamble(self.rows)
-        lines = self._lines(below)
+        lines = self._lines(below if self.numbered else _stacked_header(below))
         first = next(lines, None)
         if first is None:
             return None
@@ -293,8 +294,10 @@ def abbreviates(word: str, term: str) -> bool:
 def name_words(name: str) -> list[str]:
     """The words of a column's name, lowercased, its camel case split as a reader splits
     it: ``lifeExp`` is "life" and "exp", ``gdpPercap`` "gdp" and "percap",
-    ``Miles_per_Gallon`` "miles", "per" and "gallon"."""
-    return [w.lower() for w in _WORDS.findall(_CAMEL.sub(" ", name))]
+    ``Miles_per_Gallon`` "miles", "per" and "gallon"; a word's digits after a letter are
+    its own ("H2 2024 Actual": "h2", which was "h", and "the total H2 actual" summed
+    H1's)."""
+    return [w.lower() for w in _NAME_WORD.findall(_CAMEL.sub(" ", name))]
 
 
 THE_TABLE = re.compile(
@@ -368,6 +371,26 @@ def _preamble(
     first = next((i for i, row in enumerate(cells) if sum(map(bool, row)) > 1), 0)
     said = [" ".join(c for c in row if c) for row in cells[:first]]
     return [line for line in said if line], itertools.chain(head[first:], found)
+
+
+def _stacked_header(rows: Iterator[Sequence[object]]) -> Iterator[Sequence[object]]:
+    """A document's table's header of two rows as one: a cell merged over several columns
+    above the cells that divide it ("H1 2024" over "Budget" and "Actual"), as Word repeats
+    it in each column it spans, names each of them ("H1 2024 Budget", "H1 2024 Actual"); a
+    cell merged down is named once ("Workstream"). Read as it was, "Budget" and "Actual"
+    were the first row of data, and "the total H1 2024 budget" named no column. A first
+    row that says one thing across the table is its title, not this."""
+    head = list(itertools.islice(rows, 2))
+    top, under = ([_cell(v) for v in row] for row in [*head, [], []][:2])
+    spans = any(a and a == b for a, b in itertools.pairwise(top)) and len(set(top)) > 1
+    named = any(under) and all(number(c) is None for c in under if c)
+    if len(top) != len(under) or not spans or not named:
+        return itertools.chain(head, rows)
+    joined = [
+        a if a == b or not b else b if not a else f"{a} {b}"
+        for a, b in zip(top, under, strict=True)
+    ]
+    return itertools.chain([joined], rows)
 
 
 def _cell(value: object) -> str:

@@ -10,10 +10,11 @@ PostgreSQL + S3: hours on 2 cores) runs only when named too and writes ``results
 (``results-scale-<engine>`` when ``--engines`` names one). ``retrieval-quality`` is
 sections 7 and 7b (``labelled``) then 9 (``evidence``), each of which runs alone when named.
 ``formats`` (section 9b: PDF manuals, Markdown documents and a table nobody here wrote, from
-Debian's packages: ``make bench-deps``) runs only when named and writes
-``results-formats-<size>``. ``--embeddings MODEL`` starts the services with that dense
-model (``chatspace serve --embeddings``; section 7 stays the default model's, 7b compares
-them) and writes ``results-<size>-<model>`` unless it is the default.
+Debian's packages: ``make bench-deps``; section 9c: office files as colleagues send them)
+runs only when named and writes ``results-formats-<size>``. ``--embeddings MODEL`` starts
+the services with that dense model (``chatspace serve --embeddings``; section 7 stays the
+default model's, 7b compares them) and writes ``results-<size>-<model>`` unless it is the
+default.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from . import (
     bench_formats,
     bench_imports,
     bench_listing,
+    bench_office,
     bench_requests,
     bench_retrieval_quality,
     bench_scale,
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                 elif name == "evidence":
                     found = bench_evidence.run(size, scratch)
                 elif name == "formats":
-                    found = bench_formats.run(size, scratch)
+                    found = [bench_formats.run(size, scratch), *bench_office.run(size, scratch)]
                 elif name == "transfer":
                     assert shared is not None
                     found = bench_transfer.run(shared, size, scratch)

@@ -137,28 +137,25 @@ def test_a_document_s_table_is_computed_over_all_its_passages(client: httpx.Clie
     (report,) = upload(client, [("stores.docx", data)])
     blocks = client.get(f"/files/{report['id']}/text").text.count("Store,Region,Month")
     assert blocks > 5, "the table spans more passages than are given"
+
+    def said(question: str) -> tuple[str, list[tuple[str, str]]]:
+        answer = ask(client, question)
+        return str(_message(answer)["content"]), checked_citations(client, answer)
+
     february = frame[frame["Month"] == "February"]
-    answer = ask(client, "How many units were sold in February?")
-    cited = checked_citations(client, answer)
-    assert (
-        f"- Total Units for Month February: {february['Units'].sum():,} (sum of 80 rows of "
-        in (_message(answer)["content"])
-    ), _message(answer)["content"]
+    content, cited = said("How many units were sold in February?")
+    total = f"- Total Units for Month February: {february['Units'].sum():,} (sum of 80 rows of "
+    assert total in content, content
     assert all(",February," in quote for _, quote in cited[:10])
     (row,) = frame[(frame["Store"] == "Store 17") & (frame["Month"] == "February")].itertuples()
-    answer = ask(client, "How many units did Store 17 sell in February?")
-    cited = checked_citations(client, answer)
-    assert (
-        f"- Units for Month February, Store 17: {row.Units} (stores.docx) [1]"
-        in (_message(answer)["content"])
-    ), _message(answer)["content"]
+    content, cited = said("How many units did Store 17 sell in February?")
+    assert f"- Units for Month February, Store 17: {row.Units} (stores.docx) [1]" in content
     assert cited[0] == ("stores.docx", f'Store 17,{row.Region},February,"{row[4]:,}",{row.Units}')
-    answer = ask(client, "What is the average revenue per store and month?")
+    content, _ = said("What is the average revenue per store and month?")
     mean = frame["Revenue (EUR)"].mean()
-    assert (
-        f"- Average Revenue (EUR): {mean:,.2f} (mean of 240 rows of "
-        in (_message(answer)["content"])
-    ), "a row per store and month groups nothing"
+    assert f"- Average Revenue (EUR): {mean:,.2f} (mean of 240 rows of " in content, (
+        "a row per store and month groups nothing"
+    )
 
 
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:

@@ -1363,3 +1363,38 @@ def test_a_word_table_s_header_of_two_rows_names_each_column(client: httpx.Clien
     assert "- Total H1 2024 Budget: 3,572 (sum of 2 rows of capex.docx)" in content, content
     content = _message(ask(client, "What is the total H2 2024 actual?"))["content"]
     assert "- Total H2 2024 Actual: 2,473 (sum of 2 rows of capex.docx)" in content, content
+
+
+def test_a_day_written_in_words_finds_its_row_among_all_the_table_s(
+    client: httpx.Client,
+) -> None:
+    """ "Turbidity at Heron Point on 6 Jan 2024?" of a sheet of 40 days at five sites
+    quoted other days: the date in words filtered nothing, and the day's row was not
+    among the passages that say "Heron Point" most. A date in words is a date, and a
+    day's row is looked for among all the table's."""
+    import datetime
+
+    import openpyxl
+
+    sites = ["Alder Bridge", "Heron Point", "Mill Weir", "Otter Pool", "Quarry Ford"]
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Date", "Site", "Turbidity (NTU)", "Nitrate (mg/L)"])
+    written = {}
+    for day in range(40):
+        for n, site in enumerate(sites):
+            when = datetime.datetime(2024, 1, 3) + datetime.timedelta(days=3 * day)
+            turbidity = 2.5 + (day * 7 + n * 3) % 23 * 0.7
+            sheet.append([when, site, turbidity, 1 + n])
+            written[when.date().isoformat(), site] = f"{turbidity:g},{1 + n}"
+    out = io.BytesIO()
+    book.save(out)
+    upload(client, [("river.xlsx", out.getvalue())])
+    for question in (
+        "Turbidity at Heron Point on 6 Jan 2024?",
+        "turbidity at Heron Point on January 6, 2024",
+    ):
+        cited = checked_citations(client, ask(client, question))
+        row = f"2024-01-06,Heron Point,{written['2024-01-06', 'Heron Point']}"
+        assert cited[0] == ("river.xlsx", row), cited

@@ -107,6 +107,7 @@ from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.tables import (
     COMPUTATIONS,
     COUNTING,
+    DATES,
     MEASURES,
     SUMMING,
     TABLE_COLUMNS,
@@ -114,6 +115,7 @@ from chatspace.service.retrieval.tables import (
     TABLE_SPAN,
     abbreviates,
     asks_overview,
+    dates_in,
     header_start,
     name_words,
     number,
@@ -215,7 +217,6 @@ _ENDING = re.compile(r"(?:ing|ed|es|e)$")
 _ROOTED = 4
 """Words longer than this lose a verb's ending to name a column (:func:`_root`)."""
 _ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
-_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}\b")
 """A cell of a column of days written year first: ISO's "2012-01-01", or "2012/01/01"
 (vega's ``seattle-weather.csv``), "2012.01.01"."""
@@ -591,8 +592,8 @@ class _Question:
         ) + tuple(_Condition(frozenset(), "=", m[1], frozenset(_words(m[2]))) for m in equal)
         inside = set().union(*(_words(m[0]) for m in found))
         only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
-        dates = frozenset(_ISO_DATE.findall(question[:_CONDITION_CHARS]))
-        bare = _ISO_DATE.sub(" ", _COMPARISON.sub(" ", question[:_CONDITION_CHARS]))
+        dates = frozenset(dates_in(question[:_CONDITION_CHARS]))
+        bare = DATES.sub(" ", _COMPARISON.sub(" ", question[:_CONDITION_CHARS]))
         absent: list[frozenset[str]] = []
         for m in _ABSENT.finditer(question[:_CONDITION_CHARS]):
             after = m[1].lower() in {"no", "without"}

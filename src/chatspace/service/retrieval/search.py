@@ -87,6 +87,7 @@ from .tables import (
     asks_shape,
     block_header,
     computing_words,
+    dates_in,
     header_start,
     name_words,
     names_the_table,
@@ -1144,8 +1145,11 @@ def retrieve(
     passages = found.passages[: found.cited]
     asked = _user_texts(messages)[-(CONTEXT_TURNS + 1) :] if query.follow_up else []
     question = _searched_text(messages)
+    # a day's row is looked for among all of a table's ("turbidity ... on 6 Jan 2024":
+    # the passages that say "Heron Point" most need not hold that day)
     computes = any(
-        asks_computation(t) or asks_shape(t) or names_the_table(t) for t in [question, *asked]
+        asks_computation(t) or asks_shape(t) or names_the_table(t) or bool(dates_in(t))
+        for t in [question, *asked]
     )
     return Retrieval(
         question=question,

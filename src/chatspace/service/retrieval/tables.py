@@ -31,12 +31,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .locations import Mark
+from .terms import MONTHS
 
 __all__ = [
     "COMPUTATIONS",
     "COMPUTING",
     "CONTROL",
     "COUNTING",
+    "DATES",
     "MAX_CELLS",
     "MAX_CELL_CHARS",
     "MAX_COLUMNS",
@@ -55,6 +57,7 @@ __all__ = [
     "asks_shape",
     "block_header",
     "computing_words",
+    "dates_in",
     "header_start",
     "key_value_text",
     "name_words",
@@ -321,6 +324,34 @@ def asks_computation(question: str) -> bool:
     words = [w.lower() for w in _WORDS.findall(question)]
     pairs = {" ".join(pair) for pair in itertools.pairwise(words)}
     return bool(computing_words(question) or pairs & (COUNTING | SUMMING))
+
+
+_MONTH = {name[:3]: number for name, number in MONTHS.items()}
+_DAY = r"(?P<{d}>[0-3]?\d)(?:st|nd|rd|th)?"
+_MONTH_WORD = r"(?P<{m}>[A-Za-z]{{3,9}})\.?"
+DATES = re.compile(
+    r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"
+    rf"|\b{_DAY.format(d='d1')}\s+{_MONTH_WORD.format(m='m1')},?\s+(?P<y1>\d{{4}})\b"
+    rf"|\b{_MONTH_WORD.format(m='m2')}\s+{_DAY.format(d='d2')},?\s+(?P<y2>\d{{4}})\b"
+)
+"""A date a question writes: ISO's "2024-01-06", or in words, "6 Jan 2024", "6th January
+2024", "January 6, 2024"."""
+
+
+def dates_in(text: str) -> tuple[str, ...]:
+    """The dates ``text`` writes (:data:`DATES`), as ISO dates: a table's days are written
+    so ("2024-01-06"), a question's in words ("turbidity at Heron Point on 6 Jan 2024")."""
+    found = []
+    for m in DATES.finditer(text):
+        if m["iso"]:
+            found.append(m["iso"])
+            continue
+        day, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
+        number = _MONTH.get(month.lower()[:3])
+        named = month.lower() in MONTHS or len(month) == len("jan")
+        if number is not None and named and 0 < int(day) <= 31:
+            found.append(f"{year}-{number:02d}-{int(day):02d}")
+    return tuple(found)
 
 
 def rows_of(lines: Sequence[str]) -> list[list[str]] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
+from itertools import chain
 
 __all__ = [
     "ASKS_EFFECT",
@@ -74,7 +75,9 @@ WEEKDAYS = {
     "sunday": ("sun",),
 }  # fmt: skip
 """The days' names, lowercased, and how tables cut them ("Sun", "Thur")."""
-CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
+CALENDAR = frozenset(
+    {*MONTHS, *(month[:3] for month in MONTHS), "sept", *WEEKDAYS, *chain(*WEEKDAYS.values())}
+)
 """Words English capitalizes that name a time, not a thing: "the total volume in
 *August*" is no question about something the files do not know."""
 _IDENTIFIER = re.compile(r"[^\W_]_[^\W_]")

@@ -9,7 +9,7 @@ merged-over cells, a table over two pages, a grouped first column; python-docx's
 real dates; python-pptx's table slides; CSV and TSV exports. Every expected value was
 computed with pandas from the data written, and each lookup and phrase read back from the
 file. Neither set is held out any more: the first one's misses taught four of session
-47's rules, the second one's six, after it was measured once (its figures then are in
+47's rules, the second one's seven, after it was measured once (its figures then are in
 ``README.md``).
 
 Each question is asked of ``service-l0`` through a real ``chatspace serve`` with all of

@@ -789,6 +789,11 @@ def test_a_cell_the_question_spells_whole_is_the_row_asked_for() -> None:
         "samples processed on MS-Garnet", ["samples", "processed", "ms", "garnet"], table
     )
     assert [cite.quote for cite in bullet[1:]] == ["MS-Garnet,7140"], bullet
+    employees = 'region,employees\nNordics,459\nBaltics,"1,060"\nNorth America,"1,316"'
+    (bullet,) = _answered(
+        "How many regions have more than 1,060 employees?", ["regions", "employees"], employees
+    )
+    assert bullet[0] == "Rows with employees more than 1,060: 1 of 3 (t.csv) ", "a number, compared"
 
 
 def test_a_superlative_of_a_measure_names_its_column() -> None:

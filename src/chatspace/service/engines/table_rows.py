@@ -1196,7 +1196,9 @@ def _spelled(frame: pd.DataFrame, spelled: str) -> dict[int, frozenset[str]]:
     *MS-Garnet*" is of that instrument, not of every "MS-" one."""
     found: dict[int, frozenset[str]] = {}
     for c in frame.columns:
-        phrases = {_phrase(str(cell)) for cell in frame[c].unique()}
+        # a number is compared, not spelled: "more than 1,060 employees" keeps no "1,060"
+        cells = (str(cell) for cell in frame[c].unique() if number(str(cell)) is None)
+        phrases = {_phrase(cell) for cell in cells}
         named = {p for p in phrases if " " in p and f" {p} " in spelled}
         if named:
             found[int(c)] = frozenset(named)

@@ -121,7 +121,7 @@ from chatspace.service.retrieval.tables import (
     number,
     rows_of,
 )
-from chatspace.service.retrieval.terms import MONTHS, WEEKDAYS
+from chatspace.service.retrieval.terms import MONTH_CUTS, MONTHS, WEEKDAYS
 from chatspace.types import FileCitation
 
 if TYPE_CHECKING:
@@ -220,8 +220,6 @@ _ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
 _DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}\b")
 """A cell of a column of days written year first: ISO's "2012-01-01", or "2012/01/01"
 (vega's ``seattle-weather.csv``), "2012.01.01"."""
-_MONTH_CUTS = frozenset(m[:3] for m in MONTHS)
-"""How a month filters a column of dates written with words ("19-Sep-03": "sep")."""
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
@@ -881,8 +879,8 @@ class _View:
         kept = self.frame[self.matched]
         found = []
         for c, words in self.filters.items():
-            dated = len(_dates_of(words)) + len(words & _MONTH_CUTS) == len(words)
-            cut = sorted(w.title() if w in _MONTH_CUTS else w for w in words)
+            dated = len(_dates_of(words)) + len(words & MONTH_CUTS.keys()) == len(words)
+            cut = sorted(w.title() if w in MONTH_CUTS else w for w in words)
             shown = cut if dated else list(kept[c].unique())
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
             said = " or ".join([*shown[:_SHOWN_VALUES], *more])

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .locations import Mark
-from .terms import MONTHS
+from .terms import MONTH_CUTS, MONTHS
 
 __all__ = [
     "COMPUTATIONS",
@@ -326,7 +326,6 @@ def asks_computation(question: str) -> bool:
     return bool(computing_words(question) or pairs & (COUNTING | SUMMING))
 
 
-_MONTH = {name[:3]: number for name, number in MONTHS.items()}
 _DAY = r"(?P<{d}>[0-3]?\d)(?:st|nd|rd|th)?"
 _MONTH_WORD = r"(?P<{m}>[A-Za-z]{{3,9}})\.?"
 DATES = re.compile(
@@ -347,9 +346,8 @@ def dates_in(text: str) -> tuple[str, ...]:
             found.append(m["iso"])
             continue
         day, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
-        number = _MONTH.get(month.lower()[:3])
-        named = month.lower() in MONTHS or len(month) == len("jan")
-        if number is not None and named and 0 < int(day) <= 31:
+        number = MONTHS.get(month.lower()) or MONTH_CUTS.get(month.lower())
+        if number is not None and 0 < int(day) <= 31:
             found.append(f"{year}-{number:02d}-{int(day):02d}")
     return tuple(found)
 

@@ -21,6 +21,7 @@ __all__ = [
     "MAX_TERMS",
     "MAX_TERM_CHARS",
     "MONTHS",
+    "MONTH_CUTS",
     "OPTION_CHARS",
     "PERMALINK",
     "WEEKDAYS",
@@ -69,15 +70,16 @@ _MONTH_NAMES = (
 )  # fmt: skip
 MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
 """The months' names, lowercased, and their numbers."""
+MONTH_CUTS = {name[:3]: number for name, number in MONTHS.items()}
+"""The months' names as tables and people cut them ("Sep", "6 Jan 2024"), and their
+numbers."""
 WEEKDAYS = {
     "monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",),
     "thursday": ("thu", "thur", "thurs"), "friday": ("fri",), "saturday": ("sat",),
     "sunday": ("sun",),
 }  # fmt: skip
 """The days' names, lowercased, and how tables cut them ("Sun", "Thur")."""
-CALENDAR = frozenset(
-    {*MONTHS, *(month[:3] for month in MONTHS), "sept", *WEEKDAYS, *chain(*WEEKDAYS.values())}
-)
+CALENDAR = frozenset({*MONTHS, *MONTH_CUTS, "sept", *WEEKDAYS, *chain(*WEEKDAYS.values())})
 """Words English capitalizes that name a time, not a thing: "the total volume in
 *August*" is no question about something the files do not know."""
 _IDENTIFIER = re.compile(r"[^\W_]_[^\W_]")

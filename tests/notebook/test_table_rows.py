@@ -110,3 +110,17 @@ def test_a_documents_table_row_is_shown_by_its_columns(
     assert fee.value.citations[0].quote == (
         "The annual fee is EUR 184,000, invoiced quarterly in advance."
     )
+
+
+def test_a_row_s_empty_cell_is_shown_as_empty(
+    ip: Any, nb_session: NotebookSession, client: Client
+) -> None:
+    """A cell with nothing in it showed as ``Duration (min): ,``, which reads as a glitch;
+    it is ``(empty)``, as in ``service-l0``'s answer."""
+    rows = "Incident,Service,Duration (min),Root cause\nINC-101,Checkout,42,Expired certificate\n"
+    rows += "INC-102,Search,,Index rebuild stalled\nINC-103,Payments,95,Slow failover\n"
+    client.files.upload(rows.encode(), filename="incidents.csv", progress=False)
+    ran = run(ip, "%%chat\nHow long did INC-102 last?")
+    shown = "Incident: INC-102, Service: Search, Duration (min): (empty), Root cause: Index rebuild"
+    assert ran.value.citations[0].quote == shown + " stalled"
+    assert shown in ran.final[-1].data["text/plain"]

@@ -1247,6 +1247,10 @@ def test_a_pdf_table_s_rows_under_a_group_name_are_read_with_it(client: httpx.Cl
     assert checked_citations(client, answer)[0] == ("report.pdf", ",".join(map(str, north)))
     answer = ask(client, "What was the root cause of INC-103?")
     assert checked_citations(client, answer)[0] == ("oncall.pdf", ",".join(INCIDENTS[3]))
+    answer = ask(client, "How long did INC-102 last?")
+    assert checked_citations(client, answer)[0] == ("oncall.pdf", ",".join(INCIDENTS[2]))
+    content = _message(answer)["content"]
+    assert "Duration in minutes: (empty), Root cause: Index rebuild stalled" in content, content
     answer = ask(client, "Which incident lasted longest?")
     content = _message(answer)["content"]
     assert "Highest Duration in minutes: 95 (max of 3 rows): " in content, content

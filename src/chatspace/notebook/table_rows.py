@@ -20,6 +20,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from chatspace._wire import labelled_row
 from chatspace.errors import ChatspaceError
 
 if TYPE_CHECKING:
@@ -90,8 +91,7 @@ def _labelled(header: str, quote: str) -> str:
     rows = [_cells(line, delimiter) for line in quote.strip().split("\n")]
     if len(names) < 2 or any(len(row) != len(names) for row in rows):
         return quote
-    pairs = (zip(names, row, strict=True) for row in rows)
-    return "; ".join(", ".join(f"{n}: {c}" for n, c in row) for row in pairs)
+    return "; ".join(labelled_row(names, row) for row in rows)
 
 
 def with_columns(client: Client, *, file_id: str, quote: str, workspace: str) -> str:

@@ -103,6 +103,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from chatspace._wire import labelled_row
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.tables import (
     COMPUTATIONS,
@@ -1300,8 +1301,7 @@ def _best_row(table: _Table, wanted: frozenset[str]) -> _Answer | None:
 
 def _shown(header: Sequence[str], row: Sequence[str]) -> str:
     """A row with its column names: ``region: South, budget_eur: 340000``."""
-    pairs = zip(_column_names(header), row, strict=True)
-    return ", ".join(f"{name}: {cell}" for name, cell in pairs)
+    return labelled_row(_column_names(header), row)
 
 
 def _rows(n: int) -> str:

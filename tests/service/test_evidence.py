@@ -141,6 +141,105 @@ def test_a_line_after_a_word_no_sentence_ends_with_goes_on_with_it(
     assert "under the direction of Helena Voss." in " ".join(quotes[0][1].split()), quotes
 
 
+def test_a_date_in_words_that_a_line_break_splits_is_quoted_whole(
+    service: Service, org: str
+) -> None:
+    """A PDF wraps "... offered to all trial customers from 1" / "October 2025, ahead
+    ...": the quote stopped at "from 1", the answer's date cut in two."""
+    lines = [
+        "6. Recommendations",
+        "We recommend that the time-of-use heat pump tariff is offered to all trial customers"
+        " from 1",
+        "October 2025, ahead of the next heating season.",
+        "We recommend that flow temperature advice becomes part of the standard call.",
+    ]
+    with client_for(service, org) as c:
+        upload(c, [("trial-report.pdf", pdf_lines_bytes(lines))])
+        quotes = _quotes(ask(c, "From when is the time-of-use heat pump tariff offered?"))
+    assert quotes[0][0] == "trial-report.pdf"
+    assert " ".join(quotes[0][1].split()).endswith(
+        "from 1 October 2025, ahead of the next heating season."
+    ), quotes
+
+
+RUNBOOK = """# Load Forecast Pipeline - Runbook
+
+Owner: Forecasting squad (Data Science). Last reviewed: 12 May 2025.
+
+## Overview
+
+The load forecast pipeline produces the day-ahead half-hourly demand forecast for each supply
+region.
+It runs nightly at 02:30 UTC on the scheduler and publishes the forecast to the trading desk's
+shared bucket by 05:00 UTC.
+Models are retrained every second Monday using the previous 18 months of smart meter and
+weather data.
+
+## Prerequisites
+
+- Access to the `lf-prod` project and the model registry.
+- The `lfp` command-line tool, version 2.3 or later (`pip install lfp-cli`).
+- Membership of the `forecast-deployers` group.
+
+## Deploying a new model version
+
+1. Merge the model change to `main` and tag the release, e.g. `git tag lf-v3.8.0`.
+2. Run the backtest on the 48-hour horizon: `make backtest HORIZON=48`. The new version must
+   achieve a MAPE below 5.5% in every region; if any region is above the gate, stop and raise
+   it in #forecasting.
+3. Register the model: `lfp registry push --tag lf-v3.8.0`.
+4. Set `ACTIVE_MODEL` in `config/prod.yaml` to the new tag and open a pull request; a second
+   reviewer from the forecasting squad must approve it.
+5. After merge, run `make redeploy` and watch the next scheduled run.
+6. Record the deployment in the model change log with the backtest report attached.
+
+## Rolling back a failed deployment
+
+If the first run after a deployment fails, or the forecast looks wrong (for example a region
+flat-lining at zero), roll back immediately; do not try to fix forward during trading hours.
+
+1. Set `ACTIVE_MODEL` in `config/prod.yaml` back to the previous tag.
+2. Run `make redeploy`.
+3. Re-run today's forecast with the previous model (commands below).
+4. Tell the trading desk in #trading-ops that a re-issued forecast is on its way, and post the
+   incident in #forecasting.
+
+```bash
+# roll back to the previous model and re-issue today's forecast
+git checkout main && git pull
+sed -i 's/^ACTIVE_MODEL:.*/ACTIVE_MODEL: lf-v3.7.2/' config/prod.yaml
+make redeploy
+lfp run --date today --force --publish
+lfp status --last 1
+```
+
+## Monitoring and alerts
+
+- If the forecast is not published by 05:00 UTC, page the on-call data scientist through
+  PagerDuty (service `load-forecast-prod`).
+- A data-freshness alert fires when weather inputs are more than 6 hours old; the pipeline then
+  falls back to the previous day's weather forecast and flags the output as degraded.
+- Backtest results for every model version are kept in `backtests/` as Parquet files.
+
+## Contacts
+
+- Pipeline owner: Oluwaseun Adebayo
+- Escalation: Head of Data Science, Rosalind Okoye
+"""
+
+
+def test_a_command_in_a_markdown_code_block_is_quoted(service: Service, org: str) -> None:
+    """A command in a fenced block of code looks, alone, like a heading (a short line
+    without a period): "Which command re-runs today's forecast ...?" quoted the line
+    under it, "lfp status --last 1", then not even that once a step was quoted. A line
+    in a fence is code: quoted as itself, never joined to the next."""
+    with client_for(service, org) as c:
+        upload(c, [("README.md", RUNBOOK)])
+        quotes = _quotes(ask(c, "Which command re-runs today's load forecast after a rollback?"))
+    assert ("README.md", "lfp run --date today --force --publish") in quotes, quotes
+    assert all("lfp status" not in quote for _, quote in quotes), quotes
+
+
 @pytest.mark.parametrize(
     "question",
     [

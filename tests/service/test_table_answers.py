@@ -98,11 +98,28 @@ def test_the_row_a_question_names_is_quoted_with_its_columns(
     assert uploaded["filename"] == name
 
 
+def _report_docx(frame: pd.DataFrame, before: str, after: str = "") -> bytes:
+    """A Word report of one table, ``frame`` (its numbers with thousands separators),
+    between two paragraphs."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph(before)
+    table = document.add_table(rows=1, cols=len(frame.columns))
+    for cell, name in zip(table.rows[0].cells, frame.columns, strict=True):
+        cell.text = name
+    for row in frame.itertuples(index=False):
+        for cell, value in zip(table.add_row().cells, row, strict=True):
+            cell.text = f"{value:,}" if isinstance(value, int) else value
+    document.add_paragraph(after)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
 def _stores_report_docx() -> tuple[bytes, pd.DataFrame]:
     """A Word report whose table of 80 stores by month is more passages long than a
     question is given (5), between two paragraphs; and its rows as pandas reads them."""
-    import docx
-
     months = ["January", "February", "March"]
     frame = pd.DataFrame(
         [
@@ -112,18 +129,8 @@ def _stores_report_docx() -> tuple[bytes, pd.DataFrame]:
         ],
         columns=["Store", "Region", "Month", "Revenue (EUR)", "Units"],
     )  # fmt: skip
-    document = docx.Document()
-    document.add_paragraph("Sales of the eighty stores of the chain, by month.")
-    table = document.add_table(rows=1, cols=len(frame.columns))
-    for cell, name in zip(table.rows[0].cells, frame.columns, strict=True):
-        cell.text = name
-    for row in frame.itertuples(index=False):
-        for cell, value in zip(table.add_row().cells, row, strict=True):
-            cell.text = f"{value:,}" if isinstance(value, int) else value
-    document.add_paragraph("Stores open on Sundays from April.")
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue(), frame
+    before = "Sales of the eighty stores of the chain, by month."
+    return _report_docx(frame, before, "Stores open on Sundays from April."), frame
 
 
 def test_a_document_s_table_is_computed_over_all_its_passages(client: httpx.Client) -> None:
@@ -156,6 +163,124 @@ def test_a_document_s_table_is_computed_over_all_its_passages(client: httpx.Clie
     assert f"- Average Revenue (EUR): {mean:,.2f} (mean of 240 rows of " in content, (
         "a row per store and month groups nothing"
     )
+
+
+def test_a_sum_of_line_items_for_a_spelled_cell_is_its_one_amount_column(
+    client: httpx.Client,
+) -> None:
+    """The answer to "sum of line items for cost centre CC-520?" listed CC-520's rows:
+    "items" is what any table's rows are, and "cc" and "520" were read as words no cell
+    holds, so the one numeric column was not taken as the one asked for."""
+    frame = pd.DataFrame(
+        [[f"CX-{200 + i:04d}", f"Asset {i}", f"CC-{510 + i % 3 * 10}", 1000 + i * 137,
+          ["Approved", "Deferred"][i % 2]] for i in range(12)],
+        columns=["Line", "Asset", "Cost Centre", "Amount (EUR)", "Status"],
+    )  # fmt: skip
+    upload(client, [("capex.docx", _report_docx(frame, "Capital expenditure requests for FY24."))])
+    total = frame[frame["Cost Centre"] == "CC-520"]["Amount (EUR)"].sum()
+    for question in ("sum of line items for cost centre CC-520?", "What is the total for CC-520?"):
+        content = _message(ask(client, question))["content"]
+        assert (
+            f"- Total Amount (EUR) for Cost Centre CC-520: {total:,} (sum of 4 rows" in content
+        ), (
+            question,
+            content,
+        )
+
+
+def test_a_difference_of_two_columns_is_computed_for_each_row(client: httpx.Client) -> None:
+    """The answer to "Which department has the biggest H2 overspend vs budget?" was the
+    highest H2 budget: no column is an overspend. Two columns whose names differ by one
+    word ("H2 Budget", "H2 Actual") are set against each other row by row: over budget
+    is actual less budget, under it budget less actual, and a difference between two is
+    either way."""
+    frame = pd.DataFrame(
+        [["Finance", 410, 333, 2400, 2300], ["Logistics", 1700, 2077, 1848, 2140],
+         ["Research", 2391, 2873, 527, 588], ["Facilities", 2370, 1944, 955, 947]],
+        columns=["Department", "H1 Budget", "H1 Actual", "H2 Budget", "H2 Actual"],
+    )  # fmt: skip
+    upload(client, [("budget.csv", frame.to_csv(index=False))])
+    h1, h2 = frame["H1 Actual"] - frame["H1 Budget"], frame["H2 Actual"] - frame["H2 Budget"]
+    asked = {
+        "Which department has the biggest H2 overspend vs budget?":
+            ("Highest H2 Actual − H2 Budget", h2.max(), h2.idxmax()),
+        "Which department is most under budget in H1?":
+            ("Highest H1 Budget − H1 Actual", (-h1).max(), (-h1).idxmax()),
+        "What is the largest difference between H1 budget and actual?":
+            ("Highest Difference of H1 Budget and H1 Actual", h1.abs().max(), h1.abs().idxmax()),
+    }  # fmt: skip
+    for question, (label, value, row) in asked.items():
+        answer = ask(client, question)
+        assert f"- {label}: {value:,} (max of 4 rows): " in _message(answer)["content"], question
+        line = ",".join(map(str, frame.iloc[row]))
+        assert checked_citations(client, answer)[0] == ("budget.csv", line), question
+    assert h2.idxmax() != frame["H2 Actual"].idxmax() != (-h1).idxmax(), "no column alone says"
+
+
+def test_a_number_joined_to_its_unit_filters_the_column_it_names(client: httpx.Client) -> None:
+    """Of "the lowest average MAPE at the 48-hour horizon", ``horizon_h`` was averaged by
+    model: "horizon" and "hour" named it more than "MAPE" named ``mape_pct``. A number a hyphen
+    joins to its unit is the value of the column the words after it name."""
+    base = {"naive": (2.0, 2.0), "gbm_v3": (2.5, 1.5), "tft_v1": (4.0, 0.5)}
+    frame = pd.DataFrame(
+        [[model, horizon, region, round(first + slope * horizon / 24 + k / 10, 2)]
+         for model, (first, slope) in base.items() for horizon in (1, 24, 48)
+         for k, region in enumerate(("Wales", "Scotland", "Midlands"))],
+        columns=["model", "horizon_h", "region", "mape_pct"],
+    )  # fmt: skip
+    upload(client, [("backtest.csv", frame.to_csv(index=False))])
+    means = frame[frame["horizon_h"] == 48].groupby("model")["mape_pct"].mean()
+    content = _message(
+        ask(
+            client, "Which model has the lowest average MAPE across regions at the 48-hour horizon?"
+        )
+    )["content"]
+    best = f"{means.idxmin()} {means.min():.4f} (3 rows)"
+    assert f"Lowest average mape_pct by model for horizon_h = 48: {best}" in content, content
+    assert means.idxmin() != frame.groupby("model")["mape_pct"].mean().idxmin()
+
+
+def test_words_one_cell_holds_together_filter_to_that_cell(client: httpx.Client) -> None:
+    """The question "How many Exchange jobs were aborted because of no access?" asked for
+    a column named "access" to be empty, found none, and answered with one row: "no
+    access" is the words of a cell. A column's filter words that one cell holds together
+    keep that cell's rows ("Aborted - no access", not "Aborted - safety")."""
+    outcomes = ["Completed", "Aborted - no access", "Aborted - safety", "Rescheduled"]
+    frame = pd.DataFrame(
+        [[f"J-{500 + i}", ["Exchange", "Install"][i % 2], outcomes[i * 7 % 13 % 4]]
+         for i in range(40)],
+        columns=["Job ID", "Job Type", "Outcome"],
+    )  # fmt: skip
+    upload(client, [("jobs.csv", frame.to_csv(index=False))])
+    kept = frame[(frame["Job Type"] == "Exchange") & (frame["Outcome"] == outcomes[1])]
+    aborted = frame[(frame["Job Type"] == "Exchange") & frame["Outcome"].str.startswith("Abort")]
+    assert 0 < len(kept) < len(aborted)
+    answer = ask(client, "How many Exchange jobs were aborted because of no access?")
+    content = _message(answer)["content"]
+    shown = f"Rows with Job Type Exchange, Outcome Aborted - no access: {len(kept)} of 40"
+    assert shown in content, content
+
+
+def test_a_stretch_of_days_keeps_the_rows_within_it(client: httpx.Client) -> None:
+    """A question's "between 1 and 15 April 2025" kept 15 April alone: "1" is no date by itself. The
+    first day of a stretch takes the month and year its last day says."""
+    days = pd.date_range("2025-03-20", "2025-04-30", freq="D")
+    frame = pd.DataFrame(
+        {"credit_id": [f"CR-{i}" for i in range(len(days) * 2)],
+         "issued_date": [d.strftime("%Y-%m-%d") for d in days for _ in (0, 1)],
+         "amount_gbp": [round(10 + i * 1.37 % 40, 2) for i in range(len(days) * 2)]}
+    )  # fmt: skip
+    upload(client, [("credits.csv", frame.to_csv(index=False))])
+    within = frame[frame["issued_date"].between("2025-04-01", "2025-04-15")]
+    for question, shown in (
+        ("How many credits were issued between 1 and 15 April 2025 inclusive?",
+         f"Rows with issued_date 2025-04-01 to 2025-04-15: {len(within)} of {len(frame)}"),
+        ("What was the total amount of credits from 1 April to 15 April 2025?",
+         f"Total amount_gbp for issued_date 2025-04-01 to 2025-04-15: "
+         f"{within['amount_gbp'].sum():,.2f} (sum of {len(within)} rows"),
+    ):  # fmt: skip
+        content = _message(ask(client, question))["content"]
+        assert shown in content, (question, content)
 
 
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:

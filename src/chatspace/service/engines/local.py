@@ -33,7 +33,7 @@ from typing import Any
 
 from chatspace._version import __version__
 from chatspace._wire import DEFAULT_MODEL
-from chatspace.service.retrieval.quotes import is_label, quote_spans
+from chatspace.service.retrieval.quotes import label_at, quote_spans
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.service.tokenizer import truncate
 from chatspace.types import Annotation, ChatCompletionRequest
@@ -102,7 +102,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
                 # a heading alone ("CacheDefaultExpire Directive ¶") says nothing once a
                 # bullet says something
                 quoted = passage.text[start:end]
-                if seen and "\n" not in quoted and is_label(quoted):
+                if seen and label_at(passage.text, start, end):
                     continue
                 if shown and not any(shown in other or other in shown for other in seen):
                     seen.append(shown)

@@ -15,19 +15,24 @@ answers. Here the question is read against the table, computed with pandas:
   found in several columns filters the one where it is a whole cell, else the leftmost.
   A cell of several words that the question spells whole ("Store 17", "INC-102",
   "MS-Garnet") filters its column to it, though its words name a column or are numbers.
+  Words of one column that one of its cells holds together keep that cell's rows
+  ("aborted ... no access": "Aborted - no access", not "Aborted - safety").
   A year ("in 2020", not "above 2020") filters a column named for years, else the
   column of days written year first ("2020-01-01", "2020/01/01"); an ISO date keeps the
-  rows whose date cell starts with it.
+  rows whose date cell starts with it; a stretch of days ("between 1 and 15 April 2025",
+  "from 3 March to 9 May 2024") the rows of that column within it.
 - **conditions**: words that name a numeric column, then a comparison with a number
   ("a petal width above 2", "units of at least 500", "price < 10") keep the rows that
   meet it; a condition whose words no column's name holds ("a stem length") computes
   nothing. A number before a word that names a numeric column, after "with" or "have"
-  ("cars with 8 cylinders", "How many cars have 8 cylinders?"), keeps the rows where
+  ("cars with 8 cylinders", "How many cars have 8 cylinders?"), or a number a hyphen
+  joins to its unit ("at the 48-hour horizon": ``horizon_h``), keeps the rows where
   that column is the number (naming none, it is left aside).
 - **empty cells**: "no" or "without" and the words that name a column ("months with no
   GOOGL price"), or a column and "missing", "empty" or "blank", keep the rows whose cell
   there is empty (or 0, in a column of numbers: "products without returns"); when those
-  words name no column ("no discount"), nothing is computed.
+  words name no column ("no discount"), nothing is computed, unless they are words of
+  cells that filter ("aborted because of no access").
 - **empty cells**: a cell that is empty or says a value is missing as pandas reads it
   ("NA", "n/a", "null", ...).
 - **the column asked about**: the numeric column (every non-empty cell a number such as
@@ -38,7 +43,15 @@ answers. Here the question is read against the table, computed with pandas:
   the column asked to be empty left aside;
   without one, the only numeric column left, if every question word is a column's, a
   filter's or the file name's ("What is the total for North?", but no "total revenue" of
-  a sheet of targets). Words only a condition says name its column, not this one; a
+  a sheet of targets; words that are what any table's rows are, "items", "lines", say
+  nothing it lacks: "the sum of line items for CC-520"). The difference of two numeric
+  columns whose names differ by one word each, row by row, when the question sets one
+  against the other ("the biggest H2 overspend *vs budget*": ``H2 Actual`` −
+  ``H2 Budget``, the pair whose shared words it names), spending against what was
+  planned ("over budget", "overspend": actual less a column named "budget", "plan",
+  "target", "forecast", ...; "under budget": that column less actual) or asks the
+  "difference between" two (either way); when two pairs fit alike, none. Words only a
+  condition says name its column, not this one; a
   superlative of a measure names the measure ("the *longest* petal": ``petal_length``,
   "the *coldest* day": ``temp_min``). The word after a leading "which" or "what" names
   what is shown, not the measure, when another word names one ("In which year were the
@@ -96,6 +109,7 @@ a marker each::
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Mapping, Sequence
@@ -116,6 +130,7 @@ from chatspace.service.retrieval.tables import (
     TABLE_SPAN,
     abbreviates,
     asks_overview,
+    date_span,
     dates_in,
     header_start,
     name_words,
@@ -182,10 +197,38 @@ _EQUAL = re.compile(
 )
 """A count the rows have of what a numeric column counts ("cars *with 8 cylinders*",
 "How many houses have 3 bedrooms?"): that column equals the number."""
+_MEASURED = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)-([^\W\d_]+)(?:\s+([^\W\d_]+))?", re.I)
+"""A number a hyphen joins to its unit, then what it measures ("at the *48-hour
+horizon*", "a *5-star rating*"): the numeric column the thing, else the unit, names
+(``horizon_h``, ``stars``) is that number."""
 _ABSENT = re.compile(r"\b(no|without|missing|empty|blank)\b((?:\s+[^\W\d_]+){0,3})", re.I)
 """A column asked to be empty: named by the words after "no" or "without" ("months with
 no GOOGL price"), or, after "missing", "empty" or "blank", by the question's words too
 ("How many GOOGL prices are missing?")."""
+_AGAINST = re.compile(
+    r"\b(?:vs\.?|versus|minus|against|compared\s+(?:to|with))\s+(?:the\s+)?((?:[^\W_]+\s*){1,3})",
+    re.I,
+)
+"""What a column is set against ("the biggest H2 overspend *vs budget*", "revenue 2024
+*minus* revenue 2023"): its words name the column subtracted."""
+_BETWEEN = re.compile(
+    r"\b(?:difference|gap)\s+between\s+(?:the\s+)?(.{1,60}?)\s+and\s+(?:the\s+)?"
+    r"([^\W_]+(?:\s+[^\W_]+)?)",
+    re.I,
+)
+"""Two columns whose difference is asked ("the largest *difference between* budget and
+actual"): by how much they differ, either way."""
+_PLANNED = re.compile(
+    r"\b(?:(?P<over>over|above)|under|below)"
+    r"(?:spen[dt]\w*|run\w*|\s+(?:the\s+)?(?:budget|plan|target))\b",
+    re.I,
+)
+"""Spending set against what was planned: over it ("Which workstream has the biggest
+overspend?": actual − budget) or under it (budget − actual)."""
+_REFERENCE = frozenset(
+    {"budget", "budgeted", "plan", "planned", "target", "forecast", "baseline", "expected"}
+)
+"""The words of a column that holds what was planned: an overspend is set against it."""
 _CONDITION_CHARS = 4000
 """The characters of a question read for conditions: a document pasted into it is none."""
 _AT_LEAST = frozenset({"at least", ">="})
@@ -326,6 +369,9 @@ class _Answer:
     symbol has the highest average price?")."""
     then: int = -1
     """The second column that groups the rows ("by species and sex"), else -1."""
+    label: str = ""
+    """The name of ``column`` when the table has none such, its values computed (a
+    difference: ``H2 2024 Actual − H2 2024 Budget``)."""
 
 
 def answer_tables(
@@ -448,6 +494,11 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+_ROW_NOUNS = frozenset(_stem(w) for w in TABLE_ROWS | {"items", "lines"})
+"""What any table's rows are ("the sum of *line items* for CC-520"): they say nothing the
+table does not hold."""
+
+
 def _words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower())}
 
@@ -511,6 +562,31 @@ class _Condition:
 
 
 @dataclass(frozen=True, slots=True)
+class _Difference:
+    """Two numeric columns whose difference the question asks of each row (the two whose
+    names differ by one word each: ``H2 2024 Actual`` − ``H2 2024 Budget``)."""
+
+    first: frozenset[str]
+    """Words that name the column subtracted from, or none: then it is the one paired
+    with ``second``."""
+    second: frozenset[str]
+    """Words that name the column subtracted."""
+    sign: int
+    """1: the first less the second; -1: the second less the first (an underspend); 0:
+    how far apart they are, either way."""
+
+    @classmethod
+    def of(cls, question: str) -> _Difference | None:
+        planned = _PLANNED.search(question)
+        sign = -1 if planned and not planned["over"] else 1
+        if between := _BETWEEN.search(question):
+            return cls(frozenset(_words(between[1])), frozenset(_words(between[2])), 0)
+        if against := _AGAINST.search(question):
+            return cls(frozenset(), frozenset(_words(against[1])), sign)
+        return cls(frozenset(), _REFERENCE, sign) if planned else None
+
+
+@dataclass(frozen=True, slots=True)
 class _Question:
     said: frozenset[str]
     """The question's words, lowercased, with the words of a computation a follow-up
@@ -561,6 +637,11 @@ class _Question:
     spelled: str = ""
     """Its words, lowercased, a blank apart and around (:func:`_phrase`): a cell of
     several words that it spells whole ("Store 17", "INC-102") filters its column."""
+    difference: _Difference | None = None
+    """The difference of two columns it asks for, if it does."""
+    span: tuple[str, str] | None = None
+    """The first and last day of a stretch it writes ("between 1 and 15 April 2025",
+    :func:`.tables.date_span`): they keep the rows of the column of days within them."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -589,9 +670,15 @@ class _Question:
             )
             for m in found
         ) + tuple(_Condition(frozenset(), "=", m[1], frozenset(_words(m[2]))) for m in equal)
+        measured = _MEASURED.finditer(question[:_CONDITION_CHARS])
+        conditions += tuple(
+            _Condition(frozenset(_words(m[3] or "")), "=", m[1], frozenset(_words(m[2])))
+            for m in measured
+        )
         inside = set().union(*(_words(m[0]) for m in found))
         only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
-        dates = frozenset(dates_in(question[:_CONDITION_CHARS]))
+        span = date_span(question[:_CONDITION_CHARS])
+        dates = frozenset(dates_in(question[:_CONDITION_CHARS])) - set(span or ())
         bare = DATES.sub(" ", _COMPARISON.sub(" ", question[:_CONDITION_CHARS]))
         absent: list[frozenset[str]] = []
         for m in _ABSENT.finditer(question[:_CONDITION_CHARS]):
@@ -612,6 +699,7 @@ class _Question:
             frozenset().union(*(_words(m[1]) for m in _COUNTED.finditer(question))),
             frozenset().union(*(_words(m[2] or "") for m in _GROUPED.finditer(bare))),
             f" {_phrase(question[:_CONDITION_CHARS])} ",
+            _Difference.of(question[:_CONDITION_CHARS]), span,
         )  # fmt: skip
 
     @property
@@ -644,6 +732,13 @@ def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -
     view = _View.of(table, asked, filename)
     if view is None:
         return _best_row(table, asked.wanted)
+    answer = _answer_of(table, asked, view)
+    if answer is not None and answer.column >= len(table.header):  # computed, as a difference
+        return dataclasses.replace(answer, label=view.names[answer.column])
+    return answer
+
+
+def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
     column, filters = view.column, view.filters
     summing = asked.summing and not view.total_named
     counting = asked.counting or (asked.sharing and view.target is None)
@@ -779,6 +874,8 @@ class _View:
     those with an empty cell there, or a 0 in a column of numbers ("no returns")."""
     total_named: bool = False
     """Whether the question's "total" names ``target`` (``total_bill``), not a sum."""
+    span: tuple[int, str, str] | None = None
+    """The column of days a stretch of them filters, and its first and last day."""
 
     @classmethod
     def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
@@ -798,6 +895,10 @@ class _View:
         filters |= {c: words for c, words in before.items() if c not in filters}
         dated = _dated(frame, names, asked.dates | asked.years, asked.months)
         filters |= {c: words for c, words in dated.items() if c not in filters}
+        spanned = _spanned(frame, asked.span) if asked.span else {}
+        if asked.span and not spanned:
+            return None  # no day of the table is within them
+        filters |= spanned
         filters |= _whether(frame, names, asked, filters)
         for c, cells in _spelled(frame, asked.spelled).items():  # "INC-102", not "inc"
             spelled = set().union(*(cell.split() for cell in cells))
@@ -805,7 +906,11 @@ class _View:
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
             dates = _dates_of(words)
-            keep &= frame[c].map(lambda cell, w=words, d=dates: _holds(str(cell), w, d))
+            holds = frame[c].map(lambda cell, w=words, d=dates: _holds(str(cell), w, d))
+            # words one cell holds together are that cell ("aborted", "access": "Aborted -
+            # no access", not "Aborted - safety"); else any ("North", "South")
+            together = frame[c].map(lambda cell, w=words: w <= _words(str(cell)))
+            keep &= together if len(words) > 1 and together.any() else holds
         if filters and not keep.any():
             return None
         summary = frame.apply(lambda cells: cells.map(lambda c: str(c).lower() in _SUMMARY_CELLS))
@@ -824,8 +929,9 @@ class _View:
         columns = dict.fromkeys(frame.columns)
         named = (_named(names, columns, words) for words in asked.absent)
         absent = next((c for c in named if c is not None), None)
-        if asked.absent and absent is None:
-            return None
+        filtered = {w for words in filters.values() for w in words}
+        if asked.absent and absent is None and not all(w <= filtered for w in asked.absent):
+            return None  # "no discount" of a table without one; not "Aborted - no access"
         if absent is not None:
             values = numeric[absent][0] if absent in numeric else None
             empty = frame[absent].map(lambda cell: not str(cell).strip())
@@ -849,7 +955,16 @@ class _View:
         else:
             totals = set()
         target = _named(names, others, asking)
-        if target is not None and asked.direction:  # "highest temperature": temp_max
+        difference = asked.difference
+        pair = _differed(names, others, difference, asking) if difference else None
+        if pair is not None and difference is not None:  # a column of their own
+            target = len(names)
+            names = [*names, _difference_name(names, pair, difference)]
+            others[target] = numeric[target] = _subtracted(numeric, pair, difference)
+            places = numeric[target][1]
+            shown = numeric[target][0].map(lambda value: _format(value, places, "sum"))
+            frame[target] = shown.reindex(frame.index, fill_value="")
+        elif target is not None and asked.direction:  # "highest temperature": temp_max
             extreme = _named(names, others, asking | _EXTREMES[asked.direction])
             if extreme is not None and _names(names[extreme], asking) == _names(
                 names[target], asking
@@ -859,8 +974,8 @@ class _View:
         target = _named(names, others, asked.earlier) if target is None else target
         # The only numeric column, when the question says nothing the table does not hold:
         # "What is the total for North?" (and not "total revenue" of a sheet of targets).
-        found = {w for words in filters.values() for w in words}
-        explained = asked.wanted <= naming | found | titled
+        found = {w for words in filters.values() for cell in words for w in cell.split()}
+        explained = asked.wanted - _ROW_NOUNS <= naming | found | titled
         # "Which assignee has the most tickets?" counts rows, not the one numeric column
         text = {c: None for c in frame.columns if c not in numeric and c not in filters}
         ranks = bool(asked.said & _MOST) and _named(names, text, asked.listing) is not None
@@ -869,6 +984,7 @@ class _View:
         return cls(
             frame, names, filters, keep, counted, numeric, target, column, explained, compared,
             matched, named_here, absent, bool(totals),
+            next(((c, *asked.span) for c in spanned), None) if asked.span else None,
         )  # fmt: skip
 
     @property
@@ -885,6 +1001,8 @@ class _View:
             shown = cut if dated else list(kept[c].unique())
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
             said = " or ".join([*shown[:_SHOWN_VALUES], *more])
+            if self.span is not None and c == self.span[0]:
+                said = f"{self.span[1]} to {self.span[2]}"
             named = all(str(v).lower().startswith(f"{self.names[c].lower()} ") for v in shown)
             found.append(said if named else f"{self.names[c]} {said}")  # "Store 17"
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
@@ -1133,6 +1251,44 @@ class _View:
         return _Answer(kind, cited, column, shown, self.scope, len(values))
 
 
+def _differed(
+    names: list[str], numeric: Mapping[int, object], difference: _Difference, words: frozenset[str]
+) -> tuple[int, int] | None:
+    """The two columns of ``difference``, first and second: names that differ by one word
+    each, the second's own word named by its words (and the first's by its own, when it
+    has any), and of such pairs the one whose shared words the question names most
+    ("H2" of the pairs of H1 and H2); None when no pair, or two alike, are."""
+    own = {c: _column_words(names[c]) for c in numeric}
+    pairs = {
+        (a, b): _names(" ".join(own[a] & own[b]), words)
+        for a in numeric
+        for b in numeric
+        if len(own[a] - own[b]) == len(own[b] - own[a]) == 1
+        and _names(" ".join(own[b] - own[a]), difference.second)
+        and (not difference.first or _names(" ".join(own[a] - own[b]), difference.first))
+    }
+    best = sorted(pairs, key=lambda pair: -pairs[pair])
+    if not best or (len(best) > 1 and pairs[best[0]] == pairs[best[1]]):
+        return None
+    return best[0]
+
+
+def _difference_name(names: list[str], pair: tuple[int, int], difference: _Difference) -> str:
+    first, second = pair if difference.sign >= 0 else pair[::-1]
+    shown = f"{names[first]} − {names[second]}"
+    return shown if difference.sign else f"Difference of {names[first]} and {names[second]}"
+
+
+def _subtracted(
+    numeric: Mapping[int, tuple[pd.Series, int]], pair: tuple[int, int], difference: _Difference
+) -> tuple[pd.Series, int]:
+    """Each row's difference of ``pair`` (rows with both numbers), and its places."""
+    (first, first_places), (second, second_places) = (numeric[c] for c in pair)
+    values = (first - second).dropna()
+    values = values.abs() if difference.sign == 0 else values * difference.sign
+    return values, max(first_places, second_places)
+
+
 def _condition_column(
     names: list[str], numeric: Mapping[int, object], condition: _Condition, wanted: frozenset[str]
 ) -> int | None:
@@ -1227,6 +1383,19 @@ def _dated(
             found = frozenset(d for d in days or periods if cells.str.startswith(d).any())
             if found:
                 return {int(c): found}
+    return {}
+
+
+def _spanned(frame: pd.DataFrame, span: tuple[str, str]) -> dict[int, frozenset[str]]:
+    """The days of the leftmost column of ISO days that are within ``span``, on that
+    column (as :func:`_dated` gives a question's dates); none when no day is."""
+    for c in frame.columns:
+        cells = frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))]
+        if len(cells) and cells.str.match(_DAY_CELL.pattern).all():
+            days = cells.str[:10]
+            iso = days.str.replace(days.iloc[0][4], "-", regex=False)
+            within = (iso >= span[0]) & (iso <= span[1])
+            return {int(c): frozenset(days[within])} if within.any() else {}
     return {}
 
 
@@ -1332,7 +1501,9 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     cited = answer.rows[:MAX_CITED_ROWS]
     some = f"; the first {len(cited)} cited" if len(cited) < len(answer.rows) and not told else ""
     scope = f" for {answer.scope}" if answer.scope else ""
-    column = _column_names(table.header)[answer.column] if answer.column >= 0 else ""
+    column = answer.label or (
+        _column_names(table.header)[answer.column] if answer.column >= 0 else ""
+    )
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
         if answer.extreme:
@@ -1384,7 +1555,7 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
             (f"Distinct {column}: {answer.value} of {_rows(answer.of)}, {first} to {last} "
              f"({source}) ", *(table.cites[i] for i in cited)),
         ]  # fmt: skip
-    if len(answer.rows) == 1 and answer.kind in {"sum", "mean", "median"}:
+    if len(answer.rows) == 1 and answer.kind in {"sum", "mean", "median"} and not answer.label:
         (row,) = answer.rows
         value = table.rows[row][answer.column]
         return [(f"{column}{scope}: {value} ({filename}) ", table.cites[row])]  # a cell

@@ -77,6 +77,7 @@ from typing import TYPE_CHECKING
 
 from chatspace._wire import SENTENCE_PATTERN
 
+from .tables import DATES
 from .terms import (
     ASKS_EFFECT,
     calls_in,
@@ -212,6 +213,8 @@ label ("-B", then "Use bcrypt hashing for passwords."), quoted from the label; t
 "option" says what the answer is, not what it says (the sentences under "Options" are
 not more about it, nor is "... specified by the -C option.")."""
 _OPTION_LABEL = re.compile(r"\s*--?\w")
+_FENCE = re.compile(r"^[ \t]*```[ \t]*(?P<language>[\w+-]*)[ \t]*$", re.M)
+"""A line of Markdown that opens or closes a block of code."""
 _LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
 _PROMPT = re.compile(r"(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.:)(?:\s|$)")
 """An interactive prompt (IPython's, the doctest's) that starts a line of an example: a
@@ -279,6 +282,8 @@ _NEVER_LAST = frozenset(
 """Words no sentence ends with: the line after one that does goes on with its sentence,
 whatever its first letter ("... under the direction of" then "Helena Voss. It covers")."""
 _TITLE_WORDS = 12
+_DATE_CHARS = 20
+"""Characters either side of a line break that a date across it is looked for in."""
 _USAGE = re.compile(rf"\w[\])]?\s*=\s*\S|\w\[|{_KEY_VALUE.pattern}")
 """A line of code that assigns or indexes (``response.headers['X-Frame-Options'] =
 'SAMEORIGIN'``), or a ``key: value`` line ("Syntax: ProxyPreserveHost On|Off"): an
@@ -303,14 +308,16 @@ class Unit:
 def units_of(text: str) -> list[Unit]:
     """The sentences of ``text``, in order. A line that ends without punctuation is one (a
     table row, a line of code, a heading), unless it is prose wrapped onto the next line,
-    as PDF pages are: then the sentence goes on (:func:`_wrapped`)."""
+    as PDF pages are: then the sentence goes on (:func:`_wrapped`); a line of code in a
+    fence (:func:`_fenced`) never does."""
     found: list[Unit] = []
+    code = _fenced(text)
     for m in SENTENCE_PATTERN.finditer(text):
         start = m.start() + len(m.group()) - len(m.group().lstrip())
         end = m.start() + len(m.group().rstrip())
         if end <= start:
             continue
-        if found and _wrapped(text, found[-1], start):
+        if found and not _inside(code, start) and _wrapped(text, found[-1], start):
             found[-1] = Unit(found[-1].start, end)
         else:
             found.append(Unit(start, end))
@@ -322,7 +329,37 @@ def labelled_units(text: str) -> tuple[tuple[Unit, bool], ...]:
     """The sentences of ``text`` (:func:`units_of`), each with whether it is a heading or
     a label (:func:`is_label`). Ranking (a file's headings), quoting and attribution each
     read a passage's sentences: the passages of one question are split once."""
-    return tuple((u, is_label(text[u.start : u.end]) or _asks(text, u)) for u in units_of(text))
+    code = _fenced(text)
+    return tuple(
+        (u, not _inside(code, u.start) and (is_label(text[u.start : u.end]) or _asks(text, u)))
+        for u in units_of(text)
+    )
+
+
+def label_at(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one sentence of ``text`` that is a heading or a
+    label (:func:`labelled_units`: a line of code in a fence is none, though alone it
+    looks like one)."""
+    return any(u.start == start and u.end == end and label for u, label in labelled_units(text))
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    return any(a <= at < b for a, b in spans)
+
+
+def _fenced(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` inside Markdown's code fences (a line of three backticks,
+    the opening one may name a language): their lines are code, none a heading ("lfp run
+    --date today --force" is the command asked for). A passage may start inside a fence
+    (its first fence closes one: bare, though an odd number of fences follows) or end
+    inside one."""
+    found = list(_FENCE.finditer(text))
+    fences = [m.start() for m in found]
+    if len(fences) % 2 and not found[0]["language"]:
+        fences.insert(0, 0)
+    if len(fences) % 2:
+        fences.append(len(text))
+    return list(zip(fences[::2], fences[1::2], strict=True))
 
 
 def heading_spans(text: str) -> list[tuple[int, int]]:
@@ -360,7 +397,8 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
     :data:`_WRAP_WORDS` words (its own, or those of the sentences before it on that line:
     "... 09:59 CET. Every card" wraps "Every card"), holds no code (Markdown's inline code
     aside), and the line starts in lower case or with inline code (or follows a word no
-    sentence ends with, :data:`_NEVER_LAST`: a name), and ends a sentence or
+    sentence ends with, :data:`_NEVER_LAST`: a name; or goes on with a date in words: "...
+    from 1" then "October 2025, ahead of"), and ends a sentence or
     a clause or is long too: a short line without punctuation is a row of its own (a
     catalog's "null_frac float4" under the description of the column before it), and so
     is a ``key: value`` line under another (Flask's "float: like int but for floating
@@ -376,12 +414,21 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
             text[start].islower()
             or text[start] == "`"
             or line.rsplit(None, 1)[-1].lower() in _NEVER_LAST
+            or _date_across(text, before.end)
         )
         and (line[-1].isalnum() or line[-1] in ",;")
         and len(line.split()) >= _WRAP_WORDS
         and not _CODE_CHARS.search(_INLINE_CODE.sub("code", line))
         and (_CLAUSE_END.search(after) is not None or len(after.split()) >= _WRAP_WORDS)
         and not (_KEY_VALUE.match(line) and _KEY_VALUE.match(after))
+    )
+
+
+def _date_across(text: str, at: int) -> bool:
+    """Whether a date in words (:data:`.tables.DATES`) runs over the line break at ``at``."""
+    start = max(0, at - _DATE_CHARS)
+    return any(
+        m.start() < at - start < m.end() for m in DATES.finditer(text[start : at + _DATE_CHARS])
     )
 
 

@@ -57,6 +57,7 @@ __all__ = [
     "asks_shape",
     "block_header",
     "computing_words",
+    "date_span",
     "dates_in",
     "header_start",
     "key_value_text",
@@ -87,6 +88,10 @@ COMPUTATIONS: Mapping[str, frozenset[str]] = {
     ),
     "earliest": frozenset({"earliest", "first"}),
     "latest": frozenset({"latest", "last", "newest"}),
+    "difference": frozenset(
+        {"difference", "gap", "variance", "minus", "vs", "versus", "overrun", "overruns"}
+        | {"overspend", "overspent", "overspending", "underspend", "underspent"}
+    ),
 }
 """The words that ask for a computation over a table's rows, by what they ask
 (``engines/table_rows.py`` computes it). No cell need say them: a table's passage is
@@ -335,6 +340,33 @@ DATES = re.compile(
 )
 """A date a question writes: ISO's "2024-01-06", or in words, "6 Jan 2024", "6th January
 2024", "January 6, 2024"."""
+
+
+_SPAN = re.compile(
+    r"\b(?:between|from)\s+(?:the\s+)?(?P<first>[\w ,.-]{1,20}?)\s+(?:and|to|until|till|through)"
+    r"\s+(?:the\s+)?(?P<last>[\w ,.-]{1,24})",
+    re.I,
+)
+"""Days from one to another: "between 1 and 15 April 2025", "from 3 March to 9 May 2024",
+"between 2024-01-01 and 2024-03-31"."""
+
+
+def date_span(text: str) -> tuple[str, str] | None:
+    """The first and last day of the stretch ``text`` writes (:data:`_SPAN`), as ISO dates;
+    the first may leave out what the last says ("1" of "between 1 and 15 April 2025" is 1
+    April 2025, "3 March" of "3 March to 9 May 2024" is of 2024). None when it writes
+    none, or the first comes after the last."""
+    for m in _SPAN.finditer(text):
+        last = DATES.search(m["last"])
+        if last is None or last.start():
+            continue
+        (end,) = dates_in(last[0])
+        first = dates_in(m["first"]) or dates_in(f"{m['first']} {end[:4]}")
+        if not first and m["first"].strip().isdigit():
+            first = (f"{end[:8]}{int(m['first']):02d}",) if 0 < int(m["first"]) <= 31 else ()
+        if first and first[0] <= end:
+            return first[0], end
+    return None
 
 
 def dates_in(text: str) -> tuple[str, ...]:

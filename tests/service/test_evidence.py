@@ -22,8 +22,10 @@ import pandas as pd
 import pytest
 
 from chatspace.service.engines.attribution import attribute
+from chatspace.service.engines.table_rows import Computed
 from chatspace.service.engines.upstream import NO_CONTEXT
 from chatspace.service.retrieval.search import Passage, Retrieval, without_instructions
+from chatspace.types import FileCitation
 from support.chat import ask, assemble, client_for, stream, upload
 from support.documents import pdf_lines_bytes
 from support.office_files import acme_contract_docx, postmortem_pdf
@@ -478,6 +480,40 @@ def test_a_date_in_a_passage_does_not_back_a_quantity_with_the_same_number() -> 
     for backed in ("The checkout outage of 14 March lasted 47 minutes.", "It ended at 09:59."):
         [note] = attribute(backed, Retrieval("q", passages=passages))
         assert note.text == backed
+
+
+def test_a_sentence_naming_another_month_is_not_backed_by_the_passage() -> None:
+    """SmolLM2 answered "... offered to all trial customers from January 2025" from a
+    report that says "from 1 October 2025": its words and its year were the passage's, so
+    the wrong date was cited as the file's."""
+    report = (
+        "We recommend that the time-of-use heat pump tariff is offered to all trial "
+        "customers from 1 October 2025, ahead of the next heating season."
+    )
+    retrieval = Retrieval("When is the tariff offered?", passages=(_passage("report", report),))
+    invented = "The time-of-use heat pump tariff is offered to trial customers from January 2025."
+    assert attribute(invented, retrieval) == ()
+    backed = invented.replace("January", "1 Oct")
+    [note] = attribute(backed, retrieval)
+    assert note.file_citation is not None
+    assert note.file_citation.quote == report
+
+
+def test_a_number_the_question_states_is_said_back_not_claimed() -> None:
+    """SmolLM2's "The number of jobs with no access in week 19 was 4." was not cited,
+    though the count it gives is the table's: its "19" is the question's, which the
+    computed answer need not say."""
+    passages = (_passage("jobs", "Job ID,Job Type,Outcome\nJ-1,Exchange,Aborted - no access"),)
+    retrieval = Retrieval(
+        "How many Exchange jobs in week 19 were aborted because of no access?", passages=passages
+    )
+    row = FileCitation(file_id="jobs", filename="jobs.md", quote="J-1,Exchange,Aborted - no access")
+    count = "Rows with Job Type Exchange, Outcome Aborted - no access: 4 of 172"
+    computed = (Computed("jobs.md", count, row),)
+    answer = "The number of jobs with no access in week 19 was 4."
+    [note] = attribute(answer, retrieval, computed)
+    assert note.file_citation == row
+    assert attribute(answer.replace("4.", "5."), retrieval, computed) == ()
 
 
 def test_a_follow_up_quotes_what_it_asks_about_and_keeps_the_evidence_of_its_turn(

@@ -19,10 +19,13 @@ sentence of the passages it was sent (:func:`attribute`):
   :data:`RESTATED_SUPPORT`, when it holds most of what a passage's sentence says beyond
   the question: a small model wraps a claim in words of its own) with at least
   :data:`MIN_SHARED` words or numbers in common, and when every number it states is in
-  the passage: a sentence that invents a figure is not backed by a passage that gives
-  another one ("Q4" is a figure too, not "Q3"). A number that counts or measures in the
-  sentence must count or measure in the passage too: the 14 of "14 March" does not back
-  "lasted 14 days" (:func:`~chatspace.service.retrieval.quotes.quantities_in`). The
+  the passage, and every month it names: a sentence that invents a figure is not backed
+  by a passage that gives another one ("Q4" is a figure too, not "Q3"; "from January
+  2025" is not "from 1 October 2025"). The numbers and months the question states are
+  no claim: "The number of jobs with no access in week 19 was 4." says back its "19". A
+  number that counts or measures in the sentence must count or measure in the passage
+  too: the 14 of "14 March" does not back "lasted 14 days"
+  (:func:`~chatspace.service.retrieval.quotes.quantities_in`). The
   dense model was left out: a reader can check lexical support (the words and figures
   are in the quote), and a sentence similar in topic but stating another fact must not
   count as its support.
@@ -54,6 +57,7 @@ from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.quotes import (
     claim_words,
     labelled_units,
+    months_in,
     numbers_in,
     quantities_in,
     quote_span,
@@ -161,49 +165,53 @@ class _Judge:
         passages = [*passages, *lines]
         self.passages = passages
         self.asked = claim_words(question)
+        # what the question states, a sentence says back: no claim ("... in week 19 was 4")
+        self.asked_numbers, self.asked_months = numbers_in(question), months_in(question)
         self.spans = _spans(passages)
         self.idf = _idf(self.spans)
         self.numbers = [numbers_in(p.text) for p in passages]
         self.quantities = [quantities_in(p.text) for p in passages]
+        self.months = [months_in(p.text) for p in passages]
         self.rare = max(self.idf.values(), default=1.0)
 
     def support(self, sentence: str, passage: int | None = None) -> _Support | None:
         """The best support of ``sentence`` (in passage ``passage`` only, when given)."""
         sentence = _LEAD.sub("", sentence)
         unmarked = _MARKER.sub("", sentence)
-        words, numbers, quantities = (
-            claim_words(sentence),
-            numbers_in(unmarked),
-            quantities_in(unmarked),
+        words, numbers = claim_words(sentence), numbers_in(unmarked)
+        # what it states beyond the question must be in the passage
+        claimed = (
+            numbers - self.asked_numbers,
+            quantities_in(unmarked) - self.asked_numbers,
+            months_in(unmarked) - self.asked_months,
         )
         weight = {
             w: self.idf.get(w, self.rare) * (ASKED_FACTOR if w in self.asked else 1.0)
             for w in words
-        }
-        total = sum(weight.values()) + 2 * self.rare * len(numbers)
+        } | {n: 2 * self.rare * (ASKED_FACTOR if n in self.asked_numbers else 1.0) for n in numbers}
+        total = sum(weight.values())
         if not total:
             return None
         best: _Support | None = None
         for span in self.spans:
             if passage is not None and span.passage != passage:
                 continue
-            if not (
-                numbers <= self.numbers[span.passage]
-                and quantities <= self.quantities[span.passage]
-            ):
+            k = span.passage
+            if not all(c <= held for c, held in zip(claimed, self._held(k), strict=True)):
                 continue
-            shared_words = words & span.words
-            shared_numbers = numbers & span.numbers
-            if len(shared_words) + len(shared_numbers) < MIN_SHARED:
+            shared = (words & span.words) | (numbers & span.numbers)
+            if len(shared) < MIN_SHARED:
                 continue
-            share = (
-                sum(weight[w] for w in shared_words) + 2 * self.rare * len(shared_numbers)
-            ) / total
+            share = sum(weight[w] for w in shared) / total
             if (share >= SUPPORT or self._restates(span, words, share)) and (
                 best is None or share > best.share
             ):
                 best = _Support(span, share)
         return best
+
+    def _held(self, passage: int) -> tuple[frozenset[str], frozenset[str], frozenset[int]]:
+        """The numbers, quantities and months of a passage."""
+        return self.numbers[passage], self.quantities[passage], self.months[passage]
 
     def _restates(self, span: _Span, words: frozenset[str], share: float) -> bool:
         """Whether a sentence says most of what ``span`` says beyond the question (at

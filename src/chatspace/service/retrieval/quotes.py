@@ -80,6 +80,8 @@ from chatspace._wire import SENTENCE_PATTERN
 from .tables import DATES
 from .terms import (
     ASKS_EFFECT,
+    MONTH_CUTS,
+    MONTHS,
     calls_in,
     flags_in,
     gives_value,
@@ -179,6 +181,10 @@ _MONTH = re.compile(
     r"\b(?:19|20)\d{2}\b",
     re.I,
 )
+_ISO_MONTH = re.compile(r"\b\d{4}-(\d{2})-\d{2}\b")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,8}\b")
+_DIGIT_BEFORE = re.compile(r"\d\s*$")
+_DIGIT_AFTER = re.compile(r",?\s*\d")
 _DATE_OR_TIME = re.compile(
     r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b"
@@ -457,6 +463,19 @@ def numbers_in(text: str) -> frozenset[str]:
     for m in _NUMBER.finditer(_HEX.sub(" ", text)):
         raw = re.sub(r"[,' ](?=\d{3}\b)", "", m.group()).rstrip(".,' ")
         found.add(raw.replace(" ", ""))
+    return frozenset(found)
+
+
+def months_in(text: str) -> frozenset[int]:
+    """The months ``text`` names, as numbers: "October", "Oct", the 10 of "2025-10-01";
+    "May" only beside a number (a day, a year), as the verb is none."""
+    found = {int(m[1]) for m in _ISO_MONTH.finditer(text)}
+    for m in _CAPITALISED.finditer(text):
+        word = m.group().lower()
+        month = MONTHS.get(word) or MONTH_CUTS.get("sep" if word == "sept" else word)
+        beside = _DIGIT_BEFORE.search(text, 0, m.start()) or _DIGIT_AFTER.match(text, m.end())
+        if month is not None and (word != "may" or beside):
+            found.add(month)
     return frozenset(found)
 
 

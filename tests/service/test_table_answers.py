@@ -283,6 +283,35 @@ def test_a_stretch_of_days_keeps_the_rows_within_it(client: httpx.Client) -> Non
         assert shown in content, (question, content)
 
 
+def test_a_lookup_sheet_filters_the_sheet_it_describes(client: httpx.Client) -> None:
+    """ "How many jobs were completed by engineers based at the Preston depot?": the jobs
+    sheet names engineers by id, and only the engineers' sheet says where each is based.
+    Its rows that "Preston" keeps give the ids (the column both sheets name alike) that
+    keep the jobs' rows."""
+    engineers = pd.DataFrame(
+        {"Engineer ID": [f"E-{100 + i}" for i in range(8)],
+         "Name": ["Gareth Pugh", "Siobhan Kerr", "Imran Qureshi", "Tomasz Wojcik", "Ann Lee",
+                  "Joanna Baxter", "Nadia Rahman", "Beth Lomax"],
+         "Depot": ["Preston", "Wigan", "Bolton", "Preston", "Wigan", "Bolton", "Preston", "Wigan"]}
+    )  # fmt: skip
+    jobs = pd.DataFrame(
+        {"Job ID": [f"J-{500 + i}" for i in range(60)],
+         "Engineer ID": [f"E-{100 + i * 5 % 8}" for i in range(60)],
+         "Outcome": [("Completed", "Rescheduled", "Aborted")[i % 4 % 3] for i in range(60)]}
+    )  # fmt: skip
+    out = io.BytesIO()
+    with pd.ExcelWriter(out) as writer:
+        jobs.to_excel(writer, sheet_name="Jobs", index=False)
+        engineers.to_excel(writer, sheet_name="Engineers", index=False)
+    upload(client, [("jobs-week19.xlsx", out.getvalue())])
+    preston = engineers[engineers["Depot"] == "Preston"]["Engineer ID"]
+    done = jobs[jobs["Engineer ID"].isin(preston) & (jobs["Outcome"] == "Completed")]
+    question = "How many jobs were completed by engineers based at the Preston depot?"
+    content = _message(ask(client, question))["content"]
+    shown = f"Rows with Outcome Completed, Engineer ID of Depot Preston: {len(done)} of 60"
+    assert shown in content, content
+
+
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:
     upload(client, [("sales.xlsx", sales_xlsx())])
     cited = checked_citations(client, ask(client, "What is the Q1 target of the East region?"))

@@ -16,7 +16,11 @@ answers. Here the question is read against the table, computed with pandas:
   A cell of several words that the question spells whole ("Store 17", "INC-102",
   "MS-Garnet") filters its column to it, though its words name a column or are numbers.
   Words of one column that one of its cells holds together keep that cell's rows
-  ("aborted ... no access": "Aborted - no access", not "Aborted - safety").
+  ("aborted ... no access": "Aborted - no access", not "Aborted - safety"). Words no
+  cell of the table holds may filter another table of its file (a workbook's lookup
+  sheet): the values its rows kept have in a column both tables name alike filter this
+  one's ("jobs ... by engineers based at the Preston depot": the ``Engineer ID`` of the
+  engineers' rows with ``Depot`` Preston).
   A year ("in 2020", not "above 2020") filters a column named for years, else the
   column of days written year first ("2020-01-01", "2020/01/01"); an ISO date keeps the
   rows whose date cell starts with it; a stretch of days ("between 1 and 15 April 2025",
@@ -391,9 +395,17 @@ def answer_tables(
         if block is not None:
             groups.setdefault((passage.file_id, block.header), []).append((index, block))
     found: dict[int, list[Bullet]] = {}
-    for members in groups.values():
-        table = _merge([block for _, block in sorted(members, key=lambda m: passages[m[0]].start)])
-        answer = _answer(table, question, terms, passages[members[0][0]].filename)
+    tables = {
+        key: _merge([block for _, block in sorted(members, key=lambda m: passages[m[0]].start)])
+        for key, members in groups.items()
+    }
+    for key, members in groups.items():
+        table = tables[key]
+        # the file's other tables: a sheet of engineers says where each one is based
+        lookups = tuple(
+            t for (file_id, _), t in tables.items() if file_id == key[0] and t is not table
+        )
+        answer = _answer(table, question, terms, passages[members[0][0]].filename, lookups)
         if answer is not None:
             first = min(index for index, _ in members)
             found |= {index: [] for index, _ in members}
@@ -724,12 +736,19 @@ class _Question:
         return bool(self.said & _SUM or self.phrases & SUMMING)
 
 
-def _answer(table: _Table, question: str, terms: Sequence[str], filename: str) -> _Answer | None:
-    """What ``question`` asks of ``table`` (see the module's docstring for the rules)."""
+def _answer(
+    table: _Table,
+    question: str,
+    terms: Sequence[str],
+    filename: str,
+    lookups: Sequence[_Table] = (),
+) -> _Answer | None:
+    """What ``question`` asks of ``table`` (see the module's docstring for the rules),
+    ``lookups`` being the other tables of its file."""
     if not table.rows:
         return None
     asked = _Question.of(question, terms)
-    view = _View.of(table, asked, filename)
+    view = _View.of(table, asked, filename, lookups)
     if view is None:
         return _best_row(table, asked.wanted)
     answer = _answer_of(table, asked, view)
@@ -876,9 +895,14 @@ class _View:
     """Whether the question's "total" names ``target`` (``total_bill``), not a sum."""
     span: tuple[int, str, str] | None = None
     """The column of days a stretch of them filters, and its first and last day."""
+    joined: Mapping[int, str] = dataclasses.field(default_factory=dict)
+    """The columns another table of the file filters, and what chose their values there
+    (``Engineer ID``: "Depot Preston")."""
 
     @classmethod
-    def of(cls, table: _Table, asked: _Question, filename: str) -> _View | None:
+    def of(
+        cls, table: _Table, asked: _Question, filename: str, lookups: Sequence[_Table] = ()
+    ) -> _View | None:
         """None when the question's filters keep no row."""
         import pandas as pd
 
@@ -903,6 +927,12 @@ class _View:
         for c, cells in _spelled(frame, asked.spelled).items():  # "INC-102", not "inc"
             spelled = set().union(*(cell.split() for cell in cells))
             filters[c] = frozenset(w for w in filters.get(c, ()) if w not in spelled) | cells
+        held = {w for words in filters.values() for cell in words for w in cell.split()}
+        joined: dict[int, str] = {}
+        for lookup in lookups:  # "by engineers based at the Preston depot": their ids
+            join = _joined(names, lookup, frozenset(said - held))
+            if join is not None and join[0] not in filters:
+                filters[join[0]], joined[join[0]] = join[1], join[2]
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
             dates = _dates_of(words)
@@ -984,7 +1014,7 @@ class _View:
         return cls(
             frame, names, filters, keep, counted, numeric, target, column, explained, compared,
             matched, named_here, absent, bool(totals),
-            next(((c, *asked.span) for c in spanned), None) if asked.span else None,
+            next(((c, *asked.span) for c in spanned), None) if asked.span else None, joined,
         )  # fmt: skip
 
     @property
@@ -1003,6 +1033,9 @@ class _View:
             said = " or ".join([*shown[:_SHOWN_VALUES], *more])
             if self.span is not None and c == self.span[0]:
                 said = f"{self.span[1]} to {self.span[2]}"
+            if c in self.joined:  # "Engineer ID of Depot Preston", not their ids
+                found.append(f"{self.names[c]} of {self.joined[c]}")
+                continue
             named = all(str(v).lower().startswith(f"{self.names[c].lower()} ") for v in shown)
             found.append(said if named else f"{self.names[c]} {said}")  # "Store 17"
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
@@ -1384,6 +1417,32 @@ def _dated(
             if found:
                 return {int(c): found}
     return {}
+
+
+def _joined(
+    names: list[str], lookup: _Table, words: frozenset[str]
+) -> tuple[int, frozenset[str], str] | None:
+    """A filter of a table by another table of its file (a workbook's lookup sheet): the
+    rows of ``lookup`` that ``words`` filter give the values of a column both tables
+    name alike (``Engineer ID``), which then filter this table's; the column, those
+    values (as :func:`_spelled` gives cells) and what chose them ("Depot Preston")."""
+    import pandas as pd
+
+    other = pd.DataFrame(list(lookup.rows), dtype=object)
+    found = _filters(other, set(words)) if words else {}
+    if not found:
+        return None
+    columns = _column_names(lookup.header)
+    theirs = [name.lower() for name in columns]
+    keep = pd.Series(True, index=other.index)
+    for c, said in found.items():
+        keep &= other[c].map(lambda cell, w=said: _holds(str(cell), w, ()))
+    for c, name in enumerate(names):
+        key = theirs.index(name.lower()) if name.lower() in theirs else None
+        if key is not None and key not in found and keep.any():
+            chose = [f"{columns[f]} {' or '.join(other[f][keep].unique())}" for f in found]
+            return c, frozenset(_phrase(str(v)) for v in other[key][keep]), ", ".join(chose)
+    return None
 
 
 def _spanned(frame: pd.DataFrame, span: tuple[str, str]) -> dict[int, frozenset[str]]:

@@ -22,7 +22,7 @@ from chatspace.client import Client
 from chatspace.service.engines.table_rows import answer_tables
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.search import Passage, query_of
-from chatspace.service.retrieval.tables import key_value_text, number
+from chatspace.service.retrieval.tables import computing_words, key_value_text, number
 from chatspace.types import ChatMessage
 from support.chat import ask, checked_citations, client_for, upload
 from support.documents import odt_bytes, parquet_bytes
@@ -215,6 +215,33 @@ def test_a_difference_of_two_columns_is_computed_for_each_row(client: httpx.Clie
         line = ",".join(map(str, frame.iloc[row]))
         assert checked_citations(client, answer)[0] == ("budget.csv", line), question
     assert h2.idxmax() != frame["H2 Actual"].idxmax() != (-h1).idxmax(), "no column alone says"
+
+
+def test_a_word_table_is_judged_without_the_words_no_cell_says(client: httpx.Client) -> None:
+    """ "Which workstream has the biggest H2 overspend vs budget?" of a Word report said
+    nothing: its table's passage was judged as prose, and "overspend" and "vs", which no
+    cell says, counted against it. A document's table is judged as a table file's rows
+    are, without the words that ask for a computation ("What does X mean?" asks none)."""
+    frame = pd.DataFrame(
+        [["Data Platform", 1147, 951, 410, 333], ["Fleet Electrification", 2425, 2698, 1848, 2140],
+         ["Customer Portal", 2391, 2873, 527, 588], ["ERP Upgrade", 1319, 1239, 1065, 893]],
+        columns=["Workstream", "H1 2024 Budget", "H1 2024 Actual", "H2 2024 Budget",
+                 "H2 2024 Actual"],
+    )  # fmt: skip
+    before = "Capital spend by workstream, EUR thousands, as reviewed by the steering committee."
+    upload(client, [("capex-review.docx", _report_docx(frame, before, "Figures are unaudited."))])
+    sections = (
+        f"## Team {n}\n\nThe budget of team {n} is set each spring by the finance office. "
+        + "Each workstream reports its H1 and H2 spend against the budget every quarter. " * 6
+        for n in range(12)
+    )
+    upload(client, [("handbook.md", "# Budgets\n\n" + "\n\n".join(sections))])
+    content = _message(ask(client, "Which workstream has the biggest H2 overspend vs budget?"))[
+        "content"
+    ]
+    assert "- Highest H2 2024 Actual − H2 2024 Budget: 292 (max of 4 rows): " in content, content
+    assert computing_words("What does the state 'idle in transaction' mean?") == frozenset()
+    assert computing_words("What is the mean revenue?") == {"mean"}
 
 
 def test_a_number_joined_to_its_unit_filters_the_column_it_names(client: httpx.Client) -> None:

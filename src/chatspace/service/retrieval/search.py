@@ -626,9 +626,10 @@ def _lexical(
     matched in it (its ``hits``, stemmed as the index stems them) or in the name of its
     file ("stock in Genoa" and ``stock-genoa.csv``). A term the index drops altogether
     (one of PostgreSQL's English stop words that is not one of ours) weighs nothing. A
-    table's rows are judged without the words that ask for a computation over them
-    (:attr:`Query.computing`: "What *percentage* of flowers are virginica?"): no cell says
-    them."""
+    table's rows (a table file's, or a document's: :func:`~.tables.block_header`) are
+    judged without the words that ask for a computation over them (:attr:`Query.computing`:
+    "What *percentage* of flowers are virginica?", "the biggest *overspend vs* budget"): no
+    cell says them."""
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
@@ -636,7 +637,7 @@ def _lexical(
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = computing = 0.0
-    table = {pid for pid, p in rows if _rows_of_a_table(p)}
+    table = {pid for pid, p in rows if _rows_of_a_table(p) or block_header(p.text) is not None}
     unknown = False
     lacking: set[int] = set()
     rare = RARE_NAME_SHARE * (weights.passages or 0)

@@ -133,6 +133,8 @@ COUNTING = frozenset({"how many", "number of"})
 SUMMING = frozenset({"how much"})
 """Pairs of words that ask for a count of rows, or for an amount."""
 _STANDARD_DEVIATION = re.compile(r"\bstandard\s+deviation\b", re.I)
+_MEANS = re.compile(r"\b(?:does|do|did)\b[^.?!]*\bmean\b", re.I)
+"""The verb, not the average: "What does the state 'idle in transaction' mean?"."""
 _WORDS = re.compile(r"[^\W\d_]+")
 _NAME_WORD = re.compile(r"[^\W\d_][^\W_]*")
 
@@ -141,6 +143,7 @@ def computing_words(question: str) -> frozenset[str]:
     """The words of ``question`` that ask for a computation over a table's rows: those of
     :data:`COMPUTING`, and the "standard" of "standard deviation"."""
     found = {w.lower() for w in _WORDS.findall(question)} & COMPUTING
+    found -= {"mean"} if _MEANS.search(question) else set()
     return frozenset(found | ({"standard"} if _STANDARD_DEVIATION.search(question) else set()))
 
 

@@ -416,17 +416,17 @@ def _wrapped(text: str, before: Unit, start: int) -> bool:
     return (
         between.count("\n") == 1
         and not between.strip()
+        and (line[-1].isalnum() or line[-1] in ",;")
+        and len(line.split()) >= _WRAP_WORDS
+        and not _CODE_CHARS.search(_INLINE_CODE.sub("code", line))
+        and (_CLAUSE_END.search(after) is not None or len(after.split()) >= _WRAP_WORDS)
+        and not (_KEY_VALUE.match(line) and _KEY_VALUE.match(after))
         and (
             text[start].islower()
             or text[start] == "`"
             or line.rsplit(None, 1)[-1].lower() in _NEVER_LAST
             or _date_across(text, before.end)
         )
-        and (line[-1].isalnum() or line[-1] in ",;")
-        and len(line.split()) >= _WRAP_WORDS
-        and not _CODE_CHARS.search(_INLINE_CODE.sub("code", line))
-        and (_CLAUSE_END.search(after) is not None or len(after.split()) >= _WRAP_WORDS)
-        and not (_KEY_VALUE.match(line) and _KEY_VALUE.match(after))
     )
 
 

@@ -637,7 +637,12 @@ def _lexical(
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = computing = 0.0
-    table = {pid for pid, p in rows if _rows_of_a_table(p) or block_header(p.text) is not None}
+    # (only a question that asks for a computation reads them so)
+    table = {
+        pid
+        for pid, p in rows
+        if query.computing and (_rows_of_a_table(p) or block_header(p.text) is not None)
+    }
     unknown = False
     lacking: set[int] = set()
     rare = RARE_NAME_SHARE * (weights.passages or 0)

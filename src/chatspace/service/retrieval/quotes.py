@@ -473,10 +473,16 @@ def months_in(text: str) -> frozenset[int]:
     for m in _CAPITALISED.finditer(text):
         word = m.group().lower()
         month = MONTHS.get(word) or MONTH_CUTS.get("sep" if word == "sept" else word)
-        beside = _DIGIT_BEFORE.search(text, 0, m.start()) or _DIGIT_AFTER.match(text, m.end())
-        if month is not None and (word != "may" or beside):
-            found.add(month)
+        if month is None or (word == "may" and not _beside_number(text, m.start(), m.end())):
+            continue
+        found.add(month)
     return frozenset(found)
+
+
+def _beside_number(text: str, start: int, end: int) -> bool:
+    return bool(_DIGIT_BEFORE.search(text[max(0, start - 3) : start])) or bool(
+        _DIGIT_AFTER.match(text, end)
+    )
 
 
 def quantities_in(text: str) -> frozenset[str]:

@@ -361,9 +361,10 @@ def date_span(text: str) -> tuple[str, str] | None:
     none, or the first comes after the last."""
     for m in _SPAN.finditer(text):
         last = DATES.search(m["last"])
-        if last is None or last.start():
+        ends = dates_in(last[0]) if last is not None and not last.start() else ()
+        if not ends:  # no date first after "and" ("15 Foobar 2025" is none)
             continue
-        (end,) = dates_in(last[0])
+        end = ends[0]
         first = dates_in(m["first"]) or dates_in(f"{m['first']} {end[:4]}")
         if not first and m["first"].strip().isdigit():
             first = (f"{end[:8]}{int(m['first']):02d}",) if 0 < int(m["first"]) <= 31 else ()

@@ -339,6 +339,9 @@ def test_a_lookup_sheet_filters_the_sheet_it_describes(client: httpx.Client) -> 
     content = _message(ask(client, question))["content"]
     shown = f"Rows with Outcome Completed, Engineer ID of Depot Preston: {len(done)} of 60"
     assert shown in content, content
+    content = _message(ask(client, "How many engineers are based at the Preston depot?"))["content"]
+    assert "Rows with Depot Preston: 3 of 8" in content, content
+    assert "Engineer ID of" not in content, "the jobs sheet is not asked about"
 
 
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:

@@ -17,10 +17,10 @@ answers. Here the question is read against the table, computed with pandas:
   "MS-Garnet") filters its column to it, though its words name a column or are numbers.
   Words of one column that one of its cells holds together keep that cell's rows
   ("aborted ... no access": "Aborted - no access", not "Aborted - safety"). Words no
-  cell of the table holds may filter another table of its file (a workbook's lookup
-  sheet): the values its rows kept have in a column both tables name alike filter this
-  one's ("jobs ... by engineers based at the Preston depot": the ``Engineer ID`` of the
-  engineers' rows with ``Depot`` Preston).
+  cell of the table holds, of a question that filters it by others, may filter another
+  table of its file (a workbook's lookup sheet): the values its rows kept have in a
+  column both tables name alike filter this one's ("jobs completed by engineers based at
+  the Preston depot": the ``Engineer ID`` of the engineers' rows with ``Depot`` Preston).
   A year ("in 2020", not "above 2020") filters a column named for years, else the
   column of days written year first ("2020-01-01", "2020/01/01"); an ISO date keeps the
   rows whose date cell starts with it; a stretch of days ("between 1 and 15 April 2025",
@@ -929,7 +929,9 @@ class _View:
             filters[c] = frozenset(w for w in filters.get(c, ()) if w not in spelled) | cells
         held = {w for words in filters.values() for cell in words for w in cell.split()}
         joined: dict[int, str] = {}
-        for lookup in lookups:  # "by engineers based at the Preston depot": their ids
+        # "jobs completed by engineers based at the Preston depot": their ids (not of a
+        # table the question filters nothing of: "How many engineers are at Preston?")
+        for lookup in lookups if held else ():
             join = _joined(names, lookup, frozenset(said - held))
             if join is not None and join[0] not in filters:
                 filters[join[0]], joined[join[0]] = join[1], join[2]

@@ -499,6 +499,18 @@ def test_a_sentence_naming_another_month_is_not_backed_by_the_passage() -> None:
     assert note.file_citation.quote == report
 
 
+def test_code_in_an_answer_is_no_claim_even_when_its_block_is_cut() -> None:
+    """Lines of an answer's block of code claim nothing, though they repeat the passage's
+    command; an answer cut by ``max_tokens`` inside its block left the block open, and
+    its lines were judged as sentences (and cited)."""
+    runbook = "Re-run today's forecast with the previous model: lfp run --date today --force."
+    retrieval = Retrieval("How do I re-run the forecast?", passages=(_passage("runbook", runbook),))
+    said = "Re-run today's forecast with the previous model.\n```bash\nlfp run --date today --force"
+    notes = attribute(said, retrieval)
+    assert [note.text for note in notes] == ["Re-run today's forecast with the previous model."]
+    assert len(attribute(said + "\n```", retrieval)) == 1
+
+
 def test_a_number_the_question_states_is_said_back_not_claimed() -> None:
     """SmolLM2's "The number of jobs with no access in week 19 was 4." was not cited,
     though the count it gives is the table's: its "19" is the question's, which the

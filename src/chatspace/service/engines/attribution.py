@@ -56,6 +56,7 @@ from pathlib import PurePath
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.quotes import (
     claim_words,
+    code_spans,
     labelled_units,
     months_in,
     numbers_in,
@@ -95,7 +96,6 @@ following are examples:"): it claims nothing to back."""
 _LEAD = re.compile(r"^\W*[^\W\d_]+(?: [^\W\d_]+)?:\s+")
 """A label a model puts before its claim ("Noted:", "In short:"): it claims nothing."""
 _MARKER = re.compile(r"\[(\d{1,3})\]")
-_FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ class _Support:
 
 def sentences_of(content: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each sentence of an answer, outside code blocks."""
-    fenced = [(m.start(), m.end()) for m in _FENCE.finditer(content)]
+    fenced = code_spans(content, whole=True)
     return [
         (u.start, u.end) for u in units_of(content) if not any(a <= u.start < b for a, b in fenced)
     ]

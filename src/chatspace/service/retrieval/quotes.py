@@ -315,9 +315,9 @@ def units_of(text: str) -> list[Unit]:
     """The sentences of ``text``, in order. A line that ends without punctuation is one (a
     table row, a line of code, a heading), unless it is prose wrapped onto the next line,
     as PDF pages are: then the sentence goes on (:func:`_wrapped`); a line of code in a
-    fence (:func:`_fenced`) never does."""
+    fence (:func:`code_spans`) never does."""
     found: list[Unit] = []
-    code = _fenced(text)
+    code = code_spans(text)
     for m in SENTENCE_PATTERN.finditer(text):
         start = m.start() + len(m.group()) - len(m.group().lstrip())
         end = m.start() + len(m.group().rstrip())
@@ -335,7 +335,7 @@ def labelled_units(text: str) -> tuple[tuple[Unit, bool], ...]:
     """The sentences of ``text`` (:func:`units_of`), each with whether it is a heading or
     a label (:func:`is_label`). Ranking (a file's headings), quoting and attribution each
     read a passage's sentences: the passages of one question are split once."""
-    code = _fenced(text)
+    code = code_spans(text)
     return tuple(
         (u, not _inside(code, u.start) and (is_label(text[u.start : u.end]) or _asks(text, u)))
         for u in units_of(text)
@@ -353,19 +353,20 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return any(a <= at < b for a, b in spans)
 
 
-def _fenced(text: str) -> list[tuple[int, int]]:
-    """The spans of ``text`` inside Markdown's code fences (a line of three backticks,
-    the opening one may name a language): their lines are code, none a heading ("lfp run
-    --date today --force" is the command asked for). A passage may start inside a fence
-    (its first fence closes one: bare, though an odd number of fences follows) or end
-    inside one."""
+def code_spans(text: str, *, whole: bool = False) -> list[tuple[int, int]]:
+    """The spans of ``text``'s blocks of code, each from its opening fence to the end of
+    its closing one (Markdown's line of three backticks; the opening one may name a
+    language): their lines are code, none a heading ("lfp run --date today --force" is
+    the command asked for) nor a claim of an answer. A block a text ends in goes to its
+    end. A passage (not ``whole``, as an answer is) may start inside a block: its first
+    fence then closes one (it names no language, and an odd number of fences follows)."""
     found = list(_FENCE.finditer(text))
-    fences = [m.start() for m in found]
-    if len(fences) % 2 and not found[0]["language"]:
-        fences.insert(0, 0)
-    if len(fences) % 2:
-        fences.append(len(text))
-    return list(zip(fences[::2], fences[1::2], strict=True))
+    spans = []
+    if len(found) % 2 and not whole and not found[0]["language"]:
+        spans.append((0, found.pop(0).end()))
+    for i in range(0, len(found), 2):
+        spans.append((found[i].start(), found[i + 1].end() if i + 1 < len(found) else len(text)))
+    return spans
 
 
 def heading_spans(text: str) -> list[tuple[int, int]]:

@@ -927,7 +927,7 @@ class _View:
         for c, cells in _spelled(frame, asked.spelled).items():  # "INC-102", not "inc"
             spelled = set().union(*(cell.split() for cell in cells))
             filters[c] = frozenset(w for w in filters.get(c, ()) if w not in spelled) | cells
-        held = {w for words in filters.values() for cell in words for w in cell.split()}
+        held = _filter_words(filters)
         joined: dict[int, str] = {}
         # "jobs completed by engineers based at the Preston depot": their ids (not of a
         # table the question filters nothing of: "How many engineers are at Preston?")
@@ -1006,7 +1006,7 @@ class _View:
         target = _named(names, others, asked.earlier) if target is None else target
         # The only numeric column, when the question says nothing the table does not hold:
         # "What is the total for North?" (and not "total revenue" of a sheet of targets).
-        found = {w for words in filters.values() for cell in words for w in cell.split()}
+        found = _filter_words(filters)
         explained = asked.wanted - _ROW_NOUNS <= naming | found | titled
         # "Which assignee has the most tickets?" counts rows, not the one numeric column
         text = {c: None for c in frame.columns if c not in numeric and c not in filters}
@@ -1405,20 +1405,39 @@ def _dated(
     not one."""
     if not dates and not months:
         return {}
-    filled = {c: frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))] for c in frame}
+    filled = _filled(frame)
     for c, cells in filled.items():
         if "year" in _column_words(names[c]) and (found := dates & frozenset(cells)):
             return {int(c): found}
-    for c, cells in filled.items():
-        if len(cells) and cells.str.match(_DAY_CELL.pattern).all():
-            sep = str(cells.iloc[0])[4]  # "2012-01-01", "2012/01/01" or "2012.01.01"
-            days = {d.replace("-", sep) for d in dates if len(d) > 4}
-            years = sorted(d for d in dates if len(d) == 4) or sorted(set(cells.str[:4]))
-            periods = {f"{y}{sep}{MONTHS[m]:02d}" for y in years for m in months} or set(years)
-            found = frozenset(d for d in days or periods if cells.str.startswith(d).any())
-            if found:
-                return {int(c): found}
+    for c, cells in _day_columns(filled):
+        sep = str(cells.iloc[0])[4]  # "2012-01-01", "2012/01/01" or "2012.01.01"
+        days = {d.replace("-", sep) for d in dates if len(d) > 4}
+        years = sorted(d for d in dates if len(d) == 4) or sorted(set(cells.str[:4]))
+        periods = {f"{y}{sep}{MONTHS[m]:02d}" for y in years for m in months} or set(years)
+        found = frozenset(d for d in days or periods if cells.str.startswith(d).any())
+        if found:
+            return {int(c): found}
     return {}
+
+
+def _filter_words(filters: Mapping[int, frozenset[str]]) -> set[str]:
+    """The words of the filters' values (a cell spelled whole, "cc 520", is two)."""
+    return {w for words in filters.values() for cell in words for w in cell.split()}
+
+
+def _filled(frame: pd.DataFrame) -> dict[int, pd.Series]:
+    """Each column's cells that are not empty, as text."""
+    return {c: frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))] for c in frame}
+
+
+def _day_columns(filled: Mapping[int, pd.Series]) -> list[tuple[int, pd.Series]]:
+    """The columns (of :func:`_filled`) with cells, every one a day written year first,
+    leftmost first."""
+    return [
+        (c, cells)
+        for c, cells in filled.items()
+        if len(cells) and cells.str.match(_DAY_CELL.pattern).all()
+    ]
 
 
 def _joined(
@@ -1450,13 +1469,11 @@ def _joined(
 def _spanned(frame: pd.DataFrame, span: tuple[str, str]) -> dict[int, frozenset[str]]:
     """The days of the leftmost column of ISO days that are within ``span``, on that
     column (as :func:`_dated` gives a question's dates); none when no day is."""
-    for c in frame.columns:
-        cells = frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))]
-        if len(cells) and cells.str.match(_DAY_CELL.pattern).all():
-            days = cells.str[:10]
-            iso = days.str.replace(days.iloc[0][4], "-", regex=False)
-            within = (iso >= span[0]) & (iso <= span[1])
-            return {int(c): frozenset(days[within])} if within.any() else {}
+    for c, cells in _day_columns(_filled(frame))[:1]:
+        days = cells.str[:10]
+        iso = days.str.replace(days.iloc[0][4], "-", regex=False)
+        within = (iso >= span[0]) & (iso <= span[1])
+        return {int(c): frozenset(days[within])} if within.any() else {}
     return {}
 
 

@@ -43,9 +43,14 @@ from .pgdocs import Question
 __all__ = ["run"]
 
 DATA = Path(__file__).parent / "data" / "office"
-SETS = {"set 1": DATA / "set1.py", "set 2": DATA / "set2.py", "set 3": DATA / "set3.py"}
+SETS = {
+    "set 1": DATA / "set1.py",
+    "set 2": DATA / "set2.py",
+    "set 3": DATA / "set3.py",
+    "set 4": DATA / "set4.py",
+}
 KINDS = ("lookup", "aggregate", "prose", "paraphrase")
-"""The kinds of answerable questions, each with its own figures (set 3 alone has
+"""The kinds of answerable questions, each with its own figures (sets 3 and 4 have
 paraphrases: questions that share no word with the sentence that answers)."""
 CHATSPACE, BM25S = "chatspace (service-l0)", "bm25s (5 best passages)"
 _SEPARATOR = re.compile(r"(?<=\d),(?=\d{3})")

@@ -202,10 +202,37 @@ def test_json_records_of_plain_values_are_a_table(tmp_path: Path) -> None:
     found = _extract(tmp_path, "cars.json", json.dumps(records))
     assert found is not None
     assert found.text == ("car,mpg,origin,diesel\ncorolla,31,Japan,\npinto,,,\ngolf,,Europe,True")
-    for nested in ([{"car": "golf", "tags": ["small"]}], [{"car": {"name": "golf"}}], [1, 2]):
+    for nested in ([{"car": "golf", "tags": ["small"]}], [1, 2]):
         found = _extract(tmp_path, "other.json", json.dumps(nested))
         assert found is not None
         assert found.text == json.dumps(nested), "not a table"
+
+
+def test_an_api_export_of_nested_records_is_a_table(tmp_path: Path) -> None:
+    """An API's export: records whose values are objects (``"cost": {"amount": ...}``),
+    in an object that says what the export is. The file was cut as JSON text, so "How
+    much did request RQ-2 cost?" quoted ``"request_id": "RQ-2",``. Its records are a
+    table whose columns are named as ``pandas.json_normalize`` names them, under the
+    export's other values as ``key: value`` lines."""
+    records = [
+        {"id": "RQ-1", "cost": {"amount": 1418.08, "currency": "GBP"}, "part": {"ata": "61-21"}},
+        {"id": "RQ-2", "cost": {"amount": 20318.41, "currency": "GBP"}, "done": None},
+    ]
+    export = {"export": {"source": "Stores API v2", "count": 2}, "records": records}
+    found = _extract(tmp_path, "export.json", json.dumps(export, indent=2))
+    assert found is not None
+    assert found.text == (
+        "export.source: Stores API v2\nexport.count: 2\n\n"
+        "id,cost.amount,cost.currency,part.ata,done\n"
+        "RQ-1,1418.08,GBP,61-21,\nRQ-2,20318.41,GBP,,"
+    )
+    deep: dict[str, object] = {"value": 1}
+    for _ in range(6):
+        deep = {"inner": deep}
+    for other in ({"a": records, "b": records}, [deep], {"records": records, "tags": {"x": deep}}):
+        found = _extract(tmp_path, "other.json", json.dumps(other))
+        assert found is not None
+        assert found.text == json.dumps(other), "not a table"
 
 
 # ---------------------------------------------------------------- hostile documents

@@ -291,7 +291,8 @@ def test_a_period_or_an_acronym_of_the_question_need_not_be_spelled(
     )
     answer = ask(client, "Q3 on-time rate for Milan North DC?")
     assert _cited(answer)[:1] == ["fulfilment.md"]
-    assert "| Milan North | 91.6 |" in answer["choices"][0]["message"]["content"]
+    content = answer["choices"][0]["message"]["content"]
+    assert "Distribution Centre: Milan North, On-Time Rate (%): 91.6" in content
 
 
 def test_the_service_setting_is_the_default(service: Service, org: str, tmp_path: Path) -> None:

@@ -1403,7 +1403,7 @@ INCIDENTS = [
 ]
 
 
-@pytest.mark.parametrize("valign", ["TOP", "BOTTOM"])
+@pytest.mark.parametrize("valign", ["TOP", "BOTTOM", "MIDDLE"])
 def test_a_pdf_table_with_empty_and_wrapped_cells_is_a_table(tmp_path: Path, valign: str) -> None:
     """A PDF table with an empty cell (INC-102's duration), a cell whose text wraps onto a
     second line (INC-103's root cause, over or under its row's line) and a header whose
@@ -1415,6 +1415,63 @@ def test_a_pdf_table_with_empty_and_wrapped_cells_is_a_table(tmp_path: Path, val
     )
     text = _extract_text(tmp_path, "incidents.pdf", data)
     assert "\n".join(",".join(row) for row in INCIDENTS) + "\n\nSource: the on-call log." in text
+
+
+SUPPLIERS = [
+    ["Ref", "Supplier", "Scope of work", "Tier", "Findings"],
+    [
+        "C-201",
+        "Harbour Lane Couriers Ltd",
+        "Overnight delivery of signed contracts between the four regional offices, with a"
+        " tracked hand-over at each site",
+        "High",
+        "Two late deliveries in March were traced to a missing hand-over log at the Bristol site",
+    ],
+    ["C-202", "Oakfield Cleaning", "Office cleaning", "Low", ""],
+    [
+        "C-203",
+        "Northwind Archive Services",
+        "Storage of paper records in a secure off-site archive, and their retrieval within"
+        " one working day",
+        "Medium",
+        "Retrieval took more than a day in two of the last twelve months",
+    ],
+]
+
+
+def test_a_pdf_table_whose_cells_are_centred_in_their_rows_is_a_table(tmp_path: Path) -> None:
+    """A register whose long cells wrap onto three and four lines, centred in their rows
+    (reportlab's VALIGN MIDDLE): their lines stand above and below the row's line, among
+    those of the rows around, so joining lines up or down read no table and "What is
+    the tier of Northwind Archive Services?" quoted a line of its scope. The page's text gives
+    the cells one after the other, which the layout's columns place."""
+    data = _report_pdf([SUPPLIERS], widths=[40, 70, 150, 55, 150], valign="MIDDLE")
+    text = _extract_text(tmp_path, "suppliers.pdf", data)
+    table = pd.read_csv(io.StringIO(text.split("\n\n")[1]), dtype=str, keep_default_na=False)
+    assert table.to_numpy().tolist() == SUPPLIERS[1:]
+    assert list(table.columns) == SUPPLIERS[0]
+
+
+REMOVALS = [
+    ["Part", "Removals", "Unscheduled", "MTBUR (FH)<super>2</super>"],
+    ["Brake assembly", "11", "9", "860"],
+    ["Brake control unit", "7", "7", "1,050"],
+    ["Nose wheel steering actuator", "7", "5", "790"],
+    ["Air data computer", "5", "2", "3,140"],
+]
+
+
+def test_a_pdf_table_whose_header_has_a_footnote_mark_is_a_table(tmp_path: Path) -> None:
+    """A header cell with a footnote's mark ("MTBUR (FH)²"): the layout sets the mark on
+    a line of its own above the cell, the text writes it after ("(FH)2"), so no reading
+    of the lines matched the text and the table stayed cells one a line. The text's order
+    reads it, where two cells side by side ("7", "7") say what a cell under them does;
+    the caption under the table stays text."""
+    data = _report_pdf([REMOVALS], widths=[140, 60, 80, 50], after="Table 2: Removals, Q1.")
+    text = _extract_text(tmp_path, "removals.pdf", data)
+    rows = [",".join(f'"{c}"' if "," in c else c for c in row) for row in REMOVALS[1:]]
+    assert "\n".join(["Part,Removals,Unscheduled,MTBUR (FH)2", *rows]) in text, text
+    assert text.endswith("\n\nTable 2: Removals, Q1."), text
 
 
 def test_a_pdf_table_s_rows_under_a_group_name_are_read_with_it(client: httpx.Client) -> None:
@@ -1593,3 +1650,130 @@ def test_a_day_written_in_words_finds_its_row_among_all_the_table_s(
         cited = checked_citations(client, ask(client, question))
         row = f"2024-01-06,Heron Point,{written['2024-01-06', 'Heron Point']}"
         assert cited[0] == ("river.xlsx", row), cited
+
+
+# ---------------------------------------------------------------- an API's export
+
+
+def _requests_export() -> tuple[bytes, pd.DataFrame]:
+    """An API's export of parts requests, each record's cost, part and times nested
+    objects, and the records' table as ``pandas.json_normalize`` reads them."""
+    import json
+
+    priorities = ["AOG", "Critical", "Routine"]
+    records = [
+        {
+            "request_id": f"RQ-{100 + i}",
+            "priority": priorities[(i // 2) % 3],
+            "part": {"description": f"Part {i}", "quantity": 1 + i % 4},
+            "timeline": {"requested_at": f"2025-{4 + i % 3:02d}-{1 + i:02d}T0{i % 10}:15:00Z"},
+            "cost": {"amount": round(1000 + 137.31 * i, 2), "currency": "GBP"},
+        }
+        for i in range(18)
+    ]
+    data = json.dumps({"export": {"source": "Stores API"}, "records": records}, indent=2)
+    return data.encode(), pd.json_normalize(records)
+
+
+def test_an_api_export_is_answered_as_a_table(client: httpx.Client) -> None:
+    """ "How much did request RQ-107 cost?" of an export of nested records quoted the line
+    ``"request_id": "RQ-107",``; read as a table, the answer was its ``part.quantity``
+    ("part" names three columns, "cost" the one asked); "the total cost of AOG requests
+    raised in May 2025" summed every row: "AOG" is in the file's name (what every row of
+    ``airports.csv`` is), and a time written as ISO 8601 ("2025-05-02T01:15:00Z") was no
+    day of May."""
+    data, frame = _requests_export()
+    upload(client, [("aog_requests_export.json", data)])
+    answer = ask(client, "How much did request RQ-107 cost?")
+    row = frame[frame["request_id"] == "RQ-107"].iloc[0]
+    content = str(_message(answer)["content"])
+    assert f"cost.amount for request_id RQ-107: {row['cost.amount']}" in content, content
+    quote = ",".join(str(cell) for cell in row)
+    assert checked_citations(client, answer)[0] == ("aog_requests_export.json", quote)
+    answer = ask(client, "What was the total cost of AOG requests raised in May 2025?")
+    may = frame[(frame["priority"] == "AOG") & frame["timeline.requested_at"].str[:7].eq("2025-05")]
+    assert len(may) == 3
+    content = str(_message(answer)["content"])
+    assert (
+        f"Total cost.amount for priority AOG, timeline.requested_at 2025-05: "
+        f"{may['cost.amount'].sum():,.2f} (sum of 3 rows"
+    ) in content, content
+
+
+PIREP_NOTES = """# Reliability review - 3 July
+
+## 1. Pilot reports
+
+PIREPs by ATA chapter for Q2 2025,
+top four chapters:
+
+| ATA | Chapter | ATR 72-600 | Q400 | Total |
+|-----|---------|-----------:|-----:|------:|
+| 32 | Landing **gear** | 6 | 9 | 15 |
+| 21 | `Air` conditioning | 8 | 3 | 11 |
+| 30 | Ice and rain protection | 2 | 7 | 9 |
+| 34 | Navigation | 6 | 2 | 8 |
+
+- Landing gear is still the biggest chapter, mostly tyres.
+"""
+
+
+def test_a_markdown_pipe_table_is_a_table_its_caption_leads(tmp_path: Path) -> None:
+    """Meeting notes in Markdown with a pipe table: its rows were lines of prose ("| 30 |
+    Ice and rain protection | 2 | 7 | 9 |"), so no question was computed over them. It is
+    a table as it shows, under the paragraph that introduces it; the lines after it keep
+    the file's line numbers."""
+    path = tmp_path / "blob"
+    path.write_text(PIREP_NOTES)
+    found = extract(path, filename="notes.md", content_type="")
+    assert found is not None
+    table = next(p for _, p in found.passages if "ATA,Chapter" in p)
+    assert table.startswith(
+        "PIREPs by ATA chapter for Q2 2025, top four chapters:\n"
+        "ATA,Chapter,ATR 72-600,Q400,Total\n32,Landing gear,6,9,15\n21,Air conditioning,8,3,11\n"
+    )
+    (index,) = [i for i, (_, p) in enumerate(found.passages) if p.startswith("- Landing gear")]
+    line = PIREP_NOTES.split("\n").index(found.passages[index][1].split("\n")[0]) + 1
+    assert found.locations[index] == ((0, {"line": line}),)
+
+
+def test_a_count_in_a_markdown_table_is_read_by_its_row_and_column(client: httpx.Client) -> None:
+    """ "In the Q2 PIREP table, how many Q400 PIREPs were there for ATA 30?": "Q2 PIREP" and
+    "Q400 PIREPs" read as names no file spells together, so nothing was cited; a period
+    ("Q2") and an acronym's plural ("PIREPs") are in no name. Then "for ATA 30" is the
+    row whose ``ATA`` is 30, and "Q400" the column counted (the answer was the total of
+    the ``ATA`` column)."""
+    upload(client, [("reliability-review.md", PIREP_NOTES)])
+    answer = ask(client, "In the Q2 PIREP table, how many Q400 PIREPs were there for ATA 30?")
+    content = str(_message(answer)["content"])
+    assert content.startswith("Here is what I found in your files:\n\n- Q400 for ATA = 30: 7 ("), (
+        content
+    )
+    quote = checked_citations(client, answer)[0]
+    assert quote == ("reliability-review.md", "30,Ice and rain protection,2,7,9"), quote
+
+
+def test_a_month_names_the_column_a_table_cuts_it_to(client: httpx.Client) -> None:
+    """A sheet of hours flown with a column a month ("Jan", ..., "Dec"): "G-TBRC flight
+    hrs in March 2024?" found the row by its registration, but "March" was held by no word
+    of it, so a note about flight hours came first. A month is held where a table (or a
+    date, "18 Mar 2024") cuts it, and names that column."""
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    hours = pd.DataFrame(
+        [
+            [f"G-TBR{c}", *(f"{150 + 7.3 * i + 11 * j:.1f}" for j in range(12))]
+            for i, c in enumerate("ABC")
+        ],
+        columns=["Registration", *months],
+    )
+    notes = (
+        "Flight hours are airborne hours, from the technical log, not block hours.\n\n"
+        "G-TBRA was in its C-check from 6 to 31 January 2024, so its January hours are low."
+    )
+    upload(
+        client,
+        [("utilisation_2024.csv", hours.to_csv(index=False)), ("utilisation-notes.txt", notes)],
+    )
+    answer = ask(client, "G-TBRC flight hrs in March 2024?")
+    row = hours[hours["Registration"] == "G-TBRC"].iloc[0]
+    assert checked_citations(client, answer)[0] == ("utilisation_2024.csv", ",".join(row))

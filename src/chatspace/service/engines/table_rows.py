@@ -201,6 +201,11 @@ _EQUAL = re.compile(
 )
 """A count the rows have of what a numeric column counts ("cars *with 8 cylinders*",
 "How many houses have 3 bedrooms?"): that column equals the number."""
+_NUMBERED = re.compile(
+    r"\b(?:for|of|in|at|on)\s+(?:the\s+)?([^\W\d_]+)\s+(\d[\d,]*(?:\.\d+)?)(?![\w.,-]*\w)", re.I
+)
+"""A numeric column's whole name, then its value ("PIREPs *for ATA 30*", "sales *in week
+19*"): that column equals the number (not "for ATR 72-600", a name)."""
 _MEASURED = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)-([^\W\d_]+)(?:\s+([^\W\d_]+))?", re.I)
 """A number a hyphen joins to its unit, then what it measures ("at the *48-hour
 horizon*", "a *5-star rating*"): the numeric column the thing, else the unit, names
@@ -265,9 +270,10 @@ _ENDING = re.compile(r"(?:ing|ed|es|e)$")
 _ROOTED = 4
 """Words longer than this lose a verb's ending to name a column (:func:`_root`)."""
 _ABBREVIATION = re.compile(r"([^\W\d_]{3,})\.")
-_DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}\b")
+_DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}(?:\b|T\d)")
 """A cell of a column of days written year first: ISO's "2012-01-01", or "2012/01/01"
-(vega's ``seattle-weather.csv``), "2012.01.01"."""
+(vega's ``seattle-weather.csv``), "2012.01.01"; or a time on that day, written as ISO
+8601 and JSON write it ("2025-01-07T02:48:00Z")."""
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
@@ -532,7 +538,8 @@ def _names(column: str, terms: frozenset[str]) -> int:
     word of it (or its plural: "countries" of ``country``), the start of one, a word of
     the same root ("the *closing* price": ``Close``) or one it abbreviates with a period
     ("*adjusted* close": ``Adj. Close*``), or a word that starts with a long root of the
-    question's ("*completed*": ``Clutch Completion``)."""
+    question's ("*completed*": ``Clutch Completion``), or a month as tables cut it ("in
+    *March*": ``Mar``)."""
     words = _column_words(column)
     words |= {w[:-1] + "ie" for w in words if w.endswith("y")}  # "countrie(s)", as stemmed
     roots = {_root(w) for w in words}
@@ -544,6 +551,7 @@ def _names(column: str, terms: frozenset[str]) -> int:
         or _root(t) in roots
         or (len(_root(t)) >= _STEMMED and any(w.startswith(_root(t)) for w in words))
         or any(t.startswith(a) for a in cut)
+        or (t in MONTHS and t[:3] in words)
     )
 
 
@@ -560,6 +568,8 @@ class _Condition:
     value: str
     after: frozenset[str] = frozenset()
     """The word after the number, which names the column when those before do not."""
+    whole: bool = False
+    """Whether ``naming`` must say the column's whole name ("for ATA 30": ``ATA``)."""
 
     def holds(self, values: pd.Series) -> pd.Series:
         bound = number(self.value)
@@ -682,6 +692,10 @@ class _Question:
             )
             for m in found
         ) + tuple(_Condition(frozenset(), "=", m[1], frozenset(_words(m[2]))) for m in equal)
+        conditions += tuple(
+            _Condition(frozenset(_words(m[1])), "=", m[2], whole=True)
+            for m in _NUMBERED.finditer(question[:_CONDITION_CHARS])
+        )
         measured = _MEASURED.finditer(question[:_CONDITION_CHARS])
         conditions += tuple(
             _Condition(frozenset(_words(m[3] or "")), "=", m[1], frozenset(_words(m[2])))
@@ -913,6 +927,9 @@ class _View:
         # what every row is ("How many airports are there?" of airports.csv) filters none
         titled = _words(PurePath(filename).stem)
         said = {t for t in asked.wanted - naming - titled if _filtering(t)}
+        # but one that is whole cells of some rows only sorts them ("AOG" requests of
+        # ``aog_requests.json``, whose priority is "AOG", "Critical" or "Routine")
+        said |= {t for t in asked.wanted & titled - naming if _filtering(t) and _sorts(frame, t)}
         cuts = {m[:3] for m in asked.months} | {c for w in said for c in WEEKDAYS.get(w, ())}
         filters = _filters(frame, said | cuts)
         before = _filters(frame, {t for t in asked.earlier - naming if _filtering(t)})
@@ -952,6 +969,12 @@ class _View:
         compared: dict[int, _Condition] = {}
         for condition in asked.conditions:
             on = _condition_column(names, numeric, condition, asked.wanted)
+            if (
+                on is not None
+                and condition.whole
+                and not _column_words(names[on]) <= condition.naming
+            ):
+                on = None
             if on is None and condition.op == "=":  # "with 2 questions": no column's count
                 continue
             if on is None:  # a condition on no column ("a stem length over 3"): none holds
@@ -1344,13 +1367,19 @@ def _condition_column(
 
 
 def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str]) -> int | None:
-    """Of ``columns``, the one whose name holds the most of ``words`` (then the fewest
-    other words, then the leftmost); None when no name holds one."""
+    """Of ``columns``, the one whose name holds the most of ``words``, then the words that
+    name the fewest columns of the table (of ``part.quantity`` and ``cost.amount``, "How
+    much did part request 37 cost?" means the second: "part" names ``part.description``
+    and ``part.ata`` too), then the fewest other words, then the leftmost; None when no
+    name holds one."""
     named = {c: _names(names[c], words) for c in columns}
+    held = [c for c in named if named[c]]
+    if len(held) < 2:
+        return held[0] if held else None
+    naming = {w: sum(1 for name in names if _names(name, frozenset({w}))) for w in words}
+    said = {c: sum(1 / naming[w] for w in words if _names(names[c], frozenset({w}))) for c in held}
     return min(
-        (c for c in named if named[c]),
-        key=lambda c: (-named[c], len(_column_words(names[c])) - named[c], c),
-        default=None,
+        held, key=lambda c: (-named[c], -said[c], len(_column_words(names[c])) - named[c], c)
     )
 
 
@@ -1497,6 +1526,15 @@ def _filtering(word: str) -> bool:
     """Whether a question word may filter rows: not a number, not a letter alone (the "O"
     of "O-012345" kept every order)."""
     return len(word) > 1 and not word.isdigit()
+
+
+def _sorts(frame: pd.DataFrame, word: str) -> bool:
+    """Whether ``word`` is the whole of some cells of a column, not of all."""
+    for c in frame.columns:
+        whole = frame[c].map(lambda cell: _words(str(cell)) == {word})
+        if whole.any() and not whole.all():
+            return True
+    return False
 
 
 def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:

@@ -226,12 +226,15 @@ def _markdown(text: str, size: int) -> Iterator[Block]:
     a quote's line is the file's. That is an HTML comment on lines of its own (Node.js's
     API documents each function's history in ``<!-- YAML ... -->``, which was quoted for
     "What is os.EOL?", "added: v0.7.8") and a link reference definition (``[`path.sep`]:
-    #pathsep``). A code block keeps them. Read by markdown-it-py's block rules: the lines
-    no block holds are blank or such definitions. Only the first :data:`_MARKDOWN_PARSED`
-    characters are parsed; the rest is read as it is."""
+    #pathsep``). A code block keeps them. A pipe table is a table (GitHub's extension:
+    meeting notes count "PIREPs by ATA chapter" in one), at no line: its delimiter row
+    is no row of its text; the paragraph that introduces it with a colon leads it. Read
+    by markdown-it-py's block rules: the lines no block holds are blank or such
+    definitions. Only the first :data:`_MARKDOWN_PARSED` characters are parsed; the rest
+    is read as it is."""
     from markdown_it import MarkdownIt
 
-    parser = MarkdownIt("commonmark")
+    parser = MarkdownIt("commonmark").enable("table")
     parser.disable("inline")
     lines = text.split("\n")
     head, parsed = text, len(lines)
@@ -239,17 +242,67 @@ def _markdown(text: str, size: int) -> Iterator[Block]:
         head = text[: text.rfind("\n", 0, _MARKDOWN_PARSED) + 1]
         parsed = head.count("\n")
     shown = [False] * parsed + [True] * (len(lines) - parsed)
+    tables: list[tuple[int, int, list[list[str]]]] = []
+    rows: list[list[str]] | None = None  # of the table being read
     for token in parser.parse(head):
         if token.level == 0 and token.map and not _COMMENTS.fullmatch(token.content):
             shown[token.map[0] : token.map[1]] = [True] * (token.map[1] - token.map[0])
-    yield Location(line=1)
-    yield "\n".join(line if visible else "" for line, visible in zip(lines, shown, strict=True))
+        if token.type == "table_open" and token.map:
+            rows = []
+            tables.append((token.map[0], token.map[1], rows))
+        elif token.type == "table_close":
+            rows = None
+        elif token.type == "tr_open" and rows is not None:
+            rows.append([])
+        elif token.type == "inline" and rows:
+            rows[-1].append(_inline_text(token.content))
+    visible = [line if keep else "" for line, keep in zip(lines, shown, strict=True)]
+    at = 0
+    for start, end, rows in tables:
+        top = _caption_line(visible, at, start)
+        yield Location(line=at + 1)
+        yield "\n".join(visible[at:top])
+        yield Location()
+        caption = " ".join(line.strip() for line in visible[top:start] if line.strip())
+        yield Table([[caption], *rows] if caption else rows)
+        at = end
+    yield Location(line=at + 1)
+    yield "\n".join(visible[at:])
+
+
+def _caption_line(lines: list[str], at: int, start: int) -> int:
+    """Where the paragraph that introduces a table starting at line ``start`` begins (one
+    that ends with a colon: "PIREPs by ATA chapter for Q2 2025:"), so that the table's
+    passage says what it counts; ``start`` when none does."""
+    end = start
+    while end > at and not lines[end - 1].strip():
+        end -= 1
+    if end == at or not lines[end - 1].rstrip().endswith(":"):
+        return start
+    top = end - 1
+    while top > at and lines[top - 1].strip():
+        top -= 1
+    return top
+
+
+def _inline_text(markdown: str) -> str:
+    """A table cell's Markdown as it shows: ``**8**`` is 8, ``[docs](url)`` is docs."""
+    from markdown_it import MarkdownIt
+
+    (inline,) = MarkdownIt("commonmark").parseInline(markdown)
+    return "".join(t.content for t in inline.children or () if t.type in _SHOWN_INLINE)
+
+
+_SHOWN_INLINE = frozenset({"text", "code_inline", "html_inline"})
 
 
 def _json(text: str, size: int) -> Iterator[Block]:
-    """A table of flat records (its rows numbered), else the file's lines."""
-    table = records_table(text)
-    if table is not None:
+    """A table of records (its rows numbered), after what an export says of itself;
+    else the file's lines."""
+    found = records_table(text)
+    if found is not None:
+        said, table = found
+        yield said
         yield table
         return
     yield Location(line=1)

@@ -27,6 +27,8 @@ _CELL_LINES = 6
 hold a table, its cells one a line (:func:`page_blocks`)."""
 _LAID_CELLS = re.compile(r"\S+(?: \S+)*")
 """A cell of a laid-out line: text whose words are one blank apart."""
+_MARK = re.compile(r"\d{1,2}")
+"""A footnote's mark, raised over a header's cell ("MTBUR (FH)²")."""
 _HEADER_LINES = 2
 """Lines above a laid-out table's first that may be its header's wrapped cells."""
 _Laid = tuple[int, str]
@@ -106,8 +108,9 @@ def _aligned_rows(layout: str, lines: Sequence[str]) -> Iterator[list[list[_Row]
     aside) under a first line of :data:`_MIN_CELLS` cells or more (:func:`_laid_cells`,
     with the page's text ``lines``), each line with as many cells, or with fewer that
     stand under its columns (:func:`_placed`). The lines right above a run whose cells
-    stand under its columns, no number among them, may be its header's wrapped cells
-    (in a header centred over several lines, the first may fill most of the columns).
+    stand under its columns, no number among them but a footnote's mark, may be its
+    header's wrapped cells (in a header centred over several lines, the first may fill
+    most of the columns).
     """
     run: list[tuple[bool, _Row]] = []
     lead: list[tuple[bool, _Row]] = []
@@ -127,17 +130,17 @@ def _aligned_rows(layout: str, lines: Sequence[str]) -> Iterator[list[list[_Row]
                 starts = [min(at, start) for (at, _), start in zip(found, starts, strict=True)]
         else:
             if sum(own for own, _ in run) >= _TABLE_LINES:
-                yield _readings(run, lead)
+                yield _readings(run, lead, lines)
             run, lead, starts = [], [], [at for at, _ in found]
             if len(found) >= _MIN_CELLS:
                 run = [(True, [[cell] for _, cell in found])]
                 for cells in (_placed(cells, starts) for cells in reversed(above)):
-                    if cells is None or _holds_number(cells[1]):
+                    if cells is None or _holds_number(cells[1], marks=False):
                         break
                     lead.insert(0, (False, cells[1]))
         above = [*above, found][-_HEADER_LINES:]
     if sum(own for own, _ in run) >= _TABLE_LINES:
-        yield _readings(run, lead)
+        yield _readings(run, lead, lines)
 
 
 def _laid_cells(line: str, following: dict[str, set[str]]) -> list[_Laid]:
@@ -190,24 +193,87 @@ def _placed(found: list[_Laid], starts: list[int]) -> tuple[bool, _Row] | None:
     return half > 0 or (half == 0 and any(read_number(c) for c in filled)), cells
 
 
-def _readings(run: list[tuple[bool, _Row]], lead: list[tuple[bool, _Row]]) -> list[list[_Row]]:
+def _readings(
+    run: list[tuple[bool, _Row]], lead: list[tuple[bool, _Row]], lines: Sequence[str]
+) -> list[list[_Row]]:
     """The ways to read a table's laid-out lines as rows, the likeliest first: the lines of
     wrapped cells (not rows of their own) join the row above, or the row below (a table
     whose cells sit at their bottom, as ReportLab's do), or the row above without those
     after the last row (a note under the table); the lines between the first and the
     first that holds a number may be the header's wrapped cells ("Duration" over "in
-    minutes"), and so may the ``lead`` lines above the first. Which one the page's text
-    holds in its order decides (:func:`_run_of`)."""
+    minutes"), and so may the ``lead`` lines above the first. Last, the rows the page's
+    text ``lines`` give in their order (:func:`_text_ordered`: cells centred in their
+    rows, whose wrapped lines stand above and below), without the ``lead`` lines if it
+    can (a sentence's last line over the table is no header), and without the lines under
+    its last row if it can (a caption). Which one the page's text holds in
+    its order decides (:func:`_run_of`)."""
     numbered = next((i for i, (_, cells) in enumerate(run) if _holds_number(cells)), 0)
     headed = [(own and not 0 < i < numbered, cells) for i, (own, cells) in enumerate(run)]
     found: list[list[_Row]] = []
     for top in ([], lead) if lead else ([],):
-        for lines in (run, headed) if headed != run else (run,):
+        for laid in (run, headed) if headed != run else (run,):
             for below, trailing in ((False, True), (True, False), (False, False)):
-                rows = _joined([*top, *lines], below=below, trailing=trailing)
+                rows = _joined([*top, *laid], below=below, trailing=trailing)
                 if rows not in found:
                     found.append(rows)
+    last = max(i for i, (own, _) in enumerate(run) if own)
+    for top in ([], lead) if lead else ([],):
+        # without the lines under the last row first: a note under the table stays text
+        for laid in (run[: last + 1], run) if last + 1 < len(run) else (run,):
+            ordered = _text_ordered([cells for _, cells in [*top, *laid]], lines)
+            if ordered is not None and ordered not in found:
+                return [*found, ordered]
     return found
+
+
+def _text_ordered(laid: list[_Row], lines: Sequence[str]) -> list[_Row] | None:
+    """The rows of a table's laid-out lines as the page's text ``lines`` give its cells:
+    one after the other, each cell's lines together, row by row. A cell centred in its
+    row ("VALIGN MIDDLE") has wrapped lines above its row's line and below it, among
+    those of the rows around, so no joining of whole lines reads it; the text's order
+    does. Each text line is the next line of one column (the layout's ``laid`` lines give
+    the column): the first to the right on the same line, else the cell's own when it
+    stands right under the cell's last line ("7" and "7" side by side, over a "7"), else
+    the first column to the right, else it starts a row. None when the text holds no
+    such order from the first line of any column."""
+    pieces = [
+        [(number, cells[column][0]) for number, cells in enumerate(laid) if cells[column]]
+        for column in range(len(laid[0]))
+    ]
+    count = sum(map(len, pieces))
+    firsts = {column[0][1] for column in pieces if column}
+    for start in (at for at, line in enumerate(lines) if line in firsts):
+        rows: list[_Row] = []
+        taken = [0] * len(pieces)
+        column, last = len(pieces), -1
+        for line in lines[start : start + count]:
+            fits = {c: n for c, held in enumerate(pieces) if (n := _fits(held[taken[c] :], line))}
+            if not fits:
+                break
+            right = [c for c in fits if c > column]
+            beside = [c for c in right if pieces[c][taken[c]][0] == last]
+            if not beside and column in fits and pieces[column][taken[column]][0] == last + 1:
+                rows[-1][column].append(line)
+            else:
+                column = (beside or right or list(fits))[0]
+                if not right:
+                    rows.append([[] for _ in pieces])
+                rows[-1][column].append(line)
+            taken[column] += fits[column]
+            last = pieces[column][taken[column] - 1][0]
+        if taken == [len(held) for held in pieces]:
+            return rows
+    return None
+
+
+def _fits(pieces: list[tuple[int, str]], line: str) -> int:
+    """How many of a column's next laid-out ``pieces`` the page's text ``line`` is: the
+    next one, or the one after it with the footnote mark set above it (the layout's "2"
+    over "(FH)", the text's "(FH)2"); 0 for none."""
+    if pieces and pieces[0][1] == line:
+        return 1
+    marked = len(pieces) > 1 and _MARK.fullmatch(pieces[0][1])
+    return 2 if marked and pieces[1][1] + pieces[0][1] == line else 0
 
 
 def _grouped(rows: list[list[str]]) -> list[list[str]]:
@@ -226,8 +292,13 @@ def _grouped(rows: list[list[str]]) -> list[list[str]]:
     return filled
 
 
-def _holds_number(cells: _Row) -> bool:
-    return any(read_number(piece) for cell in cells for piece in cell)
+def _holds_number(cells: _Row, *, marks: bool = True) -> bool:
+    """Whether a laid-out line's cells hold a number (``marks``: a footnote's mark counts)."""
+    return any(
+        read_number(piece) and (marks or not _MARK.fullmatch(piece))
+        for cell in cells
+        for piece in cell
+    )
 
 
 def _joined(lines: list[tuple[bool, _Row]], *, below: bool, trailing: bool) -> list[_Row]:

@@ -59,7 +59,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, NamedTuple
 
 import sqlalchemy as sa
@@ -96,6 +96,7 @@ from .terms import (
     ASKS_EFFECT,
     CALENDAR,
     MAX_TERMS,
+    MONTHS,
     WORD,
     calls_in,
     flags_in,
@@ -177,6 +178,9 @@ _FEW_TERMS = 3
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b|\b(?:[QH]\d|FY\d{2}(?:\d{2})?)\b")
 """A short acronym, or a period a report names ("Q1", "H2", "FY24"): what a passage need
 not spell out (a table of the first quarter's figures never says "Q1")."""
+_NO_NAME = re.compile(r"[A-Z]{2,}s|[QH]\d|FY\d{2}(?:\d{2})?")
+"""An acronym's plural ("PIREPs", "DCs"): things of a kind; a period a report names ("Q2",
+"FY24"): when they are (:func:`name_phrases`)."""
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=[^\s.!?]))+(?:[.!?]+|$)", re.M)
 """A sentence ends at ".", "!" or "?" before a blank or the end: "os.path.join" and
 "15.2" are words within one."""
@@ -392,7 +396,9 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     None in a question written as a title (every word of more than three letters
     capitalized), nor short acronyms in a row ("its *MIME XML* file", "a *REST API*"): like
     a role's ("CFO"), each says what kind of thing it is, and a file writes them apart
-    ("the XML file ... MIME types"). At most :data:`MAX_PHRASES` names of at most
+    ("the XML file ... MIME types"). An acronym's plural names things counted, not one
+    thing ("how many *Q400 PIREPs*": pilot reports of the Q400), and a period says when
+    ("the *Q2 PIREP* table"): neither is in a name. At most :data:`MAX_PHRASES` names of at most
     :data:`PHRASE_WORDS` words, from the question's first :data:`DENSE_CHARS` characters:
     each is looked for in every candidate, and a pasted document is no list of names."""
     question = question[:DENSE_CHARS]
@@ -403,7 +409,7 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     end = 0
     for match in words:
         word = match.group()
-        if not _is_name(question, match):
+        if not _is_name(question, match) or _NO_NAME.fullmatch(word):
             runs.append([])
         elif runs[-1] and question[end : match.start()].isspace():
             runs[-1].append(word)
@@ -629,9 +635,12 @@ def _lexical(
     table's rows (a table file's, or a document's: :func:`~.tables.block_header`) are
     judged without the words that ask for a computation over them (:attr:`Query.computing`:
     "What *percentage* of flowers are virginica?", "the biggest *overspend vs* budget"): no
-    cell says them."""
+    cell says them. A month is held where it is cut as tables cut it ("Mar")."""
     tokens = {pid: [p.text[a:b] for a, b in p.hits] for pid, p in rows}
     stems = text.stems(conn, [*query.terms, *(t for found in tokens.values() for t in found)])
+    # a month as tables and dates cut it ("G-TBRC's hours in *March*": its column ``Mar``)
+    months = [t for t in query.terms if t in MONTHS and len(t) > 3]
+    cut = {pid: {t for t in months if _cut_month(t).search(p.text)} for pid, p in rows}
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
     named = {pid: _name_words(p.filename) for pid, p in rows}
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
@@ -665,6 +674,7 @@ def _lexical(
             if asks and pid in table:
                 continue
             found = term_stems <= matched[pid] or term in named[pid]
+            found = found or term in cut[pid]
             if found and (whole[pid] or term in named[pid]):
                 covered[pid] += share
                 covers[pid].append((frozenset(term_stems), share))
@@ -677,6 +687,11 @@ def _lexical(
     coverage = {pid: c / of[pid] for pid, c in covered.items()}
     shares = {pid: [(s, share / of[pid]) for s, share in found] for pid, found in covers.items()}
     return _Lexical(coverage, unknown, shares, stems=stems, lacking=frozenset(lacking))
+
+
+@cache
+def _cut_month(month: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{month[:3]}\b", re.I)
 
 
 def _names_a_column(p: Passage, terms: Sequence[str]) -> bool:

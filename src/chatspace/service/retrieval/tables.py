@@ -532,27 +532,72 @@ def key_value_text(rows: Iterable[Sequence[object]], *, header: bool | None = No
     return "\n".join(lines)
 
 
-def records_table(text: str) -> Table | None:
-    """A JSON array of flat records (each an object of numbers, strings, booleans and
-    nulls: what ``DataFrame.to_json(orient="records")`` writes, vega's datasets) as the
-    table a data scientist reads it as, its keys the header in the order first seen;
-    None for any other JSON, or more than :data:`MAX_COLUMNS` keys."""
+def records_table(text: str) -> tuple[str, Table] | None:
+    """A JSON array of records (objects of numbers, strings, booleans and nulls: what
+    ``DataFrame.to_json(orient="records")`` writes, vega's datasets) as the table a data
+    scientist reads it as, its keys the header in the order first seen, a nested object's
+    keys as ``pandas.json_normalize`` names them (``cost.amount``). An API's export that
+    wraps the array in an object with other values (``{"export": {...}, "records":
+    [...]}``) is that table, its other values ``key: value`` lines (the text returned).
+    None for any other JSON: a record holding a list, or more than :data:`MAX_COLUMNS`
+    keys, or objects nested deeper than :data:`_NESTING`."""
     try:
-        records = json.loads(text)
-    except ValueError:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         return None
-    if not isinstance(records, list) or not records:
+    facts: dict[str, object] = {}
+    if isinstance(data, dict):
+        arrays = [k for k, v in data.items() if isinstance(v, list) and _all_objects(v)]
+        if len(arrays) != 1 or (found := _flat(data, skip=arrays[0])) is None:
+            return None
+        facts, data = found, data[arrays[0]]
+    if not isinstance(data, list) or not _all_objects(data):
         return None
     keys: dict[str, None] = {}
-    for record in records:
-        if not isinstance(record, dict) or any(isinstance(v, dict | list) for v in record.values()):
+    records = []
+    for record in map(_flat, data):
+        if record is None or any(isinstance(v, list) for v in record.values()):
             return None
         keys |= dict.fromkeys(record)
         if len(keys) > MAX_COLUMNS:
             return None
+        records.append(record)
     header = list(keys)
     rows = ([record.get(key) for key in header] for record in records)
-    return Table(itertools.chain([header], rows), numbered=True)
+    said = "\n".join(
+        f"{key}: {json.dumps(v, ensure_ascii=False) if isinstance(v, list) else _cell(v)}"
+        for key, v in facts.items()
+    )
+    return said, Table(itertools.chain([header], rows), numbered=True)
+
+
+_NESTING = 4
+"""How deep a JSON record's objects may nest and still be read as its columns."""
+
+
+def _all_objects(values: object) -> bool:
+    return isinstance(values, list) and bool(values) and all(isinstance(v, dict) for v in values)
+
+
+def _flat(
+    record: dict[str, object], *, skip: str | None = None, depth: int = 0
+) -> dict[str, object] | None:
+    """A JSON object's values, its nested objects' under their dotted keys (``cost.amount``),
+    without key ``skip``; None when they nest deeper than :data:`_NESTING`."""
+    if depth > _NESTING:
+        return None
+    flat: dict[str, object] = {}
+    for key, value in record.items():
+        if key == skip:
+            continue
+        if not isinstance(value, dict):
+            flat[key] = value
+            continue
+        inner = _flat(value, depth=depth + 1)
+        if inner is None:
+            return None
+        flat |= {f"{key}.{name}": v for name, v in inner.items()}
+    return flat
 
 
 def records_piece(text: str, *, size: int) -> Piece | None:

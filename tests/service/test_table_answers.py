@@ -1777,3 +1777,56 @@ def test_a_month_names_the_column_a_table_cuts_it_to(client: httpx.Client) -> No
     answer = ask(client, "G-TBRC flight hrs in March 2024?")
     row = hours[hours["Registration"] == "G-TBRC"].iloc[0]
     assert checked_citations(client, answer)[0] == ("utilisation_2024.csv", ",".join(row))
+
+
+DEFERRALS = """# Deferred defects
+
+Table 1 gives the interval for each MEL category:
+
+| MEL category | Calendar days | Extension |
+|---|---|---|
+| A | As stated in the MEL remarks | No |
+| B | 3 | Yes, once |
+| C | 10 | Yes, once |
+| D | 120 | Yes, once |
+
+A one-time extension of a category B, C or D item may be granted by the Continuing
+Airworthiness Manager for a period not exceeding the original interval.
+"""
+
+
+def test_a_grade_of_a_letter_selects_its_row(client: httpx.Client) -> None:
+    """ "a category C MEL item": "C MEL" read as a name of several words that no file
+    spells, so nothing was cited; and "How many calendar days can a cat D MEL item stay
+    open?" counted the column's distinct values, the letter no filter. A letter alone
+    after a word is a grade: in no name, and the row of the column the word names (or
+    starts: "cat") whose cell is that letter."""
+    upload(client, [("deferrals.md", DEFERRALS)])
+    answer = ask(client, "Who can grant a one-time extension for a category C MEL item?")
+    quote = checked_citations(client, answer)[0]
+    assert quote[1].startswith("A one-time extension of a category B, C or D item"), quote
+    answer = ask(client, "how many calendar days can a cat D MEL item stay open?")
+    content = str(_message(answer)["content"])
+    assert content.startswith(
+        'Here is what I found in your files:\n\n- "MEL category: D, Calendar days: 120, '
+    ), content
+
+
+def test_days_written_day_first_are_filtered_as_days(client: httpx.Client) -> None:
+    """A tech log's "Date Raised" is written day first ("05/03/2025"), so "between 1 and
+    15 March 2025" kept no row of it, nor "in March 2025". A column whose first numbers
+    go over 12 is of days written day first, read as ISO days; one whose second numbers
+    do, month first (an American export)."""
+    days = [f"{1 + (5 * i) % 28:02d}/{1 + i % 4:02d}/2025" for i in range(40)]
+    log = pd.DataFrame({"Ref": [f"TL-{i:03d}" for i in range(40)], "Date Raised": days})
+    american = log.assign(**{"Date Raised": [f"{d[3:5]}/{d[:2]}/{d[6:]}" for d in days]})
+    iso = pd.to_datetime(log["Date Raised"], format="%d/%m/%Y")
+    within = ((iso >= "2025-03-01") & (iso <= "2025-03-15")).sum()
+    assert 0 < within < (iso.dt.month == 3).sum()
+    for name, table in [("defects.tsv", log), ("us-defects.tsv", american)]:
+        upload(client, [(name, table.to_csv(sep="\t", index=False))])
+        answer = ask(
+            client, f"In {name}, how many defects were raised between 1 and 15 March 2025?"
+        )
+        content = str(_message(answer)["content"])
+        assert f": {within} of 40 (" in content, content

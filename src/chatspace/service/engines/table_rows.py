@@ -206,6 +206,8 @@ _NUMBERED = re.compile(
 )
 """A numeric column's whole name, then its value ("PIREPs *for ATA 30*", "sales *in week
 19*"): that column equals the number (not "for ATR 72-600", a name)."""
+_GRADED = re.compile(r"\b([^\W\d_]{2,})\.?\s+([A-Z])\b(?![-'’]\w)")
+"""A grade: a word, then a capital letter alone ("category C", "cat D", "Plan B")."""
 _MEASURED = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)-([^\W\d_]+)(?:\s+([^\W\d_]+))?", re.I)
 """A number a hyphen joins to its unit, then what it measures ("at the *48-hour
 horizon*", "a *5-star rating*"): the numeric column the thing, else the unit, names
@@ -274,6 +276,9 @@ _DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}(?:\b|T\d)")
 """A cell of a column of days written year first: ISO's "2012-01-01", or "2012/01/01"
 (vega's ``seattle-weather.csv``), "2012.01.01"; or a time on that day, written as ISO
 8601 and JSON write it ("2025-01-07T02:48:00Z")."""
+_NUMBERED_DAY = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})")
+"""A day written with its day or its month first ("05/01/2025", "5.1.2025")."""
+_MONTHS_IN_YEAR = 12
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
@@ -664,6 +669,9 @@ class _Question:
     span: tuple[str, str] | None = None
     """The first and last day of a stretch it writes ("between 1 and 15 April 2025",
     :func:`.tables.date_span`): they keep the rows of the column of days within them."""
+    graded: tuple[tuple[str, str], ...] = ()
+    """The grades it writes, a word then a capital letter ("a *category C* item", "*cat
+    D*"): the column the word names (or starts) whose cells are that letter keeps them."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -726,6 +734,7 @@ class _Question:
             frozenset().union(*(_words(m[2] or "") for m in _GROUPED.finditer(bare))),
             f" {_phrase(question[:_CONDITION_CHARS])} ",
             _Difference.of(question[:_CONDITION_CHARS]), span,
+            tuple((m[1].lower(), m[2]) for m in _GRADED.finditer(question[:_CONDITION_CHARS])),
         )  # fmt: skip
 
     @property
@@ -921,7 +930,7 @@ class _View:
         import pandas as pd
 
         frame = pd.DataFrame(list(table.rows), dtype=object)
-        frame = frame.map(lambda cell: "" if cell.strip() in _MISSING else cell)
+        frame = _iso_days(frame.map(lambda cell: "" if cell.strip() in _MISSING else cell))
         names = _column_names(table.header)
         naming = set().union(*map(_column_words, names))
         # what every row is ("How many airports are there?" of airports.csv) filters none
@@ -944,6 +953,10 @@ class _View:
         for c, cells in _spelled(frame, asked.spelled).items():  # "INC-102", not "inc"
             spelled = set().union(*(cell.split() for cell in cells))
             filters[c] = frozenset(w for w in filters.get(c, ()) if w not in spelled) | cells
+        for word, letter in asked.graded:
+            graded = _graded(frame, names, word, letter)
+            if graded is not None and graded not in filters:
+                filters[graded] = frozenset({letter.lower()})
         held = _filter_words(filters)
         joined: dict[int, str] = {}
         # "jobs completed by engineers based at the Preston depot": their ids (not of a
@@ -1459,6 +1472,28 @@ def _filled(frame: pd.DataFrame) -> dict[int, pd.Series]:
     return {c: frame[c].map(str)[frame[c].map(lambda v: bool(str(v).strip()))] for c in frame}
 
 
+def _iso_days(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table with its columns of days written with the day or the month first
+    ("05/01/2025", a tech log's) as ISO days, which a question's dates and stretches
+    filter: the day first when a first number is over 12 and no second one is, the month
+    first the other way round; as they are when no number says which."""
+    for c in frame.columns:
+        cells = frame[c]
+        filled = cells[cells != ""]
+        if filled.empty or not _NUMBERED_DAY.fullmatch(str(filled.iloc[0])):
+            continue
+        parts = filled.str.extract(_NUMBERED_DAY.pattern + "$")
+        if parts.isna().any().any():
+            continue
+        first, second = parts[0].astype(int), parts[2].astype(int)
+        if (first > _MONTHS_IN_YEAR).any() == (second > _MONTHS_IN_YEAR).any():
+            continue
+        day, month = (first, second) if (first > _MONTHS_IN_YEAR).any() else (second, first)
+        iso = parts[3] + "-" + month.map("{:02d}".format) + "-" + day.map("{:02d}".format)
+        frame[c] = cells.where(cells == "", iso)
+    return frame
+
+
 def _day_columns(filled: Mapping[int, pd.Series]) -> list[tuple[int, pd.Series]]:
     """The columns (of :func:`_filled`) with cells, every one a day written year first,
     leftmost first."""
@@ -1526,6 +1561,20 @@ def _filtering(word: str) -> bool:
     """Whether a question word may filter rows: not a number, not a letter alone (the "O"
     of "O-012345" kept every order)."""
     return len(word) > 1 and not word.isdigit()
+
+
+def _graded(frame: pd.DataFrame, names: list[str], word: str, letter: str) -> int | None:
+    """The column a grade is of: named by its word ("category") or by what it starts
+    ("cat"), some of its cells that letter alone."""
+    for c in frame.columns:
+        words = _column_words(names[c])
+        if not (
+            _names(names[c], frozenset({_stem(word)})) or any(abbreviates(word, w) for w in words)
+        ):
+            continue
+        if frame[c].map(lambda cell: str(cell).strip() == letter).any():
+            return int(c)
+    return None
 
 
 def _sorts(frame: pd.DataFrame, word: str) -> bool:

@@ -178,9 +178,10 @@ _FEW_TERMS = 3
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b|\b(?:[QH]\d|FY\d{2}(?:\d{2})?)\b")
 """A short acronym, or a period a report names ("Q1", "H2", "FY24"): what a passage need
 not spell out (a table of the first quarter's figures never says "Q1")."""
-_NO_NAME = re.compile(r"[A-Z]{2,}s|[QH]\d|FY\d{2}(?:\d{2})?")
+_NO_NAME = re.compile(r"[A-Z]{2,}s|[QH]\d|FY\d{2}(?:\d{2})?|[A-Z]")
 """An acronym's plural ("PIREPs", "DCs"): things of a kind; a period a report names ("Q2",
-"FY24"): when they are (:func:`name_phrases`)."""
+"FY24"): when they are; a letter alone: a grade ("a category *C* MEL item", "Plan *B*")
+(:func:`name_phrases`)."""
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=[^\s.!?]))+(?:[.!?]+|$)", re.M)
 """A sentence ends at ".", "!" or "?" before a blank or the end: "os.path.join" and
 "15.2" are words within one."""
@@ -397,8 +398,9 @@ def name_phrases(question: str) -> frozenset[tuple[str, ...]]:
     capitalized), nor short acronyms in a row ("its *MIME XML* file", "a *REST API*"): like
     a role's ("CFO"), each says what kind of thing it is, and a file writes them apart
     ("the XML file ... MIME types"). An acronym's plural names things counted, not one
-    thing ("how many *Q400 PIREPs*": pilot reports of the Q400), and a period says when
-    ("the *Q2 PIREP* table"): neither is in a name. At most :data:`MAX_PHRASES` names of at most
+    thing ("how many *Q400 PIREPs*": pilot reports of the Q400), a period says when
+    ("the *Q2 PIREP* table") and a letter alone a grade ("a category *C MEL* item"): none
+    is in a name. At most :data:`MAX_PHRASES` names of at most
     :data:`PHRASE_WORDS` words, from the question's first :data:`DENSE_CHARS` characters:
     each is looked for in every candidate, and a pasted document is no list of names."""
     question = question[:DENSE_CHARS]

@@ -1830,3 +1830,37 @@ def test_days_written_day_first_are_filtered_as_days(client: httpx.Client) -> No
         )
         content = str(_message(answer)["content"])
         assert f": {within} of 40 (" in content, content
+
+
+def test_a_sheet_of_months_is_totalled_over_the_months_asked(client: httpx.Client) -> None:
+    """A sheet of hours flown by month, a column a month: "the total hours of the ATR
+    fleet in Q3" named no column (no "hours" column), so the rows were quoted; "Which
+    registration has the highest hours?" too. A question that names no month of
+    such a sheet totals each row over the months of the quarter it says, else over all
+    of them."""
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    hours = pd.DataFrame(
+        [
+            [
+                f"G-TBR{c}",
+                kind,
+                *(round(140 + 9.7 * i + 13.1 * j - (j == 7) * 40 * i, 1) for j in range(12)),
+            ]
+            for i, (c, kind) in enumerate(
+                zip("ABCDE", ["ATR 72", "ATR 72", "Q400", "ATR 72", "Q400"], strict=True)
+            )
+        ],
+        columns=["Registration", "Type", *months],
+    )
+    upload(client, [("hours_by_month.csv", hours.to_csv(index=False))])
+    answer = ask(client, "What were the total flight hours of the ATR fleet in Q3?")
+    atr = hours[hours["Type"] == "ATR 72"]
+    q3 = atr[["Jul", "Aug", "Sep"]].sum(axis=1).sum()
+    content = str(_message(answer)["content"])
+    assert f"Total Jul to Sep for Type ATR 72: {q3:,.1f} (sum of 3 rows" in content, content
+    answer = ask(client, "Which registration has the highest hours?")
+    totals = hours[months].sum(axis=1)
+    best = hours.loc[totals.idxmax()]
+    content = str(_message(answer)["content"])
+    assert f"Highest Jan to Dec: {totals.max():,.1f}" in content, content
+    assert best["Registration"] in content, content

@@ -202,7 +202,8 @@ _EQUAL = re.compile(
 """A count the rows have of what a numeric column counts ("cars *with 8 cylinders*",
 "How many houses have 3 bedrooms?"): that column equals the number."""
 _NUMBERED = re.compile(
-    r"\b(?:for|of|in|at|on)\s+(?:the\s+)?([^\W\d_]+)\s+(\d[\d,]*(?:\.\d+)?)(?![\w.,-]*\w)", re.I
+    r"\b(?:for|of|in|at|on)\s+(?:the\s+)?([^\W\d_]+)\s+(\d+(?:,\d{3})*(?:\.\d+)?)(?![\w.,-]*\w)",
+    re.I,
 )
 """A numeric column's whole name, then its value ("PIREPs *for ATA 30*", "sales *in week
 19*"): that column equals the number (not "for ATR 72-600", a name)."""
@@ -279,6 +280,9 @@ _DAY_CELL = re.compile(r"\d{4}([-/.])\d{2}\1\d{2}(?:\b|T\d)")
 _NUMBERED_DAY = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})")
 """A day written with its day or its month first ("05/01/2025", "5.1.2025")."""
 _MONTHS_IN_YEAR = 12
+_MONTH_COLUMNS = 3
+"""A table with this many numeric columns named for months is a sheet of months."""
+_QUARTER = re.compile(r"q[1-4]")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
@@ -1025,10 +1029,16 @@ class _View:
         target = _named(names, others, asking)
         difference = asked.difference
         pair = _differed(names, others, difference, asking) if difference else None
-        if pair is not None and difference is not None:  # a column of their own
+        months = _month_columns(names, others, asked.wanted) if target is None else ()
+        totals_months = bool(months) and bool(asked.direction or asked.said & _SUM)
+        if (pair is not None and difference is not None) or totals_months:  # a column
             target = len(names)
-            names = [*names, _difference_name(names, pair, difference)]
-            others[target] = numeric[target] = _subtracted(numeric, pair, difference)
+            if pair is not None and difference is not None:
+                names = [*names, _difference_name(names, pair, difference)]
+                others[target] = numeric[target] = _subtracted(numeric, pair, difference)
+            else:  # "the most hours in 2024" of a sheet of months: each row's total
+                names = [*names, f"{names[months[0]]} to {names[months[-1]]}"]
+                others[target] = numeric[target] = _added(numeric, months)
             places = numeric[target][1]
             shown = numeric[target][0].map(lambda value: _format(value, places, "sum"))
             frame[target] = shown.reindex(frame.index, fill_value="")
@@ -1348,6 +1358,35 @@ def _difference_name(names: list[str], pair: tuple[int, int], difference: _Diffe
     first, second = pair if difference.sign >= 0 else pair[::-1]
     shown = f"{names[first]} − {names[second]}"
     return shown if difference.sign else f"Difference of {names[first]} and {names[second]}"
+
+
+def _month_columns(
+    names: list[str], numeric: Mapping[int, object], wanted: frozenset[str]
+) -> tuple[int, ...]:
+    """The numeric columns of a sheet of months ("Jan" to "Dec", three at least) that a
+    question which names none of them totals: those of the quarter it says ("Q3": "Jul",
+    "Aug", "Sep"), else all of them."""
+    months = {
+        c: MONTHS.get(n.strip().lower()) or MONTH_CUTS.get(n.strip().lower())
+        for c, n in enumerate(names)
+    }
+    found = tuple(c for c in numeric if months.get(c))
+    if len(found) < _MONTH_COLUMNS:
+        return ()
+    quarter = next((int(w[1]) for w in wanted if _QUARTER.fullmatch(w)), None)
+    if quarter is None:
+        return found
+    return tuple(c for c in found if (months[c] or 0) in range(3 * quarter - 2, 3 * quarter + 1))
+
+
+def _added(
+    numeric: Mapping[int, tuple[pd.Series, int]], columns: tuple[int, ...]
+) -> tuple[pd.Series, int]:
+    """Each row's sum of ``columns`` (rows with a number in each), and its places."""
+    import pandas as pd
+
+    values = pd.concat([numeric[c][0] for c in columns], axis=1).dropna().sum(axis=1)
+    return values, max(numeric[c][1] for c in columns)
 
 
 def _subtracted(

@@ -258,13 +258,13 @@ def _markdown(text: str, size: int) -> Iterator[Block]:
             rows[-1].append(_inline_text(token.content))
     visible = [line if keep else "" for line, keep in zip(lines, shown, strict=True)]
     at = 0
-    for start, end, rows in tables:
+    for start, end, cells in tables:
         top = _caption_line(visible, at, start)
         yield Location(line=at + 1)
         yield "\n".join(visible[at:top])
         yield Location()
         caption = " ".join(line.strip() for line in visible[top:start] if line.strip())
-        yield Table([[caption], *rows] if caption else rows)
+        yield Table([[caption], *cells] if caption else cells)
         at = end
     yield Location(line=at + 1)
     yield "\n".join(visible[at:])

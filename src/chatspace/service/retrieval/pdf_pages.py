@@ -205,8 +205,8 @@ def _readings(
     text ``lines`` give in their order (:func:`_text_ordered`: cells centred in their
     rows, whose wrapped lines stand above and below), without the ``lead`` lines if it
     can (a sentence's last line over the table is no header), and without the lines under
-    its last row if it can (a caption). Which one the page's text holds in
-    its order decides (:func:`_run_of`)."""
+    its last row if it can (a caption). Which one the page's text holds in its order
+    decides (:func:`_run_of`)."""
     numbered = next((i for i, (_, cells) in enumerate(run) if _holds_number(cells)), 0)
     headed = [(own and not 0 < i < numbered, cells) for i, (own, cells) in enumerate(run)]
     found: list[list[_Row]] = []

@@ -1030,15 +1030,18 @@ class _View:
         difference = asked.difference
         pair = _differed(names, others, difference, asking) if difference else None
         months = _month_columns(names, others, asked.wanted) if target is None else ()
-        totals_months = bool(months) and bool(asked.direction or asked.said & _SUM)
-        if (pair is not None and difference is not None) or totals_months:  # a column
+        derived: tuple[str, tuple[pd.Series, int]] | None = None  # a column of its own
+        if pair is not None and difference is not None:
+            derived = (
+                _difference_name(names, pair, difference),
+                _subtracted(numeric, pair, difference),
+            )
+        elif months and (asked.direction or asked.said & _SUM):  # each row's months, added
+            derived = f"{names[months[0]]} to {names[months[-1]]}", _added(numeric, months)
+        if derived is not None:
             target = len(names)
-            if pair is not None and difference is not None:
-                names = [*names, _difference_name(names, pair, difference)]
-                others[target] = numeric[target] = _subtracted(numeric, pair, difference)
-            else:  # "the most hours in 2024" of a sheet of months: each row's total
-                names = [*names, f"{names[months[0]]} to {names[months[-1]]}"]
-                others[target] = numeric[target] = _added(numeric, months)
+            names = [*names, derived[0]]
+            others[target] = numeric[target] = derived[1]
             places = numeric[target][1]
             shown = numeric[target][0].map(lambda value: _format(value, places, "sum"))
             frame[target] = shown.reindex(frame.index, fill_value="")

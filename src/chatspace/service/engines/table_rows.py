@@ -1428,14 +1428,13 @@ def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str
     and ``part.ata`` too), then the fewest other words, then the leftmost; None when no
     name holds one."""
     named = {c: _names(names[c], words) for c in columns}
-    held = [c for c in named if named[c]]
+    most = max(named.values(), default=0)
+    held = [c for c in named if named[c] == most > 0]
     if len(held) < 2:
         return held[0] if held else None
     naming = {w: sum(1 for name in names if _names(name, frozenset({w}))) for w in words}
     said = {c: sum(1 / naming[w] for w in words if _names(names[c], frozenset({w}))) for c in held}
-    return min(
-        held, key=lambda c: (-named[c], -said[c], len(_column_words(names[c])) - named[c], c)
-    )
+    return min(held, key=lambda c: (-said[c], len(_column_words(names[c])) - most, c))
 
 
 def _column_names(header: Sequence[str]) -> list[str]:
@@ -1622,8 +1621,10 @@ def _graded(frame: pd.DataFrame, names: list[str], word: str, letter: str) -> in
 def _sorts(frame: pd.DataFrame, word: str) -> bool:
     """Whether ``word`` is the whole of some cells of a column, not of all."""
     for c in frame.columns:
-        whole = frame[c].map(lambda cell: _words(str(cell)) == {word})
-        if whole.any() and not whole.all():
+        cells = frame[c].map(str)
+        near = cells[cells.str.contains(word, case=False, regex=False)]
+        whole = near.map(lambda cell: _words(cell) == {word})
+        if whole.any() and whole.sum() < len(cells):
             return True
     return False
 

@@ -1864,3 +1864,22 @@ def test_a_sheet_of_months_is_totalled_over_the_months_asked(client: httpx.Clien
     content = str(_message(answer)["content"])
     assert f"Highest Jan to Dec: {totals.max():,.1f}" in content, content
     assert best["Registration"] in content, content
+
+
+def test_two_words_a_file_s_name_writes_as_one_are_its_words(client: httpx.Client) -> None:
+    """ "How many tech log defects were raised between 1 and 15 March 2025?" of
+    ``techlog_defects_H1_2025.tsv``: "tech" and "log" were no words of its name, which
+    says "techlog", so its rows fell under the cut among a workspace's other files. Two
+    words in a row of the question that a file's name writes as one are words of it."""
+    log = pd.DataFrame({"Ref": ["TL-001", "TL-002"], "Date Raised": ["05/03/2025", "17/03/2025"]})
+    upload(
+        client,
+        [
+            ("techlog_defects_2025.tsv", log.to_csv(sep="\t", index=False)),
+            ("notes.md", "# Notes\n"),
+        ],
+    )
+    response = client.post("/files/search", json={"query": "tech log defects", "relevance": 0})
+    response.raise_for_status()
+    (hit,) = [h for h in response.json()["data"] if h["filename"] == "techlog_defects_2025.tsv"]
+    assert hit["scores"]["lexical"] == 1.0, hit

@@ -60,6 +60,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
+from itertools import pairwise
 from typing import TYPE_CHECKING, NamedTuple
 
 import sqlalchemy as sa
@@ -644,7 +645,13 @@ def _lexical(
     months = [t for t in query.terms if t in MONTHS and len(t) > 3]
     cut = {pid: {t for t in months if _cut_month(t).search(p.text)} for pid, p in rows}
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
+    # two words a file's name writes as one ("tech log": ``techlog_defects.tsv``)
+    pairs = [(a, b) for a, b in pairwise(query.terms) if a.isalpha() and b.isalpha()]
     named = {pid: _name_words(p.filename) for pid, p in rows}
+    named = {
+        pid: words | {w for a, b in pairs if a + b in words for w in (a, b)}
+        for pid, words in named.items()
+    }
     covered: dict[int, float] = dict.fromkeys(tokens, 0.0)
     covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = computing = 0.0

@@ -37,6 +37,7 @@ import contextlib
 import re
 import zipfile
 from collections.abc import Callable, Generator, Iterator, Sequence
+from functools import cache
 from itertools import chain, islice
 from pathlib import Path
 from typing import Any
@@ -287,10 +288,17 @@ def _caption_line(lines: list[str], at: int, start: int) -> int:
 
 def _inline_text(markdown: str) -> str:
     """A table cell's Markdown as it shows: ``**8**`` is 8, ``[docs](url)`` is docs."""
+    (inline,) = _inline_parser().parseInline(markdown)
+    return "".join(t.content for t in inline.children or () if t.type in _SHOWN_INLINE)
+
+
+@cache
+def _inline_parser() -> Any:
+    """One parser of a cell's inline Markdown for every cell: making one costs four times
+    the parsing of a short cell, and parsing leaves it as it was."""
     from markdown_it import MarkdownIt
 
-    (inline,) = MarkdownIt("commonmark").parseInline(markdown)
-    return "".join(t.content for t in inline.children or () if t.type in _SHOWN_INLINE)
+    return MarkdownIt("commonmark")
 
 
 _SHOWN_INLINE = frozenset({"text", "code_inline", "html_inline"})

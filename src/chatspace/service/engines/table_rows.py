@@ -986,12 +986,6 @@ class _View:
         compared: dict[int, _Condition] = {}
         for condition in asked.conditions:
             on = _condition_column(names, numeric, condition, asked.wanted)
-            if (
-                on is not None
-                and condition.whole
-                and not _column_words(names[on]) <= condition.naming
-            ):
-                on = None
             if on is None and condition.op == "=":  # "with 2 questions": no column's count
                 continue
             if on is None:  # a condition on no column ("a stem length over 3"): none holds
@@ -1409,13 +1403,15 @@ def _condition_column(
     of those the question searches for ("a petal width above 2"), or whose whole name they
     say ("an IBM price above 100": the column ``IBM``, "price" describing it); else the
     one the word after it names ("more than 500 units"), else the one the comparison
-    says ("older than 50": ``age``)."""
+    says ("older than 50": ``age``). A condition that must say a whole name (``whole``:
+    "for ATA 30") is on the column it names wholly, or none."""
     implied = frozenset(MEASURES.get(condition.op.split()[0], ()))
     for naming in (condition.naming, condition.after, implied):
         on = _named(names, numeric, naming)
         said = naming & wanted
         if on is not None and (
-            _names(names[on], said) == len(said) or _column_words(names[on]) <= naming
+            (not condition.whole and _names(names[on], said) == len(said))
+            or _column_words(names[on]) <= naming
         ):
             return on
     return None

@@ -29,6 +29,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from .locations import Mark
 from .terms import MONTH_CUTS, MONTHS
@@ -551,7 +552,7 @@ def records_table(text: str) -> tuple[str, Table] | None:
         if len(arrays) != 1 or (found := _flat(data, skip=arrays[0])) is None:
             return None
         facts, data = found, data[arrays[0]]
-    if not isinstance(data, list) or not _all_objects(data):
+    if not _all_objects(data):
         return None
     keys: dict[str, None] = {}
     records = []
@@ -575,7 +576,8 @@ _NESTING = 4
 """How deep a JSON record's objects may nest and still be read as its columns."""
 
 
-def _all_objects(values: object) -> bool:
+def _all_objects(values: object) -> TypeGuard[list[dict[str, object]]]:
+    """Whether ``values`` is a JSON array of objects, one at least."""
     return isinstance(values, list) and bool(values) and all(isinstance(v, dict) for v in values)
 
 

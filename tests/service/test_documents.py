@@ -12,6 +12,7 @@ import zipfile
 from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
@@ -32,6 +33,9 @@ from support.documents import (
 )
 from support.service import Service, start_service
 from support.upstream import FakeUpstream
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BUDGET = [["region", "budget"], ["North", "800000"], ["South", "1200000"], ["West", "950000"]]
 DOCX = docx_bytes("Quarterly report", ["Zanzibar exports cloves and nutmeg."], BUDGET)
@@ -81,7 +85,7 @@ def _text(tmp_path: Path, name: str, data: bytes | str) -> str | None:
             "clean.ipynb",
             NOTEBOOK,
             "# Cleaning\nWe drop the outliers of the penguin data.\n\n"
-            "penguins = load_penguins()\npenguins.dropna()",
+            "penguins = load_penguins()\npenguins.dropna()\n\nOUTPUT-ONLY-WORD",
         ),
         ("t.tsv", "a\tb\nx y\t1\n", "a\tb\nx y\t1"),
         (
@@ -396,8 +400,89 @@ def test_a_notebook_is_quoted_by_its_cells_never_its_json(client: httpx.Client) 
         for _, quote in _cited(ask(client, question)):
             assert "cell_type" not in quote
             assert '"source"' not in quote
-    assert _cited(ask(client, "OUTPUT-ONLY-WORD")) == [], "outputs are left out"
+    assert _cited(ask(client, "OUTPUT-ONLY-WORD")) == [("clean.ipynb", "OUTPUT-ONLY-WORD")]
     assert _cited(ask(client, "penguins dropna")) == [("clean.ipynb", "penguins.dropna()")]
+
+
+def _analysis_notebook() -> tuple[str, pd.DataFrame]:
+    """An analyst's notebook: a frame printed, a frame shown (HTML and plain text), an
+    error, and a chart (an image only)."""
+    import nbformat
+    import pandas as pd
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    segments = pd.DataFrame(
+        {"accounts": [4, 3, 5], "open_balance": [160991.44, 91614.81, 146035.25]},
+        index=pd.Index(["Healthcare", "Education", "Hotel"], name="segment"),
+    )
+    top = pd.DataFrame({"customer": ["Rivierland Hospital Group", "Restaurant Sablon Doré"],
+                        "d90_plus": [14133.30, 3882.14]})  # fmt: skip
+    cells = [
+        new_markdown_cell("# Receivables ageing"),
+        new_code_cell("print(seg)", outputs=[
+            new_output("stream", name="stdout", text=segments.to_string() + "\n")]),
+        new_code_cell("top", outputs=[new_output(
+            "execute_result", data={"text/html": top.to_html(), "text/plain": top.to_string()},
+            execution_count=2)]),
+        new_code_cell("1 / 0", outputs=[new_output(
+            "error", ename="ZeroDivisionError", evalue="division by zero",
+            traceback=["\x1b[31mTRACEBACK-WORD\x1b[0m"])]),
+        new_code_cell("chart", outputs=[new_output(
+            "display_data", data={"image/png": "iVBORw0KGgoAAAANSUhEUgAAAAE="})]),
+    ]  # fmt: skip
+    return str(nbformat.writes(new_notebook(cells=cells))), segments
+
+
+def test_a_notebook_s_outputs_are_read_as_its_reader_sees_them(
+    tmp_path: Path, client: httpx.Client
+) -> None:
+    """An analysis states its results under its code: a frame printed (read by its
+    columns' alignment), a frame shown (its HTML table); not a traceback nor an image.
+    Outputs were left out, and "the Education segment's open balance" was answered by the
+    code that computed it."""
+    notebook, segments = _analysis_notebook()
+    text = _text(tmp_path, "ageing.ipynb", notebook)
+    assert text is not None
+    assert "segment,accounts,open_balance\nHealthcare,4,160991.44\nEducation,3,91614.81" in text
+    assert "Restaurant Sablon Doré,3882.14" in text
+    assert "TRACEBACK-WORD" not in text
+    assert "iVBOR" not in text
+    upload(client, [("ageing.ipynb", notebook)])
+    answer = ask(client, "What is the open balance for the Education segment?")
+    content = answer["choices"][0]["message"]["content"]
+    balance = segments.loc["Education", "open_balance"]
+    assert f'"segment: Education, accounts: 3, open_balance: {balance}"' in content, content
+    assert _cited(answer)[0] == ("ageing.ipynb", "Education,3,91614.81")
+
+
+def test_a_chart_on_a_slide_is_read_as_its_data(tmp_path: Path, client: httpx.Client) -> None:
+    """A deck's figures are often in a chart, whose numbers no text of the slide says."""
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    data = CategoryChartData()
+    data.categories = ["Ghent", "Antwerp", "Brussels"]
+    data.add_series("Q1 2025", (14, 9, 17))
+    data.add_series("Q2 2025", (12, 11, 8))
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Cold chain review"
+    frame = slide.shapes.add_chart(
+        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1), Inches(6), Inches(4), data
+    )
+    frame.chart.has_title = True
+    frame.chart.chart_title.text_frame.text = "Temperature excursions per depot"
+    out = BytesIO()
+    deck.save(out)
+    text = _text(tmp_path, "review.pptx", out.getvalue())
+    assert text is not None
+    assert "Temperature excursions per depot\n\n,Q1 2025,Q2 2025\nGhent,14,12\n" in text, text
+    upload(client, [("review.pptx", out.getvalue())])
+    question = "How many temperature excursions did Brussels have in Q1 2025?"
+    content = ask(client, question)["choices"][0]["message"]["content"]
+    assert "Q1 2025 for column 1 Brussels: 17" in content, content
 
 
 def test_a_table_row_is_cited_from_a_block_led_by_its_header(client: httpx.Client) -> None:

@@ -22,7 +22,12 @@ from chatspace.client import Client
 from chatspace.service.engines.table_rows import answer_tables
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.search import Passage, query_of
-from chatspace.service.retrieval.tables import computing_words, key_value_text, number
+from chatspace.service.retrieval.tables import (
+    comma_numbers,
+    computing_words,
+    key_value_text,
+    number,
+)
 from chatspace.types import ChatMessage
 from support.chat import ask, checked_citations, client_for, upload
 from support.documents import odt_bytes, parquet_bytes
@@ -342,6 +347,113 @@ def test_a_lookup_sheet_filters_the_sheet_it_describes(client: httpx.Client) -> 
     content = _message(ask(client, "How many engineers are based at the Preston depot?"))["content"]
     assert "Rows with Depot Preston: 3 of 8" in content, content
     assert "Engineer ID of" not in content, "the jobs sheet is not asked about"
+
+
+def _order_lines() -> pd.DataFrame:
+    days = pd.date_range("2025-01-02", "2025-06-28", freq="3D")
+    return pd.DataFrame(
+        {"Order No": [f"SO-{4500 + i}" for i in range(len(days))],
+         "Order Date": [d.strftime("%d-%m-%Y") for d in days],
+         "Depot": [("ANR Antwerp", "GNT Ghent", "BRU Brussels")[i % 3] for i in range(len(days))],
+         "Net Amount EUR": [round(90 + (i * 137.31) % 1900, 2) for i in range(len(days))],
+         "Status": [("Invoiced", "Invoiced", "Cancelled")[i % 7 % 3] for i in range(len(days))]}
+    )  # fmt: skip
+
+
+def test_a_european_export_is_read_by_its_semicolons_and_decimal_commas(
+    client: httpx.Client,
+) -> None:
+    """An ERP set to a European locale writes "Order No;...;Net Amount EUR" over
+    "SO-4500;...;1.234,56" with a BOM: read with commas, it was a table of one column, and
+    no amount was a number. Its order dates are day first; "Q2 2025" is April to June."""
+    frame = _order_lines()
+    amounts = frame["Net Amount EUR"].map(
+        lambda v: f"{v:,.2f}".translate(str.maketrans(",.", ".,"))
+    )
+    written = frame.assign(**{"Net Amount EUR": amounts}).to_csv(sep=";", index=False)
+    assert ";1.0" in written, "amounts over a thousand, grouped by dots"
+    (export,) = upload(client, [("order_lines.csv", "\ufeff" + written)])
+    text = client.get(f"/files/{export['id']}/text").text
+    assert text.startswith("Order No,Order Date,Depot,Net Amount EUR,Status\n"), text[:200]
+    dates = pd.to_datetime(frame["Order Date"], format="%d-%m-%Y")
+    cancelled = frame[(frame["Status"] == "Cancelled") & (dates.dt.month == 4)]
+    content = _message(ask(client, "total net amount of cancelled order lines in April 2025?"))[
+        "content"
+    ]
+    total = f"{cancelled['Net Amount EUR'].sum():,.2f}"
+    assert f"Total Net Amount EUR for Status Cancelled, Order Date 2025-04: {total}" in content
+    q2 = frame[dates.dt.quarter == 2]
+    content = _message(ask(client, "What was the average net amount of an order in Q2 2025?"))[
+        "content"
+    ]
+    assert "Average Net Amount EUR for Order Date 2025-04 or 2025-05 or 2025-06: " in content
+    assert f"{q2['Net Amount EUR'].mean():,.4f} (mean of {len(q2)} rows" in content, content
+
+
+def test_numbers_with_a_decimal_comma_are_read_as_a_column() -> None:
+    assert comma_numbers(["1.234,56", "12", "251,45", "-3,5"]) == [
+        (1234.56, 2), (12.0, 0), (251.45, 2), (-3.5, 1)
+    ]  # fmt: skip
+    assert comma_numbers(["1,234", "12"]) is None, "a thousands comma, as number() reads it"
+    assert comma_numbers(["1,5", "abc"]) is None
+
+
+def _depot_workbook() -> tuple[bytes, pd.DataFrame]:
+    """A sheet whose header is two rows: each quarter merged over "Cases" and "Revenue
+    (EUR)", "Depot" merged down; and a notes sheet of sentences above a small table."""
+    import openpyxl
+
+    rows = [("Ghent", "Dairy"), ("Ghent", "Frozen"), ("Breda", "Dairy"), ("Breda", "Frozen")]
+    values = [[1000 * (r + 1) + q for q in range(8)] for r in range(len(rows))]
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Depot x group"
+    sheet.append(["Depot", "Product group", "Q1 2024", None, "Q2 2024", None, "Q3 2024", None,
+                  "Q4 2024", None])  # fmt: skip
+    sheet.append([None, None, *["Cases", "Revenue (EUR)"] * 4])
+    for column in ("A", "B"):
+        sheet.merge_cells(f"{column}1:{column}2")
+    for first in ("C", "E", "G", "I"):
+        sheet.merge_cells(f"{first}1:{chr(ord(first) + 1)}1")
+    for (depot, group), numbers in zip(rows, values, strict=True):
+        sheet.append([depot, group, *numbers])
+    notes = book.create_sheet("Notes")
+    for line in (
+        ["Depot figures 2024: notes"],
+        ["Cases are scanned at the dock door."],
+        ["Because of the ERP migration, Utrecht's deliveries in October were booked under Breda."],
+        ["Quarter", "Delivery days"],
+        ["Q1 2024", 77],
+    ):
+        notes.append(line)
+    out = io.BytesIO()
+    book.save(out)
+    columns = [f"Q{q} 2024 {kind}" for q in range(1, 5) for kind in ("Cases", "Revenue (EUR)")]
+    frame = pd.DataFrame([[*r, *v] for r, v in zip(rows, values, strict=True)],
+                         columns=["Depot", "Product group", *columns])  # fmt: skip
+    return out.getvalue(), frame
+
+
+def test_a_header_of_two_rows_names_each_column_by_both(client: httpx.Client) -> None:
+    """A quarter merged over "Cases" and "Revenue (EUR)" is blank over the second in the
+    sheet: "Q1 2024",, was the header, and "Cases", "Revenue (EUR)" its first row."""
+    data, frame = _depot_workbook()
+    upload(client, [("depots_2024.xlsx", data)])
+    ghent = frame[(frame["Depot"] == "Ghent") & (frame["Product group"] == "Dairy")].iloc[0]
+    content = _message(ask(client, "revenue of the Ghent depot for Dairy in Q2 2024?"))["content"]
+    assert f"Q2 2024 Revenue (EUR): {ghent['Q2 2024 Revenue (EUR)']}" in content, content
+    assert "row 1" not in content
+    # no quarter said: the year's quarters, added up
+    frozen = frame[frame["Product group"] == "Frozen"]
+    total = sum(frozen[f"Q{q} 2024 Cases"].sum() for q in range(1, 5))
+    content = _message(ask(client, "total Frozen cases across all depots in 2024?"))["content"]
+    assert f"Total Q1 2024 Cases to Q4 2024 Cases for Product group Frozen: {total:,}" in content
+    # the notes above the small table of the second sheet are quoted as sentences
+    question = "Which depot were Utrecht's deliveries booked under?"
+    (filename, quote), *_ = checked_citations(client, ask(client, question))
+    assert filename == "depots_2024.xlsx"
+    assert "Utrecht's deliveries in October were booked under Breda." in quote, quote
+    assert "Delivery days" not in quote
 
 
 def test_every_sheet_of_a_workbook_answers(client: httpx.Client) -> None:

@@ -134,6 +134,7 @@ from chatspace.service.retrieval.tables import (
     TABLE_SPAN,
     abbreviates,
     asks_overview,
+    comma_numbers,
     date_span,
     dates_in,
     header_start,
@@ -141,7 +142,7 @@ from chatspace.service.retrieval.tables import (
     number,
     rows_of,
 )
-from chatspace.service.retrieval.terms import MONTH_CUTS, MONTHS, WEEKDAYS
+from chatspace.service.retrieval.terms import CALENDAR, MONTH_CUTS, MONTHS, WEEKDAYS
 from chatspace.types import FileCitation
 
 if TYPE_CHECKING:
@@ -283,6 +284,8 @@ _MONTHS_IN_YEAR = 12
 _MONTH_COLUMNS = 3
 """A table with this many numeric columns named for months is a sheet of months."""
 _QUARTER = re.compile(r"q[1-4]")
+_PERIOD = re.compile(r"q[1-4]|h[12]")
+_QUARTER_SAID = re.compile(r"\bQ([1-4])\b", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
@@ -724,7 +727,7 @@ class _Question:
             absent += [frozenset(w) for w in (_words(m[2]), set() if after else wanted) if w]
         months = frozenset(
             w.lower() for w in _WORD.findall(bare) if w.lower() in MONTHS and w != "may"
-        )
+        ) | _quarter_months(bare)
         lead = _WHICH.match(question)
         return cls(
             frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
@@ -1023,14 +1026,18 @@ class _View:
         target = _named(names, others, asking)
         difference = asked.difference
         pair = _differed(names, others, difference, asking) if difference else None
-        months = _month_columns(names, others, asked.wanted) if target is None else ()
+        months = (
+            _month_columns(names, others, asked.wanted)
+            if target is None
+            else _periods(names, others, target, asked.wanted)
+        )
         derived: tuple[str, tuple[pd.Series, int]] | None = None  # a column of its own
         if pair is not None and difference is not None:
             derived = (
                 _difference_name(names, pair, difference),
                 _subtracted(numeric, pair, difference),
             )
-        elif months and (asked.direction or asked.said & _SUM):  # each row's months, added
+        elif months and (asked.direction or asked.said & _SUM):  # each row's periods, added
             derived = f"{names[months[0]]} to {names[months[-1]]}", _added(numeric, months)
         if derived is not None:
             target = len(names)
@@ -1376,6 +1383,30 @@ def _month_columns(
     return tuple(c for c in found if (months[c] or 0) in range(3 * quarter - 2, 3 * quarter + 1))
 
 
+def _quarter_months(text: str) -> frozenset[str]:
+    """The months of the quarters ``text`` says ("in Q2 2025": April, May and June): a
+    column of days is filtered to them, as to a month it names."""
+    quarters = {int(q) for q in _QUARTER_SAID.findall(text)}
+    return frozenset(m for m, n in MONTHS.items() if (n + 2) // 3 in quarters)
+
+
+def _periods(
+    names: list[str], numeric: Mapping[int, object], target: int, wanted: frozenset[str]
+) -> tuple[int, ...]:
+    """The numeric columns named as ``target`` is but for their period, a quarter, a half
+    or a month ("Q1 2024 Cases" to "Q4 2024 Cases", not "Q1 2023 Cases"), when the
+    question names none of their periods: "total Frozen cases in 2024" adds each row's
+    quarters up."""
+    words = {c: _WORD.findall(names[c].lower()) for c in numeric}
+    periods = {c: {w for w in words[c] if _PERIOD.fullmatch(w) or w in CALENDAR} for c in words}
+    rest = [w for w in words[target] if w not in periods[target]]
+    found = tuple(
+        c for c in numeric if periods[c] and [w for w in words[c] if w not in periods[c]] == rest
+    )
+    said = set().union(*(periods[c] for c in found)) & wanted
+    return found if len(found) > 1 and not said else ()
+
+
 def _added(
     numeric: Mapping[int, tuple[pd.Series, int]], columns: tuple[int, ...]
 ) -> tuple[pd.Series, int]:
@@ -1645,11 +1676,20 @@ def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
 
 def _numeric(column: pd.Series) -> tuple[pd.Series, int] | None:
     """A column of numbers as floats (indexed by row, empty cells left out) and the most
-    decimal places they are written with; None when a cell is no number."""
+    decimal places they are written with, with a decimal point or, in every cell that
+    has one, a decimal comma (:func:`.tables.comma_numbers`); None when a cell is no
+    number."""
+    import pandas as pd
+
     filled = column[column.map(lambda cell: bool(str(cell).strip()))]
-    parsed = filled.map(lambda cell: number(str(cell)))
-    if filled.empty or parsed.isna().any():
+    if filled.empty:
         return None
+    parsed = filled.map(lambda cell: number(str(cell)))
+    if parsed.isna().any():
+        commas = comma_numbers([str(cell) for cell in filled])
+        if commas is None:
+            return None
+        parsed = pd.Series(commas, index=filled.index)
     return parsed.map(lambda p: p[0]).astype(float), int(parsed.map(lambda p: p[1]).max())
 
 
@@ -1711,7 +1751,7 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
         if answer.extreme:
-            label = ("Highest " if answer.extreme > 0 else "Lowest ") + label.lower()
+            label = ("Highest " if answer.extreme > 0 else "Lowest ") + label[0].lower() + label[1:]
         groups = "; ".join(answer.values[:_GROUPS_SHOWN])
         hidden = len(answer.values) - _GROUPS_SHOWN
         groups += f"; and {hidden} more" if hidden > 0 else ""

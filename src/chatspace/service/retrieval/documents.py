@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import io
 import re
 import zipfile
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -212,14 +213,39 @@ def _plain(text: str, size: int) -> Iterator[Block]:
     yield text
 
 
-def _csv(delimiter: str) -> Callable[[str, int], Iterator[Block]]:
-    def read(text: str, size: int) -> Iterator[Block]:
-        import csv
+def _csv(text: str, size: int) -> Iterator[Block]:
+    """A CSV, whatever it is separated by (:func:`_delimiter`); written back with commas."""
+    import csv
 
-        rows = csv.reader(text.splitlines(), delimiter=delimiter)
-        yield Table(rows, delimiter=delimiter, numbered=True)
+    rows = csv.reader(text.splitlines(), delimiter=_delimiter(text))
+    yield Table(rows, numbered=True)
 
-    return read
+
+def _tsv(text: str, size: int) -> Iterator[Block]:
+    import csv
+
+    yield Table(csv.reader(text.splitlines(), delimiter="\t"), delimiter="\t", numbered=True)
+
+
+_SNIFFED_LINES = 50
+
+
+def _delimiter(text: str) -> str:
+    """What separates a CSV's cells, as ``csv.Sniffer`` guesses it from the first lines
+    among a comma, a semicolon, a tab and a bar; a comma when it cannot, or when commas
+    split every line into as many cells, two at least (a column of "a;b;c" tags is no
+    reason to split on semicolons). Programs set to a European locale write ``;``, the
+    comma being their decimal point ("Order No;Line;Net Amount EUR" over
+    "SO-25-004512;10;251,45"): read with commas, such a file was a table of one column."""
+    import csv
+
+    lines = [line for line in text.splitlines()[:_SNIFFED_LINES] if line.strip()]
+    try:
+        found = csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t|").delimiter
+    except csv.Error:
+        return ","
+    widths = {len(row) for row in csv.reader(lines)}
+    return "," if len(widths) == 1 and widths.pop() > 1 else found
 
 
 def _markdown(text: str, size: int) -> Iterator[Block]:
@@ -517,23 +543,98 @@ def _cells(table: Any) -> list[list[str]]:
 
 
 def _notebook(text: str, size: int) -> Iterator[Block]:
-    """Markdown and code cells, one block each, at their cell (numbered as the notebook
-    shows them, from 1); outputs and raw cells are left out."""
+    """Markdown and code cells at their cell (numbered as the notebook shows them, from
+    1): a cell's source, then a code cell's outputs (:func:`_output`); raw cells are left
+    out. An analysis states its results in its outputs ("Education 3 91614.81"), which a
+    reader of the notebook sees under the code: left out, "the Education segment's open
+    balance" was answered by the code that computed it."""
     import nbformat
 
     notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
     for number, cell in enumerate(notebook.get("cells", []), start=1):
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
-        if cell.get("cell_type") in {"markdown", "code"} and source.strip():
+        kind = cell.get("cell_type")
+        if kind not in {"markdown", "code"}:
+            continue
+        source = _joined(cell.get("source", ""))
+        outputs = cell.get("outputs", []) if kind == "code" else []
+        if source.strip() or outputs:
             yield Location(cell=number)
+        if source.strip():
             yield source
+        for output in outputs if isinstance(outputs, list) else ():
+            yield from _output(output, size)
+
+
+_OUTPUT_CHARS = 256 * 1024
+"""The characters of one output read: a loop's log of megabytes says little more."""
+_SHOWN_TYPES = ("text/html", "text/markdown", "text/plain")
+"""What a result or a display shows, in the order JupyterLab prefers them; images and
+widgets are left out."""
+_FRAME_FOOTER = re.compile(r"^\[\d+ rows x \d+ columns\]$")
+
+
+def _output(output: Any, size: int) -> Iterator[Block]:
+    """What a code cell's output shows as text: printed text, or a result's (a display's)
+    HTML (a DataFrame's table: :func:`_html`), Markdown or plain text; a DataFrame printed
+    as text reads as a table (:func:`_printed_frame`). Errors (a traceback in terminal
+    colours) are left out."""
+    kind = output.get("output_type") if isinstance(output, dict) else None
+    if kind == "stream":
+        shown, text = "text/plain", _joined(output.get("text", ""))
+    elif kind in {"execute_result", "display_data"} and isinstance(output.get("data"), dict):
+        data = output["data"]
+        shown = next((t for t in _SHOWN_TYPES if t in data), "")
+        text = _joined(data.get(shown, ""))
+    else:
+        return
+    text = clean(text[:_OUTPUT_CHARS])
+    if not text.strip():
+        return
+    if shown == "text/html":
+        yield from _html(text, size)
+    elif shown == "text/markdown":
+        yield from _markdown(text, size)
+    else:
+        yield _printed_frame(text) or text
+
+
+def _printed_frame(text: str) -> Table | None:
+    """A DataFrame as ``print`` writes it: a line of column names over right-aligned
+    columns, each row led by its index (and a line naming the index, "segment", when it
+    has a name); read by ``pandas.read_fwf``, which infers the columns from the text's
+    alignment. None for other text: fewer than two rows, one column, a Series ("dtype:"
+    ends it), or lines the columns do not fit."""
+    import pandas as pd
+
+    lines = [line for line in text.splitlines() if line.strip()]
+    if lines and _FRAME_FOOTER.match(lines[-1].strip()):
+        lines.pop()
+    if len(lines) < 3 or lines[-1].lstrip().startswith(("dtype:", "Name:")):
+        return None
+    try:
+        frame = pd.read_fwf(io.StringIO("\n".join(lines)), colspecs="infer", dtype=str)
+    except (ValueError, pd.errors.ParserError):
+        return None
+    header = ["" if str(c).startswith("Unnamed: ") else str(c) for c in frame.columns]
+    rows = frame.fillna("").values.tolist()
+    if rows and len(frame.columns) > 1 and not any(rows[0][1:]):  # the index's name
+        header[0] = rows.pop(0)[0]
+    if len(header) < 2 or len(rows) < 2 or sum(map(bool, header)) < 2:
+        return None
+    if any(not row[-1] for row in rows):
+        return None
+    return Table([header, *rows])
+
+
+def _joined(source: object) -> str:
+    """A notebook's text, which it may store as a list of lines."""
+    return "".join(map(str, source)) if isinstance(source, list) else str(source)
 
 
 _TEXT_READERS: dict[str, Callable[[str, int], Iterator[Block]]] = {
     "text": _plain,
-    "csv": _csv(","),
-    "tsv": _csv("\t"),
+    "csv": _csv,
+    "tsv": _tsv,
     "json": _json,
     "html": _html,
     "markdown": _markdown,
@@ -690,6 +791,30 @@ def _shape_blocks(shapes: Any) -> Iterator[str | Table]:
             # PowerPoint marks a first row "header" by default: only the text can tell.
             rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
             yield key_value_text(rows) or Table(rows)
+        elif getattr(shape, "has_chart", False):
+            yield from _chart_blocks(shape.chart)
+
+
+def _chart_blocks(chart: Any) -> Iterator[str | Table]:
+    """A chart's title, then its data as a table: a row per category, a column per
+    series, as the chart's own data sheet holds them. A deck shows its figures in charts
+    ("Temperature excursions per depot"), whose numbers were in no text of the slide."""
+    if chart.has_title and chart.chart_title.has_text_frame:
+        yield chart.chart_title.text_frame.text
+    for plot in chart.plots:
+        series = list(plot.series)
+        categories = [str(c) for c in plot.categories]
+        if not series or not categories:
+            continue
+        rows = [
+            [category, *(_chart_value(s.values, i) for s in series)]
+            for i, category in enumerate(categories)
+        ]
+        yield Table([["", *(s.name or "" for s in series)], *rows])
+
+
+def _chart_value(values: Sequence[object], index: int) -> object:
+    return values[index] if index < len(values) else None
 
 
 def _odt(path: Path) -> Iterator[Block]:

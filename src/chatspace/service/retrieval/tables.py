@@ -57,6 +57,7 @@ __all__ = [
     "asks_overview",
     "asks_shape",
     "block_header",
+    "comma_numbers",
     "computing_words",
     "date_span",
     "dates_in",
@@ -196,17 +197,22 @@ class Table:
     def piece(self, *, size: int, max_chars: int) -> Piece | None:
         """The table's text in header-led blocks of about ``size`` characters, at most
         ``max_chars`` in all; None for a table without a cell of text. The title and the
-        rows of one cell above the header (:func:`_preamble`) lead the first block."""
+        row of one cell above the header (:func:`_preamble`) lead the first block; rows
+        of one cell above it, several, are a passage of their own before it (a sheet's
+        notes), with the title."""
         said, below = _preamble(self.rows)
-        lines = self._lines(below if self.numbered else _stacked_header(below))
+        lines = self._lines(_stacked_header(below))
         first = next(lines, None)
         if first is None:
             return None
         top, header = first
-        lead = "".join(f"{line}\n" for line in [self.title, *said] if line)
+        # a note of several lines above the table is text of its own, at the sheet: led
+        # by the header, its sentences were read as a table's and never quoted
+        note = "\n".join(line for line in [self.title, *said] if line) if len(said) > 1 else ""
+        lead = "".join(f"{line}\n" for line in [self.title, *([] if note else said)] if line)
         blocks: list[list[tuple[int, str]]] = []
         rows: list[tuple[int, str]] = []
-        block_len, total = len(header), len(lead)
+        block_len, total = len(header), len(lead) + len(note)
         for number, line in lines:
             if rows and block_len + 1 + len(line) > size:
                 blocks.append(rows)
@@ -217,9 +223,10 @@ class Table:
             rows.append((number - top, line))
             block_len += 1 + len(line)
         blocks.append(rows)
-        passages: list[tuple[int, str]] = []
-        marks: list[Mark] = []
-        offset = 0
+        passages: list[tuple[int, str]] = [(0, note)] if note else []
+        sheet = {"sheet": self.title} if self.title else {}
+        marks: list[Mark] = [(0, sheet)] if note and self.numbered else []
+        offset = len(note) + 2 if note else 0
         for i, block in enumerate(blocks):
             head = (lead if i == 0 else "") + header
             text = "\n".join([head, *(line for _, line in block)])
@@ -440,23 +447,55 @@ def _preamble(
 
 
 def _stacked_header(rows: Iterator[Sequence[object]]) -> Iterator[Sequence[object]]:
-    """A document's table's header of two rows as one: a cell merged over several columns
-    above the cells that divide it ("H1 2024" over "Budget" and "Actual"), as Word repeats
-    it in each column it spans, names each of them ("H1 2024 Budget", "H1 2024 Actual"); a
-    cell merged down is named once ("Workstream"). Read as it was, "Budget" and "Actual"
-    were the first row of data, and "the total H1 2024 budget" named no column. A first
-    row that says one thing across the table is its title, not this."""
+    """A table's header of two rows as one: a cell merged over several columns above the
+    cells that divide it ("H1 2024" over "Budget" and "Actual") names each of them ("H1
+    2024 Budget", "H1 2024 Actual"); a cell merged down is named once ("Workstream").
+    Word repeats a merged cell in each column it spans; a sheet (and a CSV saved from it)
+    has it in the first only, the others blank (:func:`_groups`). Read as it was, "Budget"
+    and "Actual" were the first row of data, and "the total H1 2024 budget" named no
+    column. A first row that says one thing across the table is its title, not this. The
+    rows of a numbered table are counted from the lower row of such a header."""
     head = list(itertools.islice(rows, 2))
     top, under = ([_cell(v) for v in row] for row in [*head, [], []][:2])
-    spans = any(a and a == b for a, b in itertools.pairwise(top)) and len(set(top)) > 1
+    width = max(len(top), len(under))
+    top, under = top + [""] * (width - len(top)), under + [""] * (width - len(under))
     named = any(under) and all(number(c) is None for c in under if c)
-    if len(top) != len(under) or not spans or not named:
+    spans = any(a and a == b for a, b in itertools.pairwise(top)) and len(set(top)) > 1
+    if named and spans and len(head) == 2 and len(head[0]) == len(head[1]):
+        joined = [
+            a if a == b or not b else b if not a else f"{a} {b}"
+            for a, b in zip(top, under, strict=True)
+        ]
+        return itertools.chain([joined], rows)
+    groups = _groups(top, under) if named else None
+    if groups is None:
         return itertools.chain(head, rows)
-    joined = [
-        a if a == b or not b else b if not a else f"{a} {b}"
-        for a, b in zip(top, under, strict=True)
-    ]
-    return itertools.chain([joined], rows)
+    return itertools.chain([groups], rows)
+
+
+def _groups(top: Sequence[str], under: Sequence[str]) -> list[str] | None:
+    """The names of a header whose top row names groups of columns by their first cell,
+    blank over the rest of each ("Q1 2024", "", "Q2 2024", "" over "Cases", "Revenue
+    (EUR)", ...), the row under it naming every column of a group and no other: each
+    group's columns as "Q1 2024 Cases", "Q1 2024 Revenue (EUR)", the others as the top
+    row names them ("Depot"); None for any other pair of rows."""
+    names: list[str] = []
+    group = ""
+    grouped = False
+    for i, (a, b) in enumerate(zip(top, under, strict=True)):
+        starts = bool(a) and i + 1 < len(top) and not top[i + 1]
+        if a and not starts:
+            if b:  # a column alone, named again under it: no group header
+                return None
+            group = ""
+            names.append(a)
+            continue
+        group = a or group
+        if not group or not b:
+            return None
+        names.append(f"{group} {b}")
+        grouped = True
+    return names if grouped else None
 
 
 def _cell(value: object) -> str:
@@ -497,6 +536,31 @@ def number(cell: str) -> tuple[float, int] | None:
     fraction = found["fraction"] or ""
     value = float(found["digits"].replace(",", "") + fraction)
     return (-value if found["sign"] in {"-", "\u2212"} else value), max(len(fraction) - 1, 0)
+
+
+_COMMA_DECIMAL = re.compile(
+    r"(?P<sign>[-+\u2212])?(?P<whole>\d{1,3}(?:\.\d{3})+|\d+)(?:,(?P<fraction>\d+))?"
+)
+
+
+def comma_numbers(cells: Sequence[str]) -> list[tuple[float, int]] | None:
+    """The numbers of a column written with a decimal comma ("1.234,56", "251,45", "12"),
+    as programs set to a European locale export them, and their places; None unless every
+    cell is one and one cell at least can be read no other way: a comma before other
+    than three digits, or after a dot grouping thousands ("12,5", "1.234,56"; not
+    "1,234" alone, which :func:`number` reads as 1234)."""
+    found = [_COMMA_DECIMAL.fullmatch(cell.strip()) for cell in cells]
+    if not found or not all(found):
+        return None
+    matches = [m for m in found if m is not None]
+    if not any(m["fraction"] and (len(m["fraction"]) != 3 or "." in m["whole"]) for m in matches):
+        return None
+    numbers = []
+    for m in matches:
+        fraction = m["fraction"] or ""
+        value = float(m["whole"].replace(".", "") + "." + (fraction or "0"))
+        numbers.append((-value if m["sign"] in {"-", "\u2212"} else value, len(fraction)))
+    return numbers
 
 
 def key_value_text(rows: Iterable[Sequence[object]], *, header: bool | None = None) -> str | None:

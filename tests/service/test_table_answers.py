@@ -390,6 +390,56 @@ def test_a_european_export_is_read_by_its_semicolons_and_decimal_commas(
     assert f"{q2['Net Amount EUR'].mean():,.4f} (mean of {len(q2)} rows" in content, content
 
 
+def test_rows_left_out_and_a_quantity_in_its_unit(client: httpx.Client) -> None:
+    """ "How many kg of Fresh meat ..., not counting cancelled lines?" summed ``Line`` (the
+    line numbers, named by "lines") over every status: the rows a question leaves out are
+    not kept, their words name nothing computed, and "kg", a cell of ``Unit``, asks for
+    the quantity beside it."""
+    frame = pd.DataFrame(
+        {"Line": [10, 20, 30, 10, 20, 10, 20, 30],
+         "Product Group": ["Fresh meat", "Fresh meat", "Dairy", "Fresh meat", "Fresh meat",
+                           "Dairy", "Fresh meat", "Fresh meat"],
+         "Quantity": [12.5, 3, 20, 7.25, 4, 6, 9.5, 2],
+         "Unit": ["KG", "CS", "CS", "KG", "KG", "CS", "KG", "KG"],
+         "Status": ["Invoiced", "Invoiced", "Invoiced", "Cancelled", "Invoiced", "Invoiced",
+                    "Invoiced", "Cancelled"]}
+    )  # fmt: skip
+    upload(client, [("order_lines.csv", frame.to_csv(index=False))])
+    kept = frame[
+        (frame["Product Group"] == "Fresh meat") & (frame["Unit"] == "KG")
+        & (frame["Status"] != "Cancelled")
+    ]  # fmt: skip
+    question = "How many kg of Fresh meat were ordered, not counting cancelled lines?"
+    content = _message(ask(client, question))["content"]
+    shown = (
+        "Total Quantity for Product Group Fresh meat, Unit KG, Status not Cancelled: "
+        f"{kept['Quantity'].sum():,.2f} (sum of {len(kept)} rows"
+    )
+    assert shown in content, content
+
+
+def test_a_difference_between_two_kinds_of_rows_is_each_side_s_less_the_other_s(
+    client: httpx.Client,
+) -> None:
+    """ "Difference in total 2024 flight hours between G-TBRA and G-TBRK?" added both
+    aircraft's hours up together: each side is computed, then one less the other."""
+    months = ["Jan", "Feb", "Mar", "Apr"]
+    frame = pd.DataFrame(
+        [["G-TBRA", 200.5, 190.25, 210.0, 205.0], ["G-TBRB", 150.0, 160.0, 170.0, 180.0],
+         ["G-TBRK", 180.0, 175.5, 190.0, 185.75]],
+        columns=["Registration", *months],
+    )  # fmt: skip
+    upload(client, [("fleet_hours_2024.csv", frame.to_csv(index=False))])
+    totals = frame.set_index("Registration")[months].sum(axis=1)
+    question = "Difference in total 2024 flight hours between G-TBRA and G-TBRK?"
+    content = _message(ask(client, question))["content"]
+    shown = (
+        f"G-TBRA {totals['G-TBRA']:,.2f} less G-TBRK {totals['G-TBRK']:,.2f}: "
+        f"{totals['G-TBRA'] - totals['G-TBRK']:,.2f}"
+    )
+    assert shown in content, content
+
+
 def test_numbers_with_a_decimal_comma_are_read_as_a_column() -> None:
     assert comma_numbers(["1.234,56", "12", "251,45", "-3,5"]) == [
         (1234.56, 2), (12.0, 0), (251.45, 2), (-3.5, 1)

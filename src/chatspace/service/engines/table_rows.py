@@ -214,6 +214,13 @@ _MEASURED = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)-([^\W\d_]+)(?:\s+([^\W\d_]+))?",
 """A number a hyphen joins to its unit, then what it measures ("at the *48-hour
 horizon*", "a *5-star rating*"): the numeric column the thing, else the unit, names
 (``horizon_h``, ``stars``) is that number."""
+_EXCLUDING = re.compile(
+    r"\b(?:not\s+counting|excluding|except(?:\s+for)?|other\s+than|apart\s+from|ignoring|"
+    r"leaving\s+out)\s+(?:the\s+|any\s+)?((?:[^\W\d_]+\s*){1,3})",
+    re.I,
+)
+"""Rows the question leaves out ("kg of Fresh meat ordered in February, *not counting
+cancelled lines*"): the cells its words hold are not kept."""
 _ABSENT = re.compile(r"\b(no|without|missing|empty|blank)\b((?:\s+[^\W\d_]+){0,3})", re.I)
 """A column asked to be empty: named by the words after "no" or "without" ("months with
 no GOOGL price"), or, after "missing", "empty" or "blank", by the question's words too
@@ -225,12 +232,13 @@ _AGAINST = re.compile(
 """What a column is set against ("the biggest H2 overspend *vs budget*", "revenue 2024
 *minus* revenue 2023"): its words name the column subtracted."""
 _BETWEEN = re.compile(
-    r"\b(?:difference|gap)\s+between\s+(?:the\s+)?(.{1,60}?)\s+and\s+(?:the\s+)?"
-    r"([^\W_]+(?:\s+[^\W_]+)?)",
+    r"\b(?:difference|gap)(?:\s+(?:in|of)\s+[^?]{1,60}?)?\s+between\s+(?:the\s+)?(.{1,60}?)"
+    r"\s+and\s+(?:the\s+)?([^\W_][\w-]*(?:\s+[^\W_][\w-]*)?)",
     re.I,
 )
 """Two columns whose difference is asked ("the largest *difference between* budget and
-actual"): by how much they differ, either way."""
+actual"): by how much they differ, either way; or two kinds of rows ("*Difference in*
+total flight hours *between* G-TBRA and G-TBRK")."""
 _PLANNED = re.compile(
     r"\b(?:(?P<over>over|above)|under|below)"
     r"(?:spen[dt]\w*|run\w*|\s+(?:the\s+)?(?:budget|plan|target))\b",
@@ -366,7 +374,8 @@ class _Table:
 @dataclass(frozen=True, slots=True)
 class _Answer:
     kind: str  # "rows", "sum", "mean", "median", "count", "distinct", "none", "max", "min",
-    # "part", "columns", "overview", "stretch", "days", "most", "fewest", "earliest", "latest"
+    # "part", "columns", "overview", "stretch", "days", "most", "fewest", "earliest", "latest",
+    # "between"
     rows: tuple[int, ...]
     """The rows shown or cited, in table order."""
     column: int = -1
@@ -679,6 +688,9 @@ class _Question:
     graded: tuple[tuple[str, str], ...] = ()
     """The grades it writes, a word then a capital letter ("a *category C* item", "*cat
     D*"): the column the word names (or starts) whose cells are that letter keeps them."""
+    excluded: frozenset[str] = frozenset()
+    """The words of the rows it leaves out (:data:`_EXCLUDING`): they filter no row in,
+    and the rows whose cells hold them are not kept."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -742,6 +754,7 @@ class _Question:
             f" {_phrase(question[:_CONDITION_CHARS])} ",
             _Difference.of(question[:_CONDITION_CHARS]), span,
             tuple((m[1].lower(), m[2]) for m in _GRADED.finditer(question[:_CONDITION_CHARS])),
+            frozenset().union(*(_words(m[1]) for m in _EXCLUDING.finditer(bare))),
         )  # fmt: skip
 
     @property
@@ -807,6 +820,11 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
         else ("max" if asked.direction > 0 else "min") if asked.direction
         else "count" if counting else None
     )  # fmt: skip
+    # "Difference in total flight hours between G-TBRA and G-TBRK": each side's, then apart
+    if view.apart is not None and column is not None:
+        apart = view.between("mean" if kind == "mean" else "sum", column)
+        if apart is not None:
+            return apart
     # (asked for nothing computed, "the price per unit" is no group)
     if by is not None and column != by[0] and kind is not None:
         grouped = view.per_group(*by, kind, column, extreme)
@@ -928,6 +946,11 @@ class _View:
     joined: Mapping[int, str] = dataclasses.field(default_factory=dict)
     """The columns another table of the file filters, and what chose their values there
     (``Engineer ID``: "Depot Preston")."""
+    excluded: Mapping[int, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """The columns whose cells left rows out, and those cells ("Status not Cancelled")."""
+    apart: tuple[int, pd.Series, pd.Series] | None = None
+    """The column whose values the question sets apart ("between G-TBRA and G-TBRK"), and
+    the rows of each side."""
 
     @classmethod
     def of(
@@ -942,7 +965,7 @@ class _View:
         naming = set().union(*map(_column_words, names))
         # what every row is ("How many airports are there?" of airports.csv) filters none
         titled = _words(PurePath(filename).stem)
-        said = {t for t in asked.wanted - naming - titled if _filtering(t)}
+        said = {t for t in asked.wanted - naming - titled - asked.excluded if _filtering(t)}
         # but one that is whole cells of some rows only sorts them ("AOG" requests of
         # ``aog_requests.json``, whose priority is "AOG", "Critical" or "Routine")
         said |= {t for t in asked.wanted & titled - naming if _filtering(t) and _sorts(frame, t)}
@@ -980,7 +1003,12 @@ class _View:
             # no access", not "Aborted - safety"); else any ("North", "South")
             together = frame[c].map(lambda cell, w=words: w <= _words(str(cell)))
             keep &= together if len(words) > 1 and together.any() else holds
-        if filters and not keep.any():
+        excluded: dict[int, tuple[str, ...]] = {}
+        for c, words in _filters(frame, {t for t in asked.excluded if _filtering(t)}).items():
+            out = frame[c].map(lambda cell, w=words: _holds(str(cell), w, ()))
+            excluded[c] = tuple(frame[c][out].unique())
+            keep &= ~out
+        if (filters or excluded) and not keep.any():
             return None
         summary = frame.apply(lambda cells: cells.map(lambda c: str(c).lower() in _SUMMARY_CELLS))
         counted = ~summary.any(axis=1)
@@ -1010,7 +1038,10 @@ class _View:
         others = {c: v for c, v in numeric.items() if c not in compared and c != absent}
         # "How many penguins have no culmen length?": not of the culmen's depth
         gone = names[absent] if absent is not None else ""
-        asking = frozenset(t for t in asked.asking if not _names(gone, frozenset({t})))
+        # nor is it of the rows left out ("not counting cancelled *lines*": not ``Line``)
+        asking = frozenset(
+            t for t in asked.asking - asked.excluded if not _names(gone, frozenset({t}))
+        )
         # what the question lists names no measure when another word does ("In which
         # year were the most miles driven?": ``miles``, its row's year)
         if _named(names, others, asking - asked.listing) is not None:
@@ -1024,6 +1055,8 @@ class _View:
         else:
             totals = set()
         target = _named(names, others, asking)
+        if target is None and asked.counting:  # "How many kg ...": the quantity in kg
+            target = _measured_in(names, others, filters)
         difference = asked.difference
         pair = _differed(names, others, difference, asking) if difference else None
         months = (
@@ -1067,6 +1100,7 @@ class _View:
             frame, names, filters, keep, counted, numeric, target, column, explained, compared,
             matched, named_here, absent, bool(totals),
             next(((c, *asked.span) for c in spanned), None) if asked.span else None, joined,
+            excluded, _apart(frame, difference) if pair is None and difference else None,
         )  # fmt: skip
 
     @property
@@ -1090,6 +1124,7 @@ class _View:
                 continue
             named = all(str(v).lower().startswith(f"{self.names[c].lower()} ") for v in shown)
             found.append(said if named else f"{self.names[c]} {said}")  # "Store 17"
+        found += [f"{self.names[c]} not {' or '.join(v)}" for c, v in self.excluded.items()]
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]
         absent = [] if self.absent is None else [f"{self.names[self.absent]} {self.empty}"]
         return ", ".join(found + compared + absent)
@@ -1315,6 +1350,28 @@ class _View:
         nearest = "lowest" if lowest else "highest"
         return _Answer("none", (int(best),), column, shown, self.scope, self.total, nearest=nearest)
 
+    def between(self, kind: str, column: int) -> _Answer | None:
+        """``kind`` ("sum" or "mean") of ``column`` over each side's rows kept, and the
+        first side's less the second's; None when a side keeps no row."""
+        if self.apart is None:
+            return None
+        by, first, second = self.apart
+        values, places = self.numeric[column]
+        kept = (self.keep & self.counted)[values.index]
+        sides = [values[kept & side[values.index]] for side in (first, second)]
+        if any(side.empty for side in sides):
+            return None
+        computed = [float(getattr(side, kind)()) for side in sides]
+        shown = [
+            f"{' or '.join(self.frame[by][side.index].unique())} {_format(v, places, kind)}"
+            for side, v in zip(sides, computed, strict=True)
+        ]
+        value = _format(computed[0] - computed[1], places, kind)
+        rows = tuple(int(i) for i in sorted({*sides[0].index, *sides[1].index}))
+        return _Answer(
+            "between", rows, column, value, self.scope, len(rows), values=(*shown, kind), by=by
+        )
+
     def compute(self, kind: str, column: int) -> _Answer | None:
         """``kind`` ("sum", "mean", "median", "std", "max" or "min") of ``column`` over
         the rows kept (a standard deviation, of a sample, over two at least)."""
@@ -1334,6 +1391,27 @@ class _View:
             shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values))
+
+
+def _apart(frame: pd.DataFrame, difference: _Difference) -> tuple[int, pd.Series, pd.Series] | None:
+    """The column whose cells the two sides of a difference no pair of columns makes say
+    ("between G-TBRA and G-TBRK": ``Registration``), and the rows of each side; None when
+    they are not cells of one column."""
+    sides = [
+        _filters(frame, {w for w in words if _filtering(w)})
+        for words in (difference.first, difference.second)
+    ]
+    if (
+        difference.sign
+        or any(len(side) != 1 for side in sides)
+        or sides[0].keys() != sides[1].keys()
+    ):
+        return None  # (a sign: one column set against another, "vs budget")
+    (column,) = sides[0]
+    first, second = (
+        frame[column].map(lambda cell, w=side[column]: _holds(str(cell), w, ())) for side in sides
+    )
+    return None if (first & second).any() else (column, first, second)
 
 
 def _differed(
@@ -1425,6 +1503,24 @@ def _subtracted(
     values = (first - second).dropna()
     values = values.abs() if difference.sign == 0 else values * difference.sign
     return values, max(first_places, second_places)
+
+
+_UNIT_COLUMNS = frozenset({"unit", "uom"})
+_QUANTITY_COLUMNS = frozenset({"quantity", "qty"})
+
+
+def _measured_in(
+    names: list[str], numeric: Mapping[int, object], filters: Mapping[int, frozenset[str]]
+) -> int | None:
+    """The numeric column counted in the unit a question filters ("How many *kg* of Fresh
+    meat ...": ``Quantity`` of the rows whose ``Unit`` is "KG"): the one named for a
+    quantity, else the one just before the column of units, as exports place them."""
+    units = [c for c in filters if _column_words(names[c]) & _UNIT_COLUMNS]
+    if not units:
+        return None
+    named = [c for c in numeric if _column_words(names[c]) & _QUANTITY_COLUMNS]
+    before = units[0] - 1
+    return named[0] if len(named) == 1 else before if before in numeric else None
 
 
 def _condition_column(
@@ -1748,6 +1844,13 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     column = answer.label or (
         _column_names(table.header)[answer.column] if answer.column >= 0 else ""
     )
+    if answer.kind == "between":
+        *sides, kind = answer.values
+        label = "" if kind == "sum" and answer.label else f"{_GROUP_LABELS[kind]} "
+        return [
+            (f"Difference in {label}{column}{scope}, {' less '.join(sides)}: {answer.value} "
+             f"({source}{some}) ", *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
         if answer.extreme:

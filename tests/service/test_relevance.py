@@ -67,7 +67,8 @@ def _content(answer: dict) -> str:
 def test_a_question_no_file_answers_cites_nothing_and_says_so(client: httpx.Client) -> None:
     answer = ask(client, "What is the capital of Australia?")
     assert _cited(answer) == []
-    assert _content(answer) == NO_MATCH.format(workspace="default")
+    said = NO_MATCH.format(workspace="default") + ' No file mentions "Australia".'
+    assert _content(answer) == said, "and the name no file knows, as the question writes it"
     assert _content(answer).startswith("Nothing in the files of workspace 'default' answers")
     assert answer["perception_usage"] is None
 

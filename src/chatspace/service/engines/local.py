@@ -27,6 +27,7 @@ answer is streamed a few words per chunk.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -142,6 +143,20 @@ def _limit(content: str, request: ChatCompletionRequest) -> tuple[str, str]:
     return content, finish
 
 
+def _no_match(request: ChatCompletionRequest, retrieval: Retrieval) -> str:
+    """:data:`NO_MATCH`, then the names of the question that no file says, as it writes
+    them: what to check, or to spell otherwise ("No file mentions "Marseille".")."""
+    said = [_as_written(retrieval.question, word) for word in retrieval.unknown]
+    words = " or ".join(f'"{word}"' for word in dict.fromkeys(said))
+    missing = f" No file mentions {words}." if words else ""
+    return NO_MATCH.format(workspace=request.workspace) + missing
+
+
+def _as_written(question: str, word: str) -> str:
+    found = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", question, re.I)
+    return found.group() if found else word
+
+
 def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]:
     """The ``n`` choices of the local engine's answer."""
     n = request.n or 1
@@ -150,7 +165,7 @@ def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]
     for i in range(n):
         composed = _compose(LEADS[(offset + i) % len(LEADS)], retrieval)
         # no passage, or none with a quote that says something
-        full, annotations = composed or (NO_MATCH.format(workspace=request.workspace), ())
+        full, annotations = composed or (_no_match(request, retrieval), ())
         content, finish = _limit(full, request)
         kept = tuple(a for a in annotations if a.end_index <= len(content))
         choices.append(Choice(content, finish, kept))

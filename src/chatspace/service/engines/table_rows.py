@@ -142,7 +142,14 @@ from chatspace.service.retrieval.tables import (
     number,
     rows_of,
 )
-from chatspace.service.retrieval.terms import CALENDAR, MONTH_CUTS, MONTHS, WEEKDAYS
+from chatspace.service.retrieval.terms import (
+    CALENDAR,
+    MONTH_CUTS,
+    MONTHS,
+    WEEKDAYS,
+    month_cut,
+    month_number,
+)
 from chatspace.types import FileCitation
 
 if TYPE_CHECKING:
@@ -572,7 +579,7 @@ def _names(column: str, terms: frozenset[str]) -> int:
         or _root(t) in roots
         or (len(_root(t)) >= _STEMMED and any(w.startswith(_root(t)) for w in words))
         or any(t.startswith(a) for a in cut)
-        or (t in MONTHS and t[:3] in words)
+        or (t in MONTHS and month_cut(t) in words)
     )
 
 
@@ -969,7 +976,7 @@ class _View:
         # but one that is whole cells of some rows only sorts them ("AOG" requests of
         # ``aog_requests.json``, whose priority is "AOG", "Critical" or "Routine")
         said |= {t for t in asked.wanted & titled - naming if _filtering(t) and _sorts(frame, t)}
-        cuts = {m[:3] for m in asked.months} | {c for w in said for c in WEEKDAYS.get(w, ())}
+        cuts = {month_cut(m) for m in asked.months} | {c for w in said for c in WEEKDAYS.get(w, ())}
         filters = _filters(frame, said | cuts)
         before = _filters(frame, {t for t in asked.earlier - naming if _filtering(t)})
         filters |= {c: words for c, words in before.items() if c not in filters}
@@ -1448,10 +1455,7 @@ def _month_columns(
     """The numeric columns of a sheet of months ("Jan" to "Dec", three at least) that a
     question which names none of them totals: those of the quarter it says ("Q3": "Jul",
     "Aug", "Sep"), else all of them."""
-    months = {
-        c: MONTHS.get(n.strip().lower()) or MONTH_CUTS.get(n.strip().lower())
-        for c, n in enumerate(names)
-    }
+    months = {c: month_number(n) for c, n in enumerate(names)}
     found = tuple(c for c in numeric if months.get(c))
     if len(found) < _MONTH_COLUMNS:
         return ()

@@ -80,8 +80,6 @@ from chatspace._wire import SENTENCE_PATTERN
 from .tables import DATES
 from .terms import (
     ASKS_EFFECT,
-    MONTH_CUTS,
-    MONTHS,
     calls_in,
     flags_in,
     gives_value,
@@ -90,6 +88,7 @@ from .terms import (
     holds_identifier,
     is_identifier,
     keyword_values,
+    month_number,
     opens_entry,
     opens_parameter,
     options_in,
@@ -473,7 +472,7 @@ def months_in(text: str) -> frozenset[int]:
     found = {int(m[1]) for m in _ISO_MONTH.finditer(text)}
     for m in _CAPITALISED.finditer(text):
         word = m.group().lower()
-        month = MONTHS.get(word) or MONTH_CUTS.get("sep" if word == "sept" else word)
+        month = month_number(word)
         if month is None or (word == "may" and not _beside_number(text, m.start(), m.end())):
             continue
         found.add(month)

@@ -106,6 +106,7 @@ from .terms import (
     holds_option,
     holds_phrase,
     is_identifier,
+    month_cut,
     options_in,
     parameters_in,
     search_terms,
@@ -331,6 +332,8 @@ class Retrieval:
     searched: bool = False
     """Whether the workspace had files to search (an answer without passages then means
     that none was relevant, not that there was nothing to look in)."""
+    unknown: tuple[str, ...] = ()
+    """The names the question writes that no file says (:attr:`Ranking.unknown`)."""
     tables: tuple[Passage, ...] = ()
     """The other passages of the tables among ``passages`` (:func:`_rest_of_tables`), when
     the question (or the turns a follow-up continues) asks for a computation: the local
@@ -605,8 +608,9 @@ def searched_terms(terms: Sequence[str], counts: Sequence[int], passages: int) -
 @dataclass(frozen=True, slots=True)
 class _Lexical:
     coverage: dict[int, float]
-    unknown_names: bool
-    """Whether the question names something no passage of the workspace contains."""
+    unknown: tuple[str, ...]
+    """The names the question writes that no passage of the workspace, nor a file's name,
+    contains."""
     covers: dict[int, list[tuple[frozenset[str], float]]] = field(default_factory=dict)
     """For each candidate, the stems and the share of the question of each term it covers."""
     lacking: frozenset[int] = frozenset()
@@ -656,12 +660,8 @@ def _lexical(
     covers: dict[int, list[tuple[frozenset[str], float]]] = {pid: [] for pid in tokens}
     total = computing = 0.0
     # (only a question that asks for a computation reads them so)
-    table = {
-        pid
-        for pid, p in rows
-        if query.computing and (_rows_of_a_table(p) or block_header(p.text) is not None)
-    }
-    unknown = False
+    table = {pid for pid, p in rows if query.computing and _tabular(p)}
+    unknown: list[str] = []
     lacking: set[int] = set()
     rare = RARE_NAME_SHARE * (weights.passages or 0)
     for term, share, df in zip(query.terms, weights.shares, weights.counts, strict=True):
@@ -674,7 +674,7 @@ def _lexical(
         whole = {pid: not identifier or holds_identifier(p.text, term) for pid, p in rows}
         nowhere = df == 0 or not any(whole.values())
         if nowhere and (term in query.names - query.roles or identifier):
-            unknown |= _no_file_named(conn, where, term)
+            unknown += [term] if _no_file_named(conn, where, term) else []
         total += share
         asks = term in query.computing
         computing += share if asks else 0.0
@@ -690,17 +690,17 @@ def _lexical(
             elif required:
                 lacking.add(pid)
     if not total:
-        return _Lexical(dict.fromkeys(covered, 0.0), unknown)
+        return _Lexical(dict.fromkeys(covered, 0.0), tuple(unknown))
     rows_only = total - computing
     of = {pid: rows_only if rows_only and pid in table else total for pid in covered}
     coverage = {pid: c / of[pid] for pid, c in covered.items()}
     shares = {pid: [(s, share / of[pid]) for s, share in found] for pid, found in covers.items()}
-    return _Lexical(coverage, unknown, shares, stems=stems, lacking=frozenset(lacking))
+    return _Lexical(coverage, tuple(unknown), shares, frozenset(lacking), stems)
 
 
 @cache
 def _cut_month(month: str) -> re.Pattern[str]:
-    return re.compile(rf"\b{month[:3]}\b", re.I)
+    return re.compile(rf"\b{month_cut(month)}\b", re.I)
 
 
 def _names_a_column(p: Passage, terms: Sequence[str]) -> bool:
@@ -723,6 +723,11 @@ def _rows_of_a_table(p: Passage) -> bool:
     """Whether ``p`` is a block of a table's rows (a sheet, a CSV, a Parquet file): its
     locations count rows (:mod:`.tables`)."""
     return header_start(p.text, p.locations) is not None
+
+
+def _tabular(p: Passage) -> bool:
+    """Whether ``p`` is a block of a table's rows, a sheet's or a document's."""
+    return _rows_of_a_table(p) or block_header(p.text) is not None
 
 
 def _tables_meant(
@@ -1010,6 +1015,9 @@ class Ranking:
 
     passages: tuple[Passage, ...] = ()
     cited: int = 0
+    unknown: tuple[str, ...] = ()
+    """The names the question writes that no file says (:attr:`_Lexical.unknown`): what
+    an answer without passages tells the user ("No file mentions "Marseille".")."""
 
 
 def rank(
@@ -1066,11 +1074,11 @@ def rank(
             rows += near.passages
     if not rows:
         return Ranking()
-    lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, False)
+    lexical = _lexical(conn, text, query, weights, rows, where) if terms else _Lexical({}, ())
     # a question about something the files do not know: nothing is relevant
     unknown = (
         relevance > 0
-        and (lexical.unknown_names or _unknown_spelling(query, rows))
+        and (bool(lexical.unknown) or _unknown_spelling(query, rows))
         and not _names_a_file(conn, where, rows, query)
     )
     titled = _titled(conn, text, query, weights.shares, {p.file_id for _, p in rows})
@@ -1115,7 +1123,7 @@ def rank(
         for r in ranked[: scope.top_k]
     )
     cited = 0 if unknown else sum(1 for r in ranked[: scope.top_k] if not r.below)
-    return Ranking(best, cited)
+    return Ranking(best, cited, lexical.unknown)
 
 
 def search(
@@ -1188,6 +1196,7 @@ def retrieve(
         below=found.passages[found.cited :],
         weights=tuple(weights.shares),
         searched=bool(found.passages) or _has_files(conn, where),
+        unknown=found.unknown,
         tables=_rest_of_tables(conn, index.text, where, passages) if computes else (),
     )
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from .locations import Mark
-from .terms import MONTH_CUTS, MONTHS
+from .terms import month_number
 
 __all__ = [
     "COMPUTATIONS",
@@ -390,7 +390,7 @@ def dates_in(text: str) -> tuple[str, ...]:
             found.append(m["iso"])
             continue
         day, month, year = (m["d1"], m["m1"], m["y1"]) if m["d1"] else (m["d2"], m["m2"], m["y2"])
-        number = MONTHS.get(month.lower()) or MONTH_CUTS.get(month.lower())
+        number = month_number(month)
         if number is not None and 0 < int(day) <= 31:
             found.append(f"{year}-{number:02d}-{int(day):02d}")
     return tuple(found)

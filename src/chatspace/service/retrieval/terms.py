@@ -36,6 +36,8 @@ __all__ = [
     "holds_phrase",
     "is_identifier",
     "keyword_values",
+    "month_cut",
+    "month_number",
     "opens_entry",
     "opens_parameter",
     "options_in",
@@ -70,9 +72,26 @@ _MONTH_NAMES = (
 )  # fmt: skip
 MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
 """The months' names, lowercased, and their numbers."""
-MONTH_CUTS = {name[:3]: number for name, number in MONTHS.items()}
+
+
+def month_cut(month: str) -> str:
+    """A month's name as tables and people cut it: "march" is "mar" (``Mar``, "6 Mar
+    2024")."""
+    return month[:3]
+
+
+MONTH_CUTS = {month_cut(name): number for name, number in MONTHS.items()}
 """The months' names as tables and people cut them ("Sep", "6 Jan 2024"), and their
 numbers."""
+
+
+def month_number(word: str) -> int | None:
+    """The number of the month ``word`` names, whole or cut ("March", "Mar", "Sept");
+    None for another word."""
+    word = word.strip().lower()
+    return MONTHS.get(word) or MONTH_CUTS.get("sep" if word == "sept" else word)
+
+
 WEEKDAYS = {
     "monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",),
     "thursday": ("thu", "thur", "thurs"), "friday": ("fri",), "saturday": ("sat",),

@@ -1,54 +1,17 @@
 """Office files and questions a helper wrote in session 47 without seeing the service's code
 (held out: measured before any rule they could teach). ``python set2.py DIR`` writes DIR/files
 and DIR/questions.jsonl, the same bytes on every run."""
-import os, re, io, csv, json, random, sys, zipfile, datetime as dt
+import os, csv, random, sys, datetime as dt
 os.environ["SOURCE_DATE_EPOCH"] = "1714550400"  # 2024-05-01
 import numpy as np
 import pandas as pd
+from _common import (add_slide, addq, avg_alts, norm, out_files, plain, plain_bullets, question_problems, save_doc,
+                     slide_table, stamped, text_of, unique_arg, write_questions)
 
 BASE = sys.argv[1]
-OUT = os.path.join(BASE, "files")
-os.makedirs(OUT, exist_ok=True)
-rng = np.random.default_rng(47)
-rnd = random.Random(47)
+p = out_files(BASE)
+rng, rnd = np.random.default_rng(47), random.Random(47)
 FIXED_DT = dt.datetime(2024, 5, 1, 9, 0, 0)
-
-def p(name):
-    return os.path.join(OUT, name)
-
-def plain(x):
-    """number -> plain string without thousands separators"""
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    x = float(x)
-    if x.is_integer():
-        return str(int(x))
-    return repr(round(x, 4))
-
-def avg_alts(m):
-    alts = [f"{m:.2f}", f"{m:.1f}"]
-    return list(dict.fromkeys(alts))
-
-def normalize_zip(path):
-    """Rewrite an OOXML zip with fixed timestamps (entries and docProps/core.xml)."""
-    with zipfile.ZipFile(path) as z:
-        items = [(i.filename, z.read(i.filename)) for i in z.infolist()]
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in items:
-            if name == "docProps/core.xml":
-                data = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?",
-                              b"2024-05-01T09:00:00Z", data)
-            zi = zipfile.ZipInfo(name, date_time=(2024, 5, 1, 9, 0, 0))
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            zi.external_attr = 0o644 << 16
-            z.writestr(zi, data)
-    with open(path, "wb") as f:
-        f.write(buf.getvalue())
-
-Q = []  # questions
-def addq(kind, file, q, expect):
-    Q.append({"kind": kind, "file": file, "q": q, "expect": [str(e) for e in expect]})
 
 # ---------------------------------------------------------------- reportlab
 from reportlab import rl_config
@@ -245,12 +208,7 @@ for i, c in enumerate(codes):
                   "Amount": int(rnd.randrange(3000, 250000, 50)), "Status": rnd.choice(statuses)})
 df4b = pd.DataFrame(rows4)
 
-d = Document()
-d.core_properties.created = FIXED_DT
-d.core_properties.modified = FIXED_DT
-d.core_properties.last_printed = FIXED_DT
-d.core_properties.author = "Capital Planning Office"
-d.core_properties.title = "FY24 Capex Budget Review"
+d = stamped(Document(), FIXED_DT, author="Capital Planning Office", title="FY24 Capex Budget Review")
 d.add_heading("FY24 Capital Expenditure Budget Review", 0)
 d.add_paragraph("Prepared by the Capital Planning Office for the Investment Steering Committee, April 2024.")
 d.add_heading("1. Summary", 1)
@@ -290,17 +248,11 @@ for i, r in enumerate(df4b.itertuples()):
     for j, v in enumerate([r.Line, r.Asset, r.Owner, r.CostCentre, f"{r.Amount:,}", r.Status]):
         tb2.cell(i + 1, j).text = v
 d.add_paragraph("Deferred items will be re-submitted in the FY25 planning round, which opens on 2 September 2024.")
-d.save(p(F4))
-normalize_zip(p(F4))
+save_doc(d, p(F4), FIXED_DT)
 
 # ============ File 5: DOCX policy ===========================================
 F5 = "travel_and_expenses_policy_v3.docx"
-d = Document()
-d.core_properties.created = FIXED_DT
-d.core_properties.modified = FIXED_DT
-d.core_properties.last_printed = FIXED_DT
-d.core_properties.author = "Group Finance"
-d.core_properties.title = "Travel and Expenses Policy v3.0"
+d = stamped(Document(), FIXED_DT, author="Group Finance", title="Travel and Expenses Policy v3.0")
 d.add_heading("Travel and Expenses Policy (Version 3.0)", 0)
 d.add_paragraph("Effective date: 1 July 2024. Policy owner: Head of Group Finance Operations.")
 policy = [
@@ -334,8 +286,7 @@ for h, paras in policy:
     d.add_heading(h, 1)
     for t in paras:
         d.add_paragraph(t)
-d.save(p(F5))
-normalize_zip(p(F5))
+save_doc(d, p(F5), FIXED_DT)
 
 # ============ File 6: XLSX =================================================
 from openpyxl import Workbook
@@ -356,10 +307,7 @@ df6 = pd.DataFrame(rows6)
 for col in ["pH", "Turbidity", "DO", "Nitrate", "Temp"]:
     mask = rng.random(len(df6)) < 0.07
     df6.loc[mask, col] = np.nan
-wb = Workbook()
-wb.properties.created = FIXED_DT
-wb.properties.modified = FIXED_DT
-wb.properties.creator = "Catchment Monitoring Team"
+wb = stamped(Workbook(), FIXED_DT, creator="Catchment Monitoring Team")
 ws = wb.active
 ws.title = "Readings"
 h6 = ["Date", "Site", "pH", "Turbidity (NTU)", "Dissolved O2 (mg/L)", "Nitrate (mg/L)", "Water Temp (°C)"]
@@ -387,12 +335,11 @@ for s in sites6:
     ws2.append([s] + [float(piv.loc[s, m_]) for m_ in ["Jan", "Feb", "Mar", "Apr"]])
 ws2.append([])
 ws2.append(["Blank cells in the Readings sheet indicate a failed probe or a sample not taken; they are excluded from the means."])
-wb.save(p(F6))
-normalize_zip(p(F6))
+save_doc(wb, p(F6), FIXED_DT)
 
 # ============ File 7: PPTX ==================================================
 from pptx import Presentation
-from pptx.util import Inches, Pt as PPt
+from pptx.util import Inches
 F7 = "q3_2024_fulfilment_review.pptx"
 dcs = ["Rotterdam", "Duisburg", "Lyon", "Milan North", "Poznan", "Barcelona", "Dublin", "Aarhus"]
 orders = rng.integers(42000, 260000, 8)
@@ -400,48 +347,24 @@ ontime = rng.uniform(88.0, 99.0, 8).round(1)
 returns_ = (orders * rng.uniform(0.012, 0.045, 8)).astype(int)
 pick = rng.uniform(1.4, 4.2, 8).round(2)
 df7 = pd.DataFrame({"DC": dcs, "Orders": orders, "OnTime": ontime, "Returns": returns_, "Pick": pick})
-prs = Presentation()
-prs.core_properties.created = FIXED_DT
-prs.core_properties.modified = FIXED_DT
-prs.core_properties.last_printed = FIXED_DT
-prs.core_properties.author = "European Fulfilment Operations"
-s = prs.slides.add_slide(prs.slide_layouts[0])
-s.shapes.title.text = "Q3 2024 Fulfilment Review"
-s.placeholders[1].text = "European Fulfilment Operations | Prepared for the Operations Council, 8 October 2024"
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Quarter highlights"
-bullets1 = ["Network volume grew 11% year on year, driven by the back-to-school peak",
-            "Carrier capacity was tight in August; spot rates peaked at 23% above contract",
-            "Two new automated packing lines went live at Rotterdam in July",
-            "Damaged-in-transit claims fell to 0.31% of shipments"]
-tf = s.placeholders[1].text_frame
-tf.text = bullets1[0]
-for b in bullets1[1:]:
-    tf.add_paragraph().text = b
-s = prs.slides.add_slide(prs.slide_layouts[5])
-s.shapes.title.text = "Performance by distribution centre, Q3 2024"
-shape = s.shapes.add_table(len(df7) + 1, 5, Inches(0.5), Inches(1.6), Inches(9), Inches(4.2))
-tt = shape.table
-for j, h in enumerate(["Distribution Centre", "Orders Shipped", "On-Time Rate (%)", "Returns", "Avg Pick Time (min)"]):
-    tt.cell(0, j).text = h
-for i, r in enumerate(df7.itertuples()):
-    for j, v in enumerate([r.DC, f"{r.Orders:,}", f"{r.OnTime:.1f}", f"{r.Returns:,}", f"{r.Pick:.2f}"]):
-        tt.cell(i + 1, j).text = v
-        for para in tt.cell(i + 1, j).text_frame.paragraphs:
-            for run in para.runs:
-                run.font.size = PPt(14)
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Priorities for Q4"
-bullets2 = ["Target on-time rate for Q4 is 96.5% across the network",
-            "WMS go-live at Duisburg scheduled for 18 November 2024",
-            "Recruit 140 seasonal associates for the peak, mainly in Poznan and Lyon",
-            "Renegotiate the Iberian parcel contract before it expires on 31 January 2025"]
-tf = s.placeholders[1].text_frame
-tf.text = bullets2[0]
-for b in bullets2[1:]:
-    tf.add_paragraph().text = b
-prs.save(p(F7))
-normalize_zip(p(F7))
+prs = stamped(Presentation(), FIXED_DT, author="European Fulfilment Operations")
+s = add_slide(prs, 0, "Q3 2024 Fulfilment Review",
+              "European Fulfilment Operations | Prepared for the Operations Council, 8 October 2024")
+s = add_slide(prs, 1, "Quarter highlights")
+plain_bullets(s, ["Network volume grew 11% year on year, driven by the back-to-school peak",
+                  "Carrier capacity was tight in August; spot rates peaked at 23% above contract",
+                  "Two new automated packing lines went live at Rotterdam in July",
+                  "Damaged-in-transit claims fell to 0.31% of shipments"])
+s = add_slide(prs, 5, "Performance by distribution centre, Q3 2024")
+slide_table(s, ["Distribution Centre", "Orders Shipped", "On-Time Rate (%)", "Returns", "Avg Pick Time (min)"],
+            [[r.DC, f"{r.Orders:,}", f"{r.OnTime:.1f}", f"{r.Returns:,}", f"{r.Pick:.2f}"] for r in df7.itertuples()],
+            (Inches(0.5), Inches(1.6), Inches(9), Inches(4.2)), 14)
+s = add_slide(prs, 1, "Priorities for Q4")
+plain_bullets(s, ["Target on-time rate for Q4 is 96.5% across the network",
+                  "WMS go-live at Duisburg scheduled for 18 November 2024",
+                  "Recruit 140 seasonal associates for the peak, mainly in Poznan and Lyon",
+                  "Renegotiate the Iberian parcel contract before it expires on 31 January 2025"])
+save_doc(prs, p(F7), FIXED_DT)
 
 # ============ File 8: TSV survey ============================================
 F8 = "staff_pulse_survey_2024.tsv"
@@ -477,12 +400,6 @@ with open(p(F8), "w", newline="", encoding="utf-8") as f:
         w.writerow([r.respondent_id, r.department, f"{r.tenure_years:.1f}", r.satisfaction, r.comment])
 
 # ================================================================ questions
-def unique_argmax(series, labels, largest=True):
-    s = pd.Series(series.values, index=labels)
-    v = s.max() if largest else s.min()
-    assert (s == v).sum() == 1, "tie"
-    return s.idxmax() if largest else s.idxmin()
-
 # ---- lookups (14)
 r = df1.set_index("Region")
 addq("lookup", F1, "opex for Iberia in 2023?", [plain(r.loc["Iberia", "Opex"])])
@@ -517,12 +434,12 @@ addq("lookup", F8, "tenure for respondent R-0042?", [f"{t42:.1f}"] + ([str(int(t
 # ---- aggregates (12)
 addq("aggregate", F1, "avg number of employees per region at year end 2023?", avg_alts(df1.Employees.mean()))
 addq("aggregate", F1, "which region had the lowest net revenue",
-     [unique_argmax(df1.NetRevenue, df1.Region, largest=False)])
+     [unique_arg(df1.NetRevenue, df1.Region, largest=False)])
 addq("aggregate", F2, "how many vendors are High risk tier in the Q2 register?", [plain((df2.Tier == "High").sum())])
-addq("aggregate", F3, "which sequencer processed the most samples?", [unique_argmax(df3.Samples, df3.Instrument)])
+addq("aggregate", F3, "which sequencer processed the most samples?", [unique_arg(df3.Samples, df3.Instrument)])
 addq("aggregate", F4, "total H1 2024 budget across all workstreams (EUR k)", [plain(df4a.H1B.sum())])
 over = df4a.H2A - df4a.H2B
-addq("aggregate", F4, "which workstream has the biggest H2 overspend vs budget?", [unique_argmax(over, df4a.Workstream)])
+addq("aggregate", F4, "which workstream has the biggest H2 overspend vs budget?", [unique_arg(over, df4a.Workstream)])
 addq("aggregate", F4, "sum of line items for cost centre CC-520?", [plain(df4b[df4b.CostCentre == "CC-520"].Amount.sum())])
 addq("aggregate", F6, "average nitrate at Millrace Weir jan-apr", avg_alts(df6[df6.Site == "Millrace Weir"].Nitrate.mean()))
 addq("aggregate", F6, "how many Alder Bridge readings had pH below 7?",
@@ -553,67 +470,10 @@ for q_, _ in NONE:
     addq("none", None, q_, [])
 
 # ================================================================ read-back verification
-from pypdf import PdfReader
-import openpyxl
-from docx import Document as DocR
-from pptx import Presentation as PrsR
-
-def text_of(fn):
-    path = p(fn)
-    if fn.endswith(".pdf"):
-        return "\n".join(pg.extract_text() or "" for pg in PdfReader(path).pages)
-    if fn.endswith(".docx"):
-        dd = DocR(path)
-        parts = [pp.text for pp in dd.paragraphs]
-        for tb_ in dd.tables:
-            for row in tb_.rows:
-                parts.append("\t".join(c.text for c in row.cells))
-        return "\n".join(parts)
-    if fn.endswith(".xlsx"):
-        wbr = openpyxl.load_workbook(path)
-        parts = []
-        for wsr in wbr.worksheets:
-            for row in wsr.iter_rows(values_only=True):
-                parts.append("\t".join("" if c is None else (c.strftime("%Y-%m-%d") if hasattr(c, "strftime") else str(c)) for c in row))
-        return "\n".join(parts)
-    if fn.endswith(".pptx"):
-        parts = []
-        for sl in PrsR(path).slides:
-            for sh in sl.shapes:
-                if sh.has_text_frame:
-                    parts.append(sh.text_frame.text)
-                if getattr(sh, "has_table", False) and sh.has_table:
-                    for row in sh.table.rows:
-                        parts.append("\t".join(c.text for c in row.cells))
-        return "\n".join(parts)
-    return open(path, encoding="utf-8").read()
-
-def norm(s):
-    s = re.sub(r"(?<=\d),(?=\d{3})", "", s)
-    return re.sub(r"\s+", " ", s).lower()
-
 files = [F1, F2, F3, F4, F5, F6, F7, F8]
-TEXT = {fn: norm(text_of(fn)) for fn in files}
-problems = []
-for q in Q:
-    if q["kind"] in ("lookup", "prose"):
-        if not any(norm(e) in TEXT[q["file"]] for e in q["expect"]):
-            problems.append(("missing", q["q"], q["expect"]))
-for q_, terms in NONE:
-    for term in terms:
-        for fn in files:
-            if term.lower() in TEXT[fn]:
-                problems.append(("none-term-present", term, fn))
+TEXT = {fn: norm(text_of(p(fn))) for fn in files}
+problems = question_problems(files, TEXT, NONE, file_checks=False)  # the none terms hold no regex characters
 
-for i, q in enumerate(Q, 1):
-    q["id"] = f"k{i:02d}"
-with open(os.path.join(BASE, "questions.jsonl"), "w") as f:
-    for q in Q:
-        f.write(json.dumps({"id": q["id"], "file": q["file"], "kind": q["kind"], "q": q["q"],
-                            "expect": q["expect"]}, ensure_ascii=False) + "\n")
-
-from collections import Counter
-print("counts:", dict(Counter(q["kind"] for q in Q)), "total", len(Q))
-print("problems:", problems if problems else "none")
+write_questions(BASE, "k", problems)
 for fn in files:
     print(fn, len(TEXT[fn]), "chars extracted")

@@ -11,87 +11,18 @@ results (Parquet).
 Kinds: lookup, aggregate, prose and none as in set 2, plus "paraphrase": a prose fact asked in
 the user's own words (the question shares no content word with the sentence that answers it;
 checked below)."""
-import os, re, io, csv, json, random, sys, zipfile, datetime as dt
+import os, csv, random, sys, datetime as dt
 os.environ["SOURCE_DATE_EPOCH"] = "1748854800"  # 2025-06-02 09:00 UTC
 import numpy as np
 import pandas as pd
+from _common import (Q, add_slide, addq, avg_alts, date_alts, int_alts, money_alts, norm, notes, out_files,
+                     plain, plain_bullets, question_problems, save_doc, slide_table, stamped, text_of, unique_arg,
+                     write_questions, write_text)
 
 BASE = sys.argv[1]
-OUT = os.path.join(BASE, "files")
-os.makedirs(OUT, exist_ok=True)
-rng = np.random.default_rng(48)
-rnd = random.Random(48)
+p = out_files(BASE)
+rng, rnd = np.random.default_rng(48), random.Random(48)
 FIXED_DT = dt.datetime(2025, 6, 2, 9, 0, 0)
-
-
-def p(name):
-    return os.path.join(OUT, name)
-
-
-def plain(x):
-    """number -> plain string without thousands separators"""
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    x = float(x)
-    if x.is_integer():
-        return str(int(x))
-    return repr(round(x, 4))
-
-
-def int_alts(n):
-    n = int(n)
-    return list(dict.fromkeys([f"{n:,}", str(n)]))
-
-
-def money_alts(x):
-    x = round(float(x), 2)
-    alts = [f"{x:,.2f}", f"{x:.2f}", f"{x:,.1f}", f"{x:.1f}"]
-    if x.is_integer():
-        alts += [f"{int(x):,}", str(int(x))]
-    return list(dict.fromkeys(alts))
-
-
-def avg_alts(m):
-    return list(dict.fromkeys([f"{m:.2f}", f"{m:.1f}"]))
-
-
-def date_alts(d):
-    d = pd.Timestamp(d)
-    return list(dict.fromkeys([d.strftime("%-d %b %Y"), d.strftime("%-d %B %Y"), d.strftime("%Y-%m-%d")]))
-
-
-def normalize_zip(path):
-    """Rewrite an OOXML zip with fixed timestamps (entries and docProps/core.xml)."""
-    with zipfile.ZipFile(path) as z:
-        items = [(i.filename, z.read(i.filename)) for i in z.infolist()]
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in items:
-            if name == "docProps/core.xml":
-                data = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?",
-                              b"2025-06-02T09:00:00Z", data)
-            zi = zipfile.ZipInfo(name, date_time=(2025, 6, 2, 9, 0, 0))
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            zi.external_attr = 0o644 << 16
-            z.writestr(zi, data)
-    with open(path, "wb") as f:
-        f.write(buf.getvalue())
-
-
-Q = []  # questions
-
-
-def addq(kind, file, q, expect, src=None):
-    """src: for prose/paraphrase, the sentence (as written) that answers the question."""
-    Q.append({"kind": kind, "file": file, "q": q, "expect": [str(e) for e in expect], "src": src})
-
-
-def unique_arg(series, labels, largest=True):
-    s = pd.Series(np.asarray(series), index=list(labels))
-    v = s.max() if largest else s.min()
-    assert (s == v).sum() == 1, "tie"
-    return s.idxmax() if largest else s.idxmin()
-
 
 REGIONS = ["Scotland", "North East", "North West", "Yorkshire", "Midlands", "Wales",
            "South West", "London & South East"]
@@ -117,12 +48,8 @@ actions1 = [
 ]
 df1 = pd.DataFrame(actions1, columns=["Ref", "Action", "Owner", "Due", "Status"])
 
-d = Document()
-d.core_properties.created = FIXED_DT
-d.core_properties.modified = FIXED_DT
-d.core_properties.last_printed = FIXED_DT
-d.core_properties.author = "Marek Zielinski"
-d.core_properties.title = "Smart Meter Programme Board - Minutes 14 May 2025"
+d = stamped(Document(), FIXED_DT, author="Marek Zielinski",
+            title="Smart Meter Programme Board - Minutes 14 May 2025")
 d.add_heading("Smart Meter Programme Board - Minutes", 0)
 d.add_paragraph("Date: 14 May 2025, 10:00-11:30, Larch room and Teams")
 d.add_paragraph("Attendees: Naomi Achterberg (chair), Dev Raghunathan, Carys Pritchard, Oluwaseun Adebayo, "
@@ -160,8 +87,7 @@ for j, h in enumerate(["Ref", "Action", "Owner", "Due", "Status"]):
 for i, r in enumerate(df1.itertuples()):
     for j, v in enumerate([r.Ref, r.Action, r.Owner, r.Due, r.Status]):
         tb.cell(i + 1, j).text = v
-d.save(p(F1))
-normalize_zip(p(F1))
+save_doc(d, p(F1), FIXED_DT)
 
 # ============ File 2: PDF interim report (prose, one table) =================
 from reportlab import rl_config
@@ -320,61 +246,31 @@ S3_LAUNCH = "Launch Variant B nationally on 1 September 2025"
 S3_METRIC = "Primary metric: share of household consumption in the 4-7pm peak window"
 S3_WHYNOT = ("Variant C delivered the largest peak shift, but opt-outs were highest among customers over 75, "
              "so we should not roll it out without an opt-in vulnerability check.")
-prs = Presentation()
-prs.core_properties.created = FIXED_DT
-prs.core_properties.modified = FIXED_DT
-prs.core_properties.last_printed = FIXED_DT
-prs.core_properties.author = "Pricing Analytics"
-
-
-def bullets(slide, items):
-    tf = slide.placeholders[1].text_frame
-    tf.text = items[0]
-    for b in items[1:]:
-        tf.add_paragraph().text = b
-
-
-def notes(slide, text):
-    slide.notes_slide.notes_text_frame.text = text
-
-
-s = prs.slides.add_slide(prs.slide_layouts[0])
-s.shapes.title.text = "Smart Saver tariff test - readout"
-s.placeholders[1].text = "Pricing Analytics | Tariff steering group, 29 April 2025"
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Why we ran this test"
-bullets(s, ["Network peak between 4pm and 7pm drives most of our wholesale cost in winter",
-            "We wanted to know how much demand customers will move for a given peak price",
-            "And whether app nudges add anything on top of price alone"])
+prs = stamped(Presentation(), FIXED_DT, author="Pricing Analytics")
+s = add_slide(prs, 0, "Smart Saver tariff test - readout",
+              "Pricing Analytics | Tariff steering group, 29 April 2025")
+s = add_slide(prs, 1, "Why we ran this test")
+plain_bullets(s, ["Network peak between 4pm and 7pm drives most of our wholesale cost in winter",
+                  "We wanted to know how much demand customers will move for a given peak price",
+                  "And whether app nudges add anything on top of price alone"])
 notes(s, "Keep this short - the steering group has seen the business case before.")
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Test design"
-bullets(s, ["Randomised 24,000 eligible smart-meter customers into a control group and three price variants",
-            "Test ran for 8 weeks, from 3 February to 30 March 2025",
-            S3_METRIC,
-            "Secondary metrics: opt-out rate and average monthly bill"])
+s = add_slide(prs, 1, "Test design")
+plain_bullets(s, ["Randomised 24,000 eligible smart-meter customers into a control group and three price variants",
+                  "Test ran for 8 weeks, from 3 February to 30 March 2025",
+                  S3_METRIC,
+                  "Secondary metrics: opt-out rate and average monthly bill"])
 notes(s, "Eligibility excluded prepayment customers and anyone on the priority services register.")
-s = prs.slides.add_slide(prs.slide_layouts[5])
-s.shapes.title.text = "Results by variant"
-shape = s.shapes.add_table(len(df3) + 1, 6, Inches(0.4), Inches(1.7), Inches(9.2), Inches(3.0))
-tt = shape.table
-for j, h in enumerate(["Variant", "Customers", "Peak share (%)", "Peak shift vs control (pp)",
-                       "Opt-out rate (%)", "Avg monthly bill (£)"]):
-    tt.cell(0, j).text = h
-for i, r in enumerate(df3.itertuples()):
-    vals = [r.Variant, f"{r.Customers:,}", f"{r.Peak:.1f}", "-" if i == 0 else f"{r.Shift:.1f}",
-            f"{r.OptOut:.2f}", f"{r.Bill:.2f}"]
-    for j, v in enumerate(vals):
-        tt.cell(i + 1, j).text = v
-        for para in tt.cell(i + 1, j).text_frame.paragraphs:
-            for run in para.runs:
-                run.font.size = PPt(14)
+s = add_slide(prs, 5, "Results by variant")
+slide_table(s, ["Variant", "Customers", "Peak share (%)", "Peak shift vs control (pp)", "Opt-out rate (%)",
+                "Avg monthly bill (£)"],
+            [[r.Variant, f"{r.Customers:,}", f"{r.Peak:.1f}", "-" if i == 0 else f"{r.Shift:.1f}", f"{r.OptOut:.2f}",
+              f"{r.Bill:.2f}"] for i, r in enumerate(df3.itertuples())],
+            (Inches(0.4), Inches(1.7), Inches(9.2), Inches(3.0)), 14)
 tx = s.shapes.add_textbox(Inches(0.4), Inches(5.0), Inches(9.2), Inches(0.8))
 tx.text_frame.text = ("Variant A: peak price 38p/kWh. Variant B: peak price 45p/kWh. "
                       "Variant C: peak price 45p/kWh plus app nudges.")
 notes(s, "Read the peak shift column first; the bill column is noisy because February was mild.")
-s = prs.slides.add_slide(prs.slide_layouts[5])
-s.shapes.title.text = "What we learned"
+s = add_slide(prs, 5, "What we learned")
 tx = s.shapes.add_textbox(Inches(0.6), Inches(1.6), Inches(8.8), Inches(4.5))
 tf = tx.text_frame
 tf.word_wrap = True
@@ -387,14 +283,12 @@ for t_ in [S3_WHYNOT,
     para.text = t_
     para.space_before = PPt(12)
 notes(s, "If asked about vulnerable customers: the review with the customer care team is booked for Q3.")
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Recommendation and next steps"
-bullets(s, [S3_LAUNCH,
-            "Revisit Variant C after the vulnerability review in Q3",
-            "Keep a 5% holdout group for six months to measure persistence",
-            "Launch owner: Priya Venkatesan, Pricing"])
-prs.save(p(F3))
-normalize_zip(p(F3))
+s = add_slide(prs, 1, "Recommendation and next steps")
+plain_bullets(s, [S3_LAUNCH,
+                  "Revisit Variant C after the vulnerability review in Q3",
+                  "Keep a 5% holdout group for six months to measure persistence",
+                  "Launch owner: Priya Venkatesan, Pricing"])
+save_doc(prs, p(F3), FIXED_DT)
 
 # ============ File 4: Markdown runbook ======================================
 F4 = "README_load_forecast_pipeline.md"
@@ -459,8 +353,7 @@ lfp status --last 1
 - Pipeline owner: Oluwaseun Adebayo
 - Escalation: Head of Data Science, Rosalind Okoye
 """
-with open(p(F4), "w", encoding="utf-8", newline="\n") as f:
-    f.write(md)
+write_text(p(F4), md)
 
 # ============ File 5: TXT e-mail ============================================
 F5 = "email_summer_model_freeze.txt"
@@ -495,8 +388,7 @@ Rosalind
 Rosalind Okoye
 Head of Data Science, Brackenridge Energy
 """
-with open(p(F5), "w", encoding="utf-8", newline="\n") as f:
-    f.write(email)
+write_text(p(F5), email)
 
 # ============ File 6: CSV credits export ====================================
 F6 = "customer_credits_export_2025-05-31.csv"
@@ -556,10 +448,7 @@ for day in [dt.date(2025, 5, 5) + dt.timedelta(days=i) for i in range(6)]:
             rows7.append({"Date": day, "EngineerID": e, "JobType": jt, "Duration": dur, "Outcome": oc})
 df7 = pd.DataFrame(rows7)
 df7.insert(0, "JobID", [f"J-{50001 + i}" for i in range(len(df7))])
-wb = Workbook()
-wb.properties.created = FIXED_DT
-wb.properties.modified = FIXED_DT
-wb.properties.creator = "Field Operations North"
+wb = stamped(Workbook(), FIXED_DT, creator="Field Operations North")
 ws = wb.active
 ws.title = "Jobs"
 ws.append(["Job ID", "Date", "Engineer ID", "Job Type", "Duration (min)", "Outcome"])
@@ -578,8 +467,7 @@ for r in eng.itertuples():
     ws2.append([r.EngineerID, r.Name, r.Depot, r.Grade, r.StartDate])
     ws2.cell(ws2.max_row, 5).number_format = "yyyy-mm-dd"
 ws2.column_dimensions["B"].width = 18
-wb.save(p(F7))
-normalize_zip(p(F7))
+save_doc(wb, p(F7), FIXED_DT)
 
 # ============ File 8: Parquet backtest results ==============================
 F8 = "forecast_backtest_results_2025-05.parquet"
@@ -709,81 +597,11 @@ for q_, _ in NONE:
 
 # ================================================================ read-back verification
 from pypdf import PdfReader
-import openpyxl
-from docx import Document as DocR
-from pptx import Presentation as PrsR
-
-
-def text_of(fn):
-    path = p(fn)
-    if fn.endswith(".pdf"):
-        return "\n".join(pg.extract_text() or "" for pg in PdfReader(path).pages)
-    if fn.endswith(".docx"):
-        dd = DocR(path)
-        parts = [pp.text for pp in dd.paragraphs]
-        for tb_ in dd.tables:
-            for row in tb_.rows:
-                parts.append("\t".join(c.text for c in row.cells))
-        return "\n".join(parts)
-    if fn.endswith(".xlsx"):
-        wbr = openpyxl.load_workbook(path)
-        parts = []
-        for wsr in wbr.worksheets:
-            for row in wsr.iter_rows(values_only=True):
-                parts.append("\t".join("" if c is None else (c.strftime("%Y-%m-%d") if hasattr(c, "strftime") else str(c)) for c in row))
-        return "\n".join(parts)
-    if fn.endswith(".pptx"):
-        parts = []
-        for sl in PrsR(path).slides:
-            for sh in sl.shapes:
-                if sh.has_text_frame:
-                    parts.append(sh.text_frame.text)
-                if getattr(sh, "has_table", False) and sh.has_table:
-                    for row in sh.table.rows:
-                        parts.append("\t".join(c.text for c in row.cells))
-        return "\n".join(parts)  # slide text only: no question relies on speaker notes
-    if fn.endswith(".parquet"):
-        return pd.read_parquet(path).to_csv(index=False)
-    return open(path, encoding="utf-8").read()
-
-
-def norm(s):
-    s = re.sub(r"(?<=\d),(?=\d{3})", "", s)
-    return re.sub(r"\s+", " ", s).lower()
-
-
-STOP = set("""a an the is are was were be been of to in on at for from by with and or if it its this that
-what what's whats s which who whom how many much when where why do does did i my me we our you your can
-could should would will shall before after into onto some any one new get got has have had not
-hasn't hasn t""".split())
-
-
-def content_words(s):
-    return {w for w in re.findall(r"[a-z0-9]+", s.lower()) if w not in STOP}
-
 
 files = [F1, F2, F3, F4, F5, F6, F7, F8]
-RAW = {fn: text_of(fn) for fn in files}
+RAW = {fn: text_of(p(fn), slide_notes=False) for fn in files}  # no question relies on speaker notes
 TEXT = {fn: norm(RAW[fn]) for fn in files}
-problems = []
-for q in Q:
-    if q["kind"] in ("lookup", "prose", "paraphrase"):
-        if not any(norm(e) in TEXT[q["file"]] for e in q["expect"]):
-            problems.append(("missing", q["q"], q["expect"]))
-    if q["src"] is not None:
-        if norm(q["src"]) not in TEXT[q["file"]]:
-            problems.append(("source sentence not in text", q["q"], q["src"]))
-        if not any(norm(e) in norm(q["src"]) for e in q["expect"]):
-            problems.append(("expect not in source sentence", q["q"], q["src"]))
-    if q["kind"] == "paraphrase":
-        shared = content_words(q["q"]) & content_words(q["src"])
-        if shared:
-            problems.append(("paraphrase shares words with its source", q["q"], sorted(shared)))
-for q_, pats in NONE:
-    for pat in pats:
-        for fn in files:
-            if re.search(pat, TEXT[fn], re.I):
-                problems.append(("none-term-present", pat, fn))
+problems = question_problems(files, TEXT, NONE, stemmed=False, file_checks=False)
 # hard-but-fair properties the set relies on
 wrapped = [q for q in Q if q["file"] == F2 and q["src"] and norm(q["expect"][0]) in norm(q["src"])
            and q["expect"][0] not in RAW[F2]]
@@ -796,16 +614,7 @@ if len(PdfReader(p(F2)).pages) < 3:
 if len(df6) < 200:
     problems.append(("csv shorter than 200 rows", None, None))
 
-for i, q in enumerate(Q, 1):
-    q["id"] = f"m{i:02d}"
-with open(os.path.join(BASE, "questions.jsonl"), "w", encoding="utf-8") as f:
-    for q in Q:
-        f.write(json.dumps({"id": q["id"], "file": q["file"], "kind": q["kind"], "q": q["q"],
-                            "expect": q["expect"]}, ensure_ascii=False) + "\n")
-
-from collections import Counter
-print("counts:", dict(Counter(q["kind"] for q in Q)), "total", len(Q))
-print("problems:", problems if problems else "none")
+write_questions(BASE, "m", problems)
 for fn in files:
     print(fn, len(TEXT[fn]), "chars extracted")
 if problems:

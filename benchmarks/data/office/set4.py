@@ -18,100 +18,18 @@ second / difference computed with pandas from the data written), "prose" (a fact
 including speaker notes, a footnote, a quoted e-mail reply, a definition list and a checklist item),
 "paraphrase" (a prose fact asked in the user's own words; shares no content word with the sentence
 that answers it, checked below) and "none" (close in topic, answered by no file; expect [])."""
-import os, re, io, csv, json, random, sys, zipfile, datetime as dt
+import os, re, csv, json, random, sys, datetime as dt
 os.environ["SOURCE_DATE_EPOCH"] = "1751878800"  # 2025-07-07 09:00 UTC
 import numpy as np
 import pandas as pd
+from _common import (add_slide, addq, avg_alts, bullets, date_alts, int_alts, money_alts, norm, notes,
+                     one_dp_alts, out_files, plain, question_problems, save_doc, slide_table, stamped, text_of,
+                     unique_arg, write_json, write_questions, write_text)
 
 BASE = sys.argv[1]
-OUT = os.path.join(BASE, "files")
-os.makedirs(OUT, exist_ok=True)
-rng = np.random.default_rng(49)
-rnd = random.Random(49)
+p = out_files(BASE)
+rng, rnd = np.random.default_rng(49), random.Random(49)
 FIXED_DT = dt.datetime(2025, 7, 7, 9, 0, 0)
-
-
-def p(name):
-    return os.path.join(OUT, name)
-
-
-def plain(x):
-    """number -> plain string without thousands separators"""
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    x = float(x)
-    if x.is_integer():
-        return str(int(x))
-    return repr(round(x, 4))
-
-
-def int_alts(n):
-    n = int(n)
-    return list(dict.fromkeys([f"{n:,}", str(n)]))
-
-
-def money_alts(x):
-    x = round(float(x), 2)
-    alts = [f"{x:,.2f}", f"{x:.2f}", f"{x:,.1f}", f"{x:.1f}"]
-    if x.is_integer():
-        alts += [f"{int(x):,}", str(int(x))]
-    return list(dict.fromkeys(alts))
-
-
-def one_dp_alts(x):
-    x = round(float(x), 1)
-    alts = [f"{x:,.1f}", f"{x:.1f}"]
-    if x.is_integer():
-        alts += [f"{int(x):,}", str(int(x))]
-    return list(dict.fromkeys(alts))
-
-
-def avg_alts(m):
-    return list(dict.fromkeys([f"{m:.2f}", f"{m:.1f}"]))
-
-
-def date_alts(d):
-    d = pd.Timestamp(d)
-    return list(dict.fromkeys([d.strftime("%-d %b %Y"), d.strftime("%-d %B %Y"), d.strftime("%Y-%m-%d"),
-                               d.strftime("%d/%m/%Y")]))
-
-
-def normalize_zip(path):
-    """Rewrite an OOXML zip with fixed timestamps (entries and docProps/core.xml)."""
-    with zipfile.ZipFile(path) as z:
-        items = [(i.filename, z.read(i.filename)) for i in z.infolist()]
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in items:
-            if name == "docProps/core.xml":
-                data = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?",
-                              b"2025-07-07T09:00:00Z", data)
-            zi = zipfile.ZipInfo(name, date_time=(2025, 7, 7, 9, 0, 0))
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            zi.external_attr = 0o644 << 16
-            z.writestr(zi, data)
-    with open(path, "wb") as f:
-        f.write(buf.getvalue())
-
-
-Q = []  # questions
-CHECKS = []  # (question, function recomputing the answer from the written file)
-
-
-def addq(kind, file, q, expect, src=None, check=None):
-    """src: for prose/paraphrase, the sentence (as written) that answers the question.
-    check: for aggregates, a function that recomputes the value from the file on disk."""
-    Q.append({"kind": kind, "file": file, "q": q, "expect": [str(e) for e in expect], "src": src})
-    if check is not None:
-        CHECKS.append((Q[-1], check))
-
-
-def unique_arg(series, labels, largest=True):
-    s = pd.Series(np.asarray(series), index=list(labels))
-    v = s.max() if largest else s.min()
-    assert (s == v).sum() == 1, "tie"
-    return s.idxmax() if largest else s.idxmin()
-
 
 ATR = ["G-TBRA", "G-TBRB", "G-TBRC", "G-TBRD", "G-TBRE", "G-TBRF"]
 Q400 = ["G-TBRK", "G-TBRL", "G-TBRM", "G-TBRN"]
@@ -138,12 +56,8 @@ intervals1 = [("A", "As stated in the MEL remarks", "As stated in the MEL remark
               ("ADD (non-MEL)", "30", "150", "No", "-")]
 df1 = pd.DataFrame(intervals1, columns=["Cat", "Days", "Cycles", "Ext", "By"])
 
-d = Document()
-d.core_properties.created = FIXED_DT
-d.core_properties.modified = FIXED_DT
-d.core_properties.last_printed = FIXED_DT
-d.core_properties.author = "Ross Kinnaird"
-d.core_properties.title = "CAM-PRO-014 Management of Deferred Defects"
+d = stamped(Document(), FIXED_DT, author="Ross Kinnaird",
+            title="CAM-PRO-014 Management of Deferred Defects")
 d.styles["Normal"].font.size = Pt(11)
 d.add_heading("CAM-PRO-014 Management of Deferred Defects", 0)
 d.add_paragraph("Tarnbrook Airways Ltd - Continuing Airworthiness Management Exposition, Part 4 procedures. "
@@ -289,8 +203,7 @@ PP("Issue 4 replaces Issue 3 dated 12 February 2024. The main changes are the ne
    "section 3.3 that no aircraft departs with a new deferral if MCC cannot be reached.")
 PP("This procedure is reviewed every 24 months, or sooner if the MEL, the regulations or the company's "
    "organisation change. Comments should be sent to the Continuing Airworthiness Manager.")
-d.save(p(F1))
-normalize_zip(p(F1))
+save_doc(d, p(F1), FIXED_DT)
 
 # ============ File 2: PDF quarterly reliability report ======================
 from reportlab import rl_config
@@ -443,7 +356,7 @@ doc.build(st, onFirstPage=first_page, onLaterPages=later_pages)
 
 # ============ File 3: PPTX winter heavy check programme =====================
 from pptx import Presentation
-from pptx.util import Inches, Pt as PPt
+from pptx.util import Inches
 F3 = "winter_2025-26_heavy_check_programme.pptx"
 checks3 = [("G-TBRF", "ATR 72-600", "C2 check", "6 Oct 2025"),
            ("G-TBRD", "ATR 72-600", "C4 check + corrosion programme", "20 Oct 2025"),
@@ -464,34 +377,10 @@ S3_NOTES = ("Haldon Aero confirmed by phone that they can hold the second bay op
             "G-TBRD overruns.")
 S3_GEAR = ("Landing gear exchange sets for the two Q400s are leased from Heathfield Gear Services at £38,500 per "
            "shipset")
-prs = Presentation()
-prs.core_properties.created = FIXED_DT
-prs.core_properties.modified = FIXED_DT
-prs.core_properties.last_printed = FIXED_DT
-prs.core_properties.author = "Maintenance Planning"
-
-
-def bullets(slide, items):
-    """items: strings (level 0) or (level, text) tuples"""
-    tf = slide.placeholders[1].text_frame
-    first = True
-    for it in items:
-        lvl, txt = it if isinstance(it, tuple) else (0, it)
-        para = tf.paragraphs[0] if first else tf.add_paragraph()
-        para.text = txt
-        para.level = lvl
-        first = False
-
-
-def notes(slide, text):
-    slide.notes_slide.notes_text_frame.text = text
-
-
-s = prs.slides.add_slide(prs.slide_layouts[0])
-s.shapes.title.text = "Winter 2025/26 heavy check programme"
-s.placeholders[1].text = "Maintenance Planning | Technical Review Board, 17 June 2025"
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Scope"
+prs = stamped(Presentation(), FIXED_DT, author="Maintenance Planning")
+s = add_slide(prs, 0, "Winter 2025/26 heavy check programme",
+              "Maintenance Planning | Technical Review Board, 17 June 2025")
+s = add_slide(prs, 1, "Scope")
 bullets(s, ["Six C-checks between October 2025 and February 2026",
             (1, "ATR 72-600: G-TBRF, G-TBRD, G-TBRA, G-TBRC"),
             (1, "Q400: G-TBRL, G-TBRN"),
@@ -500,25 +389,14 @@ bullets(s, ["Six C-checks between October 2025 and February 2026",
             "All checks at Haldon Aero Services, Exeter",
             (1, "Two bays booked; never more than two aircraft in the hangar at once")])
 notes(s, "G-TBRB and G-TBRE are not due a C-check this winter.")
-s = prs.slides.add_slide(prs.slide_layouts[5])
-s.shapes.title.text = "Slot plan"
-shape = s.shapes.add_table(len(df3) + 1, 7, Inches(0.3), Inches(1.6), Inches(9.4), Inches(3.4))
-tt = shape.table
-for j, h in enumerate(["Aircraft", "Type", "Check", "Induction", "Planned days", "Est. man-hours",
-                       "Est. cost (£k)"]):
-    tt.cell(0, j).text = h
-for i, r in enumerate(df3.itertuples()):
-    vals = [r.Tail, r.Type, r.Check, r.In, str(r.Days), f"{r.MH:,}", f"{r.Cost:,}"]
-    for j, v in enumerate(vals):
-        tt.cell(i + 1, j).text = v
-        for para in tt.cell(i + 1, j).text_frame.paragraphs:
-            for run in para.runs:
-                run.font.size = PPt(12)
+s = add_slide(prs, 5, "Slot plan")
+slide_table(s, ["Aircraft", "Type", "Check", "Induction", "Planned days", "Est. man-hours", "Est. cost (£k)"],
+            [[r.Tail, r.Type, r.Check, r.In, str(r.Days), f"{r.MH:,}", f"{r.Cost:,}"] for r in df3.itertuples()],
+            (Inches(0.3), Inches(1.6), Inches(9.4), Inches(3.4)), 12)
 tx = s.shapes.add_textbox(Inches(0.3), Inches(5.3), Inches(9.4), Inches(0.6))
 tx.text_frame.text = "Man-hours and costs are Haldon Aero's budget quotes of 30 May 2025, excluding parts."
 notes(s, "The G-TBRD package includes the 12-year corrosion prevention tasks, which is why it is the longest.")
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Key risks"
+s = add_slide(prs, 1, "Key risks")
 bullets(s, ["G-TBRD is the oldest airframe in the fleet",
             (1, "Corrosion findings could extend the check"),
             (1, "Mitigation: second bay on standby"),
@@ -528,25 +406,21 @@ bullets(s, ["G-TBRD is the oldest airframe in the fleet",
             "Exchange landing gear delivery",
             (1, "Gear must be on site two weeks before each Q400 induction")])
 notes(s, S3_NOTES + " Keep that in your back pocket if the board asks about overruns.")
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Spares and landing gear"
+s = add_slide(prs, 1, "Spares and landing gear")
 bullets(s, [S3_GEAR,
             (1, "Lease runs from delivery until our overhauled sets are refitted"),
             "Rotable pool for the ATR checks provided by Skyline Rotables under the existing agreement",
             "Consumables kits ordered by Stores eight weeks before each induction"])
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Decisions for the board"
+s = add_slide(prs, 1, "Decisions for the board")
 bullets(s, [S3_BUDGET,
             (1, "Check packages as quoted, plus the two landing gear leases"),
             "Approve G-TBRD going first on the ATR side if the October slot is confirmed",
             "Note the risk of a late G-TBRN induction if the exchange gear is late"])
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Next steps"
+s = add_slide(prs, 1, "Next steps")
 bullets(s, ["Sign the slot contract with Haldon Aero by 11 July 2025",
             "Issue work packages six weeks before each induction",
             "Programme owner: Morag Lindqvist, Maintenance Planning"])
-prs.save(p(F3))
-normalize_zip(p(F3))
+save_doc(prs, p(F3), FIXED_DT)
 
 # ============ File 4: HTML wiki page (line stations) ========================
 F4 = "MCC_wiki_line_stations.html"
@@ -640,8 +514,7 @@ html = f"""<!DOCTYPE html>
 </body>
 </html>
 """
-with open(p(F4), "w", encoding="utf-8", newline="\n") as f:
-    f.write(html)
+write_text(p(F4), html)
 
 # ============ File 5: JSON AOG parts requests export =========================
 F5 = "aog_parts_requests_export_2025-06-30.json"
@@ -707,9 +580,7 @@ for i, req in enumerate(recs5):
 export5 = {"export": {"source": "Stores API v2 /aog/requests", "generated_at": "2025-06-30T23:00:00Z",
                       "filter": "requested_at >= 2025-01-01", "record_count": len(records5)},
            "records": records5}
-with open(p(F5), "w", encoding="utf-8", newline="\n") as f:
-    json.dump(export5, f, indent=2, ensure_ascii=False)
-    f.write("\n")
+write_json(p(F5), export5, indent=2)
 
 # ============ File 6: XLSX fleet utilisation 2024 ===========================
 from openpyxl import Workbook
@@ -730,10 +601,7 @@ df6 = pd.DataFrame(fh6, index=MONTHS).T
 df6.insert(0, "Type", [TYPE_OF[r] for r in df6.index])
 S6_LEASE = ("G-TBRM was wet-leased to Skerry Island Air from 1 to 28 August 2024; hours flown during the lease "
             "are included.")
-wb = Workbook()
-wb.properties.created = FIXED_DT
-wb.properties.modified = FIXED_DT
-wb.properties.creator = "Fleet Technical"
+wb = stamped(Workbook(), FIXED_DT, creator="Fleet Technical")
 ws = wb.active
 ws.title = "FH by month"
 ws.append(["Registration", "Type"] + MONTHS)
@@ -772,8 +640,7 @@ ws3.append(["Fleet total", int(len(allm)), round(float(allm.values.sum()), 1),
             round(float(allm[MONTHS[:6]].values.sum()), 1), round(float(allm[MONTHS[6:]].values.sum()), 1)])
 ws3.column_dimensions["A"].width = 16
 ws3.column_dimensions["D"].width = 28
-wb.save(p(F6))
-normalize_zip(p(F6))
+save_doc(wb, p(F6), FIXED_DT)
 
 # ============ File 7: TSV tech log defects H1 2025 ==========================
 F7 = "techlog_defects_H1_2025.tsv"
@@ -914,8 +781,7 @@ Morag confirmed the board approved the winter programme on 17 June. The G-TBRD q
 
 {S8_NEXT}
 """
-with open(p(F8), "w", encoding="utf-8", newline="\n") as f:
-    f.write(md)
+write_text(p(F8), md)
 
 # ============ File 9: e-mail thread ==========================================
 F9 = "email_RE_G-TBRL_prop_deice_findings.txt"
@@ -970,8 +836,7 @@ Tarnbrook Airways | Exeter Airport | ext. 4417
 >> Thanks,
 >> Priya
 """
-with open(p(F9), "w", encoding="utf-8", newline="\n") as f:
-    f.write(email)
+write_text(p(F9), email)
 
 # ================================================================ questions
 # ---- prose (14): worded like the documents
@@ -1017,7 +882,7 @@ v6 = float(df6.loc["G-TBRC", "Mar"])
 addq("lookup", F6, "G-TBRC flight hrs in march 2024?", list(dict.fromkeys([f"{v6:.1f}", plain(v6)])))
 row7 = df7[(df7.Status == "Closed") & (df7.Date >= dt.date(2025, 3, 1)) & (df7.Reg == "G-TBRL")
            & (df7.Closed != df7.Date)].iloc[0]
-addq("lookup", F7, f"When was tech log defect {row7.Ref} closed?", date_alts(row7.Closed))
+addq("lookup", F7, f"When was tech log defect {row7.Ref} closed?", date_alts(row7.Closed, dmy=True))
 addq("lookup", F8, "in the Q2 PIREP table from the reliability meeting, how many Q400 PIREPs were there for ATA 30?",
      [str(int(piv8.loc["30", "DHC-8-402"]))])
 
@@ -1139,99 +1004,13 @@ for q_, _ in NONE:
 
 # ================================================================ read-back verification
 from pypdf import PdfReader
-import openpyxl
 from bs4 import BeautifulSoup
-from docx import Document as DocR
 from pptx import Presentation as PrsR
 
-
-def text_of(fn):
-    path = p(fn)
-    if fn.endswith(".pdf"):
-        return "\n".join(pg.extract_text() or "" for pg in PdfReader(path).pages)
-    if fn.endswith(".docx"):
-        dd = DocR(path)
-        parts = [pp.text for pp in dd.paragraphs]
-        for tb_ in dd.tables:
-            for row in tb_.rows:
-                parts.append("\t".join(c.text for c in row.cells))
-        return "\n".join(parts)
-    if fn.endswith(".xlsx"):
-        wbr = openpyxl.load_workbook(path)
-        parts = []
-        for wsr in wbr.worksheets:
-            for row in wsr.iter_rows(values_only=True):
-                parts.append("\t".join("" if c is None else (c.strftime("%Y-%m-%d") if hasattr(c, "strftime") else str(c)) for c in row))
-        return "\n".join(parts)
-    if fn.endswith(".pptx"):
-        parts = []
-        for sl in PrsR(path).slides:
-            for sh in sl.shapes:
-                if sh.has_text_frame:
-                    parts.append(sh.text_frame.text)
-                if getattr(sh, "has_table", False) and sh.has_table:
-                    for row in sh.table.rows:
-                        parts.append("\t".join(c.text for c in row.cells))
-            if sl.has_notes_slide:
-                parts.append(sl.notes_slide.notes_text_frame.text)
-        return "\n".join(parts)
-    if fn.endswith(".html"):
-        return BeautifulSoup(open(path, encoding="utf-8").read(), "html.parser").get_text(" ")
-    return open(path, encoding="utf-8").read()
-
-
-def norm(s):
-    s = re.sub(r"(?<=\d),(?=\d{3})", "", s)
-    return re.sub(r"\s+", " ", s).lower()
-
-
-STOP = set("""a an the is are was were be been of to in on at for from by with and or if it its this that
-what what's whats s which who whom how many much when where why do does did i my me we our you your can
-could should would will shall before after into onto some any one new get got has have had not
-hasn't hasn t""".split())
-
-
-def stem(w):
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-        return w[:-1]
-    return w
-
-
-def content_words(s):
-    return {stem(w) for w in re.findall(r"[a-z0-9]+", s.lower()) if w not in STOP}
-
-
 files = [F1, F2, F3, F4, F5, F6, F7, F8, F9]
-RAW = {fn: text_of(fn) for fn in files}
+RAW = {fn: text_of(p(fn)) for fn in files}
 TEXT = {fn: norm(RAW[fn]) for fn in files}
-problems = []
-for q in Q:
-    if q["kind"] in ("lookup", "prose", "paraphrase", "aggregate") and q["file"] not in files:
-        problems.append(("unknown file", q["q"], q["file"]))
-    if q["kind"] in ("lookup", "prose", "paraphrase"):
-        if not any(norm(e) in TEXT[q["file"]] for e in q["expect"]):
-            problems.append(("missing", q["q"], q["expect"]))
-    if q["kind"] != "none" and not q["expect"]:
-        problems.append(("empty expect", q["q"], None))
-    if q["src"] is not None:
-        if norm(q["src"]) not in TEXT[q["file"]]:
-            problems.append(("source sentence not in text", q["q"], q["src"]))
-        if not any(norm(e) in norm(q["src"]) for e in q["expect"]):
-            problems.append(("expect not in source sentence", q["q"], q["src"]))
-    if q["kind"] == "paraphrase":
-        shared = content_words(q["q"]) & content_words(q["src"])
-        if shared:
-            problems.append(("paraphrase shares words with its source", q["q"], sorted(shared)))
-for q, fn_ in CHECKS:
-    if not fn_():
-        problems.append(("aggregate does not recompute from the file", q["q"], q["expect"]))
-for q_, pats in NONE:
-    for pat in pats:
-        for fn in files:
-            if re.search(pat, TEXT[fn], re.I):
-                problems.append(("none-term-present", pat, fn))
+problems = question_problems(files, TEXT, NONE)
 # the PDF table: every row is in the text, and the table runs over a page break with its header repeated
 pages2 = [norm(pg.extract_text() or "") for pg in PdfReader(p(F2)).pages]
 for r in df2.itertuples():
@@ -1272,16 +1051,7 @@ if len(df7) < 300 or (df7.Comments == "").sum() < 30 or df7.MH.isna().sum() < 30
 if len(PrsR(p(F3)).slides) < 6:
     problems.append(("pptx has fewer than 6 slides", None, None))
 
-for i, q in enumerate(Q, 1):
-    q["id"] = f"n{i:02d}"
-with open(os.path.join(BASE, "questions.jsonl"), "w", encoding="utf-8") as f:
-    for q in Q:
-        f.write(json.dumps({"id": q["id"], "file": q["file"], "kind": q["kind"], "q": q["q"],
-                            "expect": q["expect"]}, ensure_ascii=False) + "\n")
-
-from collections import Counter
-print("counts:", dict(Counter(q["kind"] for q in Q)), "total", len(Q))
-print("problems:", problems if problems else "none")
+write_questions(BASE, "n", problems)
 for fn in files:
     print(fn, len(TEXT[fn]), "chars extracted")
 print("pdf pages:", len(pages2), "table pages:", pg_first, pg_last, "docx words:", ndocx_words, "tsv rows:", len(df7))

@@ -21,36 +21,18 @@ average / top computed with pandas from the data written, re-read from the files
 PDF, notebook markdown and a nested list item), "paraphrase" (a prose fact asked in the user's own
 words; shares no content word with the sentence that answers it, checked below) and "none" (close
 in topic, answered by no file; expect [])."""
-import os, re, io, csv, json, random, sys, zipfile, unicodedata, datetime as dt
+import os, re, io, csv, random, sys, zipfile, unicodedata, datetime as dt
 os.environ["SOURCE_DATE_EPOCH"] = "1752138000"  # 2025-07-10 09:00 UTC
 import numpy as np
 import pandas as pd
+from _common import (add_slide, addq, avg_alts, bullets, int_alts, money_alts, norm, notes, odt_lines,
+                     one_dp_alts, out_files, pptx_chart_rows, question_problems, save_doc, slide_table,
+                     stamped, text_of, unique_arg, write_json, write_questions, write_text)
 
 BASE = sys.argv[1]
-OUT = os.path.join(BASE, "files")
-os.makedirs(OUT, exist_ok=True)
-rng = np.random.default_rng(50)
-rnd = random.Random(50)
+p = out_files(BASE)
+rng, rnd = np.random.default_rng(50), random.Random(50)
 FIXED_DT = dt.datetime(2025, 7, 10, 9, 0, 0)
-
-
-def p(name):
-    return os.path.join(OUT, name)
-
-
-def plain(x):
-    """number -> plain string without thousands separators"""
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    x = float(x)
-    if x.is_integer():
-        return str(int(x))
-    return repr(round(x, 4))
-
-
-def int_alts(n):
-    n = int(n)
-    return list(dict.fromkeys([f"{n:,}", str(n)]))
 
 
 def eu(x, dp=2):
@@ -58,76 +40,10 @@ def eu(x, dp=2):
     return f"{x:,.{dp}f}".replace(",", "\x00").replace(".", ",").replace("\x00", ".")
 
 
-def money_alts(x):
-    x = round(float(x), 2)
-    alts = [f"{x:,.2f}", f"{x:.2f}", f"{x:,.1f}", f"{x:.1f}"]
-    if x.is_integer():
-        alts += [f"{int(x):,}", str(int(x))]
-    return list(dict.fromkeys(alts))
-
-
 def eu_money_alts(x):
     """plain forms first, then the decimal-comma forms the CSV uses"""
     x = round(float(x), 2)
     return list(dict.fromkeys(money_alts(x) + [eu(x), f"{x:.2f}".replace(".", ",")]))
-
-
-def one_dp_alts(x):
-    x = round(float(x), 1)
-    alts = [f"{x:,.1f}", f"{x:.1f}"]
-    if x.is_integer():
-        alts += [f"{int(x):,}", str(int(x))]
-    return list(dict.fromkeys(alts))
-
-
-def avg_alts(m):
-    return list(dict.fromkeys([f"{m:.2f}", f"{m:.1f}"]))
-
-
-def _norm_zip_bytes(data):
-    """Rewrite a zip (OOXML, ODF, or one nested inside them) with fixed timestamps, keeping the order
-    and compression of its entries (an ODF mimetype entry stays first and stored)."""
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
-        items = [(i.filename, i.compress_type, z.read(i.filename)) for i in z.infolist()]
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        for name, ctype, body in items:
-            if name.endswith((".xlsx", ".xlsm", ".docx", ".pptx")):
-                body = _norm_zip_bytes(body)
-            if name in ("docProps/core.xml", "meta.xml"):
-                body = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?",
-                              b"2025-07-10T09:00:00Z", body)
-            zi = zipfile.ZipInfo(name, date_time=(2025, 7, 10, 9, 0, 0))
-            zi.compress_type = ctype
-            zi.external_attr = 0o644 << 16
-            z.writestr(zi, body)
-    return buf.getvalue()
-
-
-def normalize_zip(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    with open(path, "wb") as f:
-        f.write(_norm_zip_bytes(data))
-
-
-Q = []  # questions
-CHECKS = []  # (question, function recomputing the answer from the written file)
-
-
-def addq(kind, file, q, expect, src=None, check=None):
-    """src: for prose/paraphrase, the sentence (as written) that answers the question.
-    check: for aggregates, a function that recomputes the value from the file on disk."""
-    Q.append({"kind": kind, "file": file, "q": q, "expect": [str(e) for e in expect], "src": src})
-    if check is not None:
-        CHECKS.append((Q[-1], check))
-
-
-def unique_arg(series, labels, largest=True):
-    s = pd.Series(np.asarray(series), index=list(labels))
-    v = s.max() if largest else s.min()
-    assert (s == v).sum() == 1, "tie"
-    return s.idxmax() if largest else s.idxmin()
 
 
 DEPOTS = ["Ghent", "Antwerp", "Brussels", "Breda", "Utrecht"]
@@ -233,10 +149,7 @@ df2 = pd.DataFrame(rows2).set_index(["Depot", "Group"])
 df2.columns = pd.MultiIndex.from_tuples(df2.columns)
 S2_UTR = ("Because of the ERP migration, Utrecht's deliveries from 1 to 14 October 2024 were booked under the "
           "Breda depot.")
-wb = Workbook()
-wb.properties.created = FIXED_DT
-wb.properties.modified = FIXED_DT
-wb.properties.creator = "Business Control"
+wb = stamped(Workbook(), FIXED_DT, creator="Business Control")
 ws = wb.active
 ws.title = "Depot x group"
 bold = Font(bold=True)
@@ -298,8 +211,7 @@ ws2.column_dimensions["A"].width = 40
 ws2.column_dimensions["B"].width = 12
 ws2.column_dimensions["C"].width = 12
 ws2.column_dimensions["D"].width = 14
-wb.save(p(F2))
-normalize_zip(p(F2))
+save_doc(wb, p(F2), FIXED_DT)
 
 # ============ File 3: ODT HACCP cold chain procedure ==========================
 from odf.opendocument import OpenDocumentText
@@ -484,8 +396,7 @@ op("When a limit in Table 1 is exceeded, the shift leader blocks the affected st
 oh(1, "9. Records")
 op("Receiving forms, loading sheets, calibration logs and non-conformity forms are kept for two years. Sensor "
    "and logger data is kept in the warehouse system for the same period.")
-odt.save(p(F3))
-normalize_zip(p(F3))
+save_doc(odt, p(F3), FIXED_DT)
 
 # ============ File 4: PDF two-column management letter Q2 2025 ================
 from reportlab import rl_config
@@ -705,34 +616,10 @@ df5 = pd.DataFrame(fleet5, columns=["Truck", "Depot", "Body", "Unit", "Hours", "
 S5_NOTES = ("Our insurer has made completion of the door-alarm retrofit on every truck a condition for renewing "
             "the fleet policy on 1 January 2026.")
 S5_SMS = "Drivers who leave the reefer door open for more than 3 minutes now get an automatic SMS alert"
-prs = Presentation()
-prs.core_properties.created = FIXED_DT
-prs.core_properties.modified = FIXED_DT
-prs.core_properties.last_printed = FIXED_DT
-prs.core_properties.author = "Transport & Quality"
-prs.core_properties.title = "Cold chain review H1 2025"
-
-
-def bullets(slide, items):
-    tf = slide.placeholders[1].text_frame
-    first = True
-    for it in items:
-        lvl, txt = it if isinstance(it, tuple) else (0, it)
-        para = tf.paragraphs[0] if first else tf.add_paragraph()
-        para.text = txt
-        para.level = lvl
-        first = False
-
-
-def notes(slide, text):
-    slide.notes_slide.notes_text_frame.text = text
-
-
-s = prs.slides.add_slide(prs.slide_layouts[0])
-s.shapes.title.text = "Cold chain review H1 2025"
-s.placeholders[1].text = "Transport & Quality | Operations meeting, 8 July 2025"
-s = prs.slides.add_slide(prs.slide_layouts[5])
-s.shapes.title.text = "Temperature excursions per depot"
+prs = stamped(Presentation(), FIXED_DT, author="Transport & Quality",
+              title="Cold chain review H1 2025")
+s = add_slide(prs, 0, "Cold chain review H1 2025", "Transport & Quality | Operations meeting, 8 July 2025")
+s = add_slide(prs, 5, "Temperature excursions per depot")
 cd = CategoryChartData()
 cd.categories = DEPOTS
 for qn, vals in EXC.items():
@@ -749,8 +636,7 @@ tx = s.shapes.add_textbox(Inches(0.5), Inches(6.2), Inches(9), Inches(0.5))
 tx.text_frame.text = "Excursion: logger air temperature outside the compartment's range for more than 15 minutes."
 notes(s, "Brussels improved most once the door alarms went in at the end of March. Utrecht went the other way "
          "because of the new hotel routes with many short drops.")
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "What drove the excursions"
+s = add_slide(prs, 1, "What drove the excursions")
 bullets(s, ["Doors open too long at drops",
             (1, "Two thirds of all excursions started at a drop, not on the road"),
             (1, "Worst on city routes with many small deliveries"),
@@ -758,22 +644,13 @@ bullets(s, ["Doors open too long at drops",
             (1, "Pre-cool check now part of the yard app"),
             "One reefer failure: TR-12 on 19 June (incident IR-2025-031)",
             (1, "Load partly destroyed; see the incident report")])
-s = prs.slides.add_slide(prs.slide_layouts[5])
-s.shapes.title.text = "Reefer fleet status"
-shape = s.shapes.add_table(len(df5) + 1, 6, Inches(0.3), Inches(1.5), Inches(9.4), Inches(4.2))
-tt = shape.table
-for j, h in enumerate(["Truck", "Depot", "Body", "Reefer unit", "Unit hours", "Next service"]):
-    tt.cell(0, j).text = h
-for i, r in enumerate(df5.itertuples()):
-    for j, v in enumerate([r.Truck, r.Depot, r.Body, r.Unit, r.Hours, r.Next]):
-        tt.cell(i + 1, j).text = v
-        for para in tt.cell(i + 1, j).text_frame.paragraphs:
-            for run in para.runs:
-                run.font.size = PPt(12)
+s = add_slide(prs, 5, "Reefer fleet status")
+slide_table(s, ["Truck", "Depot", "Body", "Reefer unit", "Unit hours", "Next service"],
+            [[r.Truck, r.Depot, r.Body, r.Unit, r.Hours, r.Next] for r in df5.itertuples()],
+            (Inches(0.3), Inches(1.5), Inches(9.4), Inches(4.2)), 12)
 tx = s.shapes.add_textbox(Inches(0.3), Inches(6.0), Inches(9.4), Inches(0.5))
 tx.text_frame.text = "Reefer services are done by the unit dealer every 1,500 engine hours or 12 months."
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Actions for H2 2025"
+s = add_slide(prs, 1, "Actions for H2 2025")
 bullets(s, ["Door alarms fitted on 23 of 41 trucks",
             (1, "Remaining 18 trucks by the end of October"),
             (1, S5_SMS),
@@ -782,13 +659,11 @@ bullets(s, ["Door alarms fitted on 23 of 41 trucks",
             "Cab display alarms can no longer be muted by the driver",
             (1, "Dealer changes the setting at each truck's next service")])
 notes(s, S5_NOTES + " So the end of October date for the last 18 trucks is not just our own target.")
-s = prs.slides.add_slide(prs.slide_layouts[1])
-s.shapes.title.text = "Asks for the operations meeting"
+s = add_slide(prs, 1, "Asks for the operations meeting")
 bullets(s, ["Approve the door-alarm budget for the remaining 18 trucks",
             "Agree that depot managers review excursions weekly with the transport planner",
             "Owner: Hannelore Peeters, Transport & Quality"])
-prs.save(p(F5))
-normalize_zip(p(F5))
+save_doc(prs, p(F5), FIXED_DT)
 
 # ============ File 6: HTML intranet page, delivery windows (rowspan/colspan) ==
 F6 = "intranet_delivery_windows_and_cut-off_times.html"
@@ -892,8 +767,7 @@ html6 = f"""<!DOCTYPE html>
 </body>
 </html>
 """
-with open(p(F6), "w", encoding="utf-8", newline="\n") as f:
-    f.write(html6)
+write_text(p(F6), html6)
 
 # ============ File 7: DOCX refrigerated transport SLA ==========================
 from docx import Document
@@ -916,12 +790,8 @@ S7_LOGS = ("5.2 The Service Provider shall keep the logger data for each trip fo
            "available to the Customer within 24 hours of a request.")
 S7_CAP = ("6.2 The Service Provider's total liability for loss of or damage to goods shall not exceed EUR 250,000 "
           "per event.")
-d7 = Document()
-d7.core_properties.created = FIXED_DT
-d7.core_properties.modified = FIXED_DT
-d7.core_properties.last_printed = FIXED_DT
-d7.core_properties.author = "Legal - Scheldeveld Foodservice"
-d7.core_properties.title = "Service Level Agreement - Refrigerated transport"
+d7 = stamped(Document(), FIXED_DT, author="Legal - Scheldeveld Foodservice",
+             title="Service Level Agreement - Refrigerated transport")
 d7.styles["Normal"].font.size = Pt(10.5)
 d7.add_heading("Service Level Agreement: Refrigerated Transport", 0)
 d7.add_paragraph("between Frigoroute Logistics BV and Scheldeveld Foodservice NV")
@@ -989,8 +859,7 @@ SC("8.1 This Agreement is governed by Belgian law. Disputes shall be submitted t
 d7.add_paragraph("")
 d7.add_paragraph("Signed for Frigoroute Logistics BV: ______________________    Date: ____________")
 d7.add_paragraph("Signed for Scheldeveld Foodservice NV: ______________________    Date: ____________")
-d7.save(p(F7))
-normalize_zip(p(F7))
+save_doc(d7, p(F7), FIXED_DT)
 
 # ============ File 8: Jupyter notebook, receivables ageing analysis ===========
 F8 = "AR_ageing_key_accounts_2025-06.ipynb"
@@ -1097,9 +966,7 @@ nb8 = {"cells": cells8,
                                       "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
                                       "pygments_lexer": "ipython3", "version": "3.11.9"}},
        "nbformat": 4, "nbformat_minor": 5}
-with open(p(F8), "w", encoding="utf-8", newline="\n") as f:
-    json.dump(nb8, f, indent=1, ensure_ascii=False)
-    f.write("\n")
+write_json(p(F8), nb8, indent=1)
 
 # ============ File 9: Parquet reefer logger readings ==========================
 F9 = "reefer_logger_readings_2025-06-16_to_19.parquet"
@@ -1197,8 +1064,7 @@ been switched back on.
 Product destroyed, replacement deliveries and the rental van came to EUR 4,870, excluding the reefer unit,
 which was replaced under the dealer's warranty.
 """
-with open(p(F10), "w", encoding="utf-8", newline="\n") as f:
-    f.write(md10)
+write_text(p(F10), md10)
 
 # ================================================================ questions
 # ---- prose (13): worded like the documents
@@ -1358,162 +1224,11 @@ from bs4 import BeautifulSoup
 from docx import Document as DocR
 from pptx import Presentation as PrsR
 from odf.opendocument import load as odf_load
-from odf import teletype
-
-
-def odt_lines(path):
-    """paragraphs and headings in order; a table row as one tab-joined line"""
-    out = []
-
-    def walk(n):
-        for c in n.childNodes:
-            if c.nodeType != c.ELEMENT_NODE:
-                continue
-            tag = c.qname[1]
-            if tag in ("p", "h"):
-                out.append(teletype.extractText(c))
-            elif tag == "table-row":
-                out.append("\t".join(teletype.extractText(x) for x in c.childNodes
-                                     if x.nodeType == x.ELEMENT_NODE and x.qname[1] == "table-cell"))
-            else:
-                walk(c)
-    walk(odf_load(path).text)
-    return out
-
-
-def pptx_chart_rows(path):
-    rows = []
-    for sl in PrsR(path).slides:
-        for sh in sl.shapes:
-            if getattr(sh, "has_chart", False) and sh.has_chart:
-                plot = sh.chart.plots[0]
-                names = [s_.name for s_ in plot.series]
-                for k, cat in enumerate(plot.categories):
-                    rows.append((cat, {n: s_.values[k] for n, s_ in zip(names, plot.series)}))
-    return rows
-
-
-def nb_text(path):
-    nb = json.load(open(path, encoding="utf-8"))
-    parts = []
-    for c in nb["cells"]:
-        parts.append("".join(c["source"]))
-        for o in c.get("outputs", []):
-            if o["output_type"] == "stream":
-                parts.append("".join(o["text"]))
-            else:
-                data = o.get("data", {})
-                if "text/html" in data:
-                    parts.append(BeautifulSoup("".join(data["text/html"]), "html.parser").get_text(" "))
-                if "text/plain" in data:
-                    parts.append("".join(data["text/plain"]))
-    return "\n".join(parts)
-
-
-def text_of(fn):
-    path = p(fn)
-    if fn.endswith(".pdf"):
-        return "\n".join(pg.extract_text() or "" for pg in PdfReader(path).pages)
-    if fn.endswith(".docx"):
-        dd = DocR(path)
-        parts = [pp.text for pp in dd.paragraphs]
-        for tb_ in dd.tables:
-            for row in tb_.rows:
-                parts.append("\t".join(c.text for c in row.cells))
-        return "\n".join(parts)
-    if fn.endswith(".xlsx"):
-        wbr = openpyxl.load_workbook(path)
-        parts = []
-        for wsr in wbr.worksheets:
-            for row in wsr.iter_rows(values_only=True):
-                parts.append("\t".join("" if c is None else (c.strftime("%Y-%m-%d") if hasattr(c, "strftime") else str(c)) for c in row))
-        return "\n".join(parts)
-    if fn.endswith(".pptx"):
-        parts = []
-        for sl in PrsR(path).slides:
-            for sh in sl.shapes:
-                if sh.has_text_frame:
-                    parts.append(sh.text_frame.text)
-                if getattr(sh, "has_table", False) and sh.has_table:
-                    for row in sh.table.rows:
-                        parts.append("\t".join(c.text for c in row.cells))
-            if sl.has_notes_slide:
-                parts.append(sl.notes_slide.notes_text_frame.text)
-        for cat, vals in pptx_chart_rows(path):
-            parts.append(f"{cat}\t" + "\t".join(f"{k}: {plain(v)}" for k, v in vals.items()))
-        return "\n".join(parts)
-    if fn.endswith(".html"):
-        return BeautifulSoup(open(path, encoding="utf-8").read(), "html.parser").get_text(" ")
-    if fn.endswith(".odt"):
-        return "\n".join(odt_lines(path))
-    if fn.endswith(".ipynb"):
-        return nb_text(path)
-    if fn.endswith(".parquet"):
-        return pd.read_parquet(path).to_csv(index=False)
-    if fn.endswith(".csv"):
-        return open(path, encoding="utf-8-sig").read()
-    return open(path, encoding="utf-8").read()
-
-
-def norm(s):
-    s = re.sub(r"(?<=\d),(?=\d{3})", "", s)
-    return re.sub(r"\s+", " ", s).lower()
-
-
-STOP = set("""a an the is are was were be been of to in on at for from by with and or if it its this that
-what what's whats s which who whom how many much when where why do does did i my me we our you your can
-could should would will shall before after into onto some any one new get got has have had not
-hasn't hasn t""".split())
-
-
-def stem(w):
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-        return w[:-1]
-    return w
-
-
-def content_words(s):
-    return {stem(w) for w in re.findall(r"[a-z0-9]+", s.lower()) if w not in STOP}
-
 
 files = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10]
-RAW = {fn: text_of(fn) for fn in files}
+RAW = {fn: text_of(p(fn)) for fn in files}
 TEXT = {fn: norm(RAW[fn]) for fn in files}
-problems = []
-for q in Q:
-    if q["kind"] in ("lookup", "prose", "paraphrase", "aggregate") and q["file"] not in files:
-        problems.append(("unknown file", q["q"], q["file"]))
-    if q["kind"] in ("lookup", "prose", "paraphrase"):
-        if not any(norm(e) in TEXT[q["file"]] for e in q["expect"]):
-            problems.append(("missing", q["q"], q["expect"]))
-    if q["kind"] != "none" and not q["expect"]:
-        problems.append(("empty expect", q["q"], None))
-    if q["kind"] in ("prose", "paraphrase") and q["src"] is None:
-        problems.append(("no source sentence", q["q"], None))
-    if q["src"] is not None:
-        if norm(q["src"]) not in TEXT[q["file"]]:
-            problems.append(("source sentence not in text", q["q"], q["src"]))
-        if not any(norm(e) in norm(q["src"]) for e in q["expect"]):
-            problems.append(("expect not in source sentence", q["q"], q["src"]))
-        others = [fn for fn in files if fn != q["file"] and norm(q["src"]) in TEXT[fn]]
-        if others:
-            problems.append(("source sentence in another file too", q["q"], others))
-    if q["kind"] == "paraphrase":
-        shared = content_words(q["q"]) & content_words(q["src"])
-        if shared:
-            problems.append(("paraphrase shares words with its source", q["q"], sorted(shared)))
-for q, fn_ in CHECKS:
-    if not fn_():
-        problems.append(("aggregate does not recompute from the file", q["q"], q["expect"]))
-if len(CHECKS) != sum(q["kind"] == "aggregate" for q in Q):
-    problems.append(("aggregate without a check", None, None))
-for q_, pats in NONE:
-    for pat in pats:
-        for fn in files:
-            if re.search(pat, TEXT[fn], re.I):
-                problems.append(("none-term-present", pat, fn))
+problems = question_problems(files, TEXT, NONE, strict=True)
 
 # CSV: BOM, ';', decimal commas with thousands dots, DD-MM-YYYY dates, 250-400 rows, read back equal
 raw1 = open(p(F1), "rb").read()
@@ -1653,16 +1368,7 @@ if len(t9) < 300 or list(t9.columns) != ["truck_id", "depot", "recorded_at", "te
 if not any(re.match(r"^ {4,}- ", ln) and "14 cases of minced beef" in ln for ln in RAW[F10].splitlines()):
     problems.append(("nested-list fact not in a nested item", None, None))
 
-for i, q in enumerate(Q, 1):
-    q["id"] = f"v{i:02d}"
-with open(os.path.join(BASE, "questions.jsonl"), "w", encoding="utf-8") as f:
-    for q in Q:
-        f.write(json.dumps({"id": q["id"], "file": q["file"], "kind": q["kind"], "q": q["q"],
-                            "expect": q["expect"]}, ensure_ascii=False) + "\n")
-
-from collections import Counter
-print("counts:", dict(Counter(q["kind"] for q in Q)), "total", len(Q))
-print("problems:", problems if problems else "none")
+write_questions(BASE, "v", problems)
 for fn in files:
     print(fn, os.path.getsize(p(fn)), "bytes,", len(TEXT[fn]), "chars extracted")
 print("pdf pages:", len(pages4), "csv rows:", len(t1), "parquet rows:", len(t9))

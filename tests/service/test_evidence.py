@@ -291,7 +291,9 @@ def test_the_model_is_told_when_no_passage_is_relevant(
     c, _ = office
     answer = _said(fake, c, "What is the capital of Australia?", "Canberra [1].")
     sent = fake.last("model")["body"]["messages"]
-    assert sent[0] == {"role": "system", "content": NO_CONTEXT}
+    # and which name no file says, as the user wrote it
+    said = f'{NO_CONTEXT} No file mentions "Australia".'
+    assert sent[0] == {"role": "system", "content": said}
     assert answer["choices"][0]["message"]["annotations"] == [], "a marker without a source"
 
 

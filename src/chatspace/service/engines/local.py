@@ -27,7 +27,6 @@ answer is streamed a few words per chunk.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -144,17 +143,9 @@ def _limit(content: str, request: ChatCompletionRequest) -> tuple[str, str]:
 
 
 def _no_match(request: ChatCompletionRequest, retrieval: Retrieval) -> str:
-    """:data:`NO_MATCH`, then the names of the question that no file says, as it writes
-    them: what to check, or to spell otherwise ("No file mentions "Marseille".")."""
-    said = [_as_written(retrieval.question, word) for word in retrieval.unknown]
-    words = " or ".join(f'"{word}"' for word in dict.fromkeys(said))
-    missing = f" No file mentions {words}." if words else ""
-    return NO_MATCH.format(workspace=request.workspace) + missing
-
-
-def _as_written(question: str, word: str) -> str:
-    found = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", question, re.I)
-    return found.group() if found else word
+    """:data:`NO_MATCH`, then the names of the question no file says."""
+    said = retrieval.unknown_said
+    return NO_MATCH.format(workspace=request.workspace) + (f" {said}" if said else "")
 
 
 def answer(request: ChatCompletionRequest, retrieval: Retrieval) -> list[Choice]:

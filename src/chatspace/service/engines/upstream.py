@@ -76,14 +76,16 @@ NO_CONTEXT = (
 
 
 def context_message(
-    passages: Sequence[Passage], computed: Sequence[Computed] = ()
+    passages: Sequence[Passage], computed: Sequence[Computed] = (), unknown: str = ""
 ) -> dict[str, str]:
     """The system message that gives the model the retrieved passages, then what their
     tables answer computed over all their rows (:func:`.table_rows.computed_for`),
     numbered after them, or says that none of the files searched is relevant
-    (:data:`NO_CONTEXT`), so that a model never cites passages it was not sent."""
+    (:data:`NO_CONTEXT`, then ``unknown``: the names no file says,
+    :attr:`~.search.Retrieval.unknown_said`), so that a model never cites passages it
+    was not sent."""
     if not passages:
-        return {"role": "system", "content": NO_CONTEXT}
+        return {"role": "system", "content": " ".join(filter(None, [NO_CONTEXT, unknown]))}
     blocks = [f"[{i}] {p.filename}\n{p.text}" for i, p in enumerate(passages, 1)]
     blocks += [
         f"[{i}] {c.filename}, computed over all its rows\n{c.text}"
@@ -198,7 +200,8 @@ class UpstreamEngine:
         """The upstream request for ``job`` (``computed``: :meth:`computed`)."""
         r = job.request
         found = job.retrieval
-        messages = [context_message(self.given(found), computed)] if found.searched else []
+        context = context_message(self.given(found), computed, found.unknown_said)
+        messages = [context] if found.searched else []
         messages += [_message(m) for m in r.messages]
         body: dict[str, Any] = {"model": self.remote, "messages": messages, "stream": stream}
         for key in sorted(r.model_fields_set - _NOT_FORWARDED):
@@ -217,7 +220,7 @@ class UpstreamEngine:
         ignores ``stream_options``), by the service's tokenizer: the prompt is what the
         model read, the passages' system message included, as in a count the model gives."""
         found = job.retrieval
-        context = context_message(self.given(found), computed)["content"]
+        context = context_message(self.given(found), computed, found.unknown_said)["content"]
         given = [context] if found.searched else []
         prompt = count_texts([*given, *(m.text() for m in job.request.messages)])
         completion = count_texts(contents)

@@ -348,6 +348,15 @@ class Retrieval:
         return {t: w / total for t, w in zip(self.terms, shares, strict=True)}
 
     @property
+    def unknown_said(self) -> str:
+        """The names of the question that no file says, as it writes them, in a sentence
+        an answer without passages ends with ("No file mentions "Marseille"."): what to
+        check, or to spell otherwise; "" when there are none."""
+        said = [_as_written(self.question, name) for name in self.unknown]
+        names = " or ".join(f'"{name}"' for name in dict.fromkeys(said))
+        return f"No file mentions {names}." if names else ""
+
+    @property
     def passage_tokens(self) -> int:
         return count_texts(p.text for p in self.passages)
 
@@ -363,6 +372,12 @@ def _searched_text(messages: Sequence[ChatMessage]) -> str:
     if question is not None:
         return question
     return next((m.text() for m in reversed(messages) if m.text().strip()), "")
+
+
+def _as_written(question: str, term: str) -> str:
+    """``term`` as ``question`` writes it ("Australia" of "australia")."""
+    found = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", question, re.I)
+    return found.group() if found else term
 
 
 def names_in(question: str) -> frozenset[str]:

@@ -958,6 +958,9 @@ class _View:
     apart: tuple[int, pd.Series, pd.Series] | None = None
     """The column whose values the question sets apart ("between G-TBRA and G-TBRK"), and
     the rows of each side."""
+    unnamed: frozenset[int] = frozenset()
+    """The columns whose header cell is blank (a chart's categories, a frame's index): their
+    values say what they are."""
 
     @classmethod
     def of(
@@ -1108,6 +1111,7 @@ class _View:
             matched, named_here, absent, bool(totals),
             next(((c, *asked.span) for c in spanned), None) if asked.span else None, joined,
             excluded, _apart(frame, difference) if pair is None and difference else None,
+            frozenset(c for c, cell in enumerate(table.header) if not cell.strip()),
         )  # fmt: skip
 
     @property
@@ -1130,6 +1134,7 @@ class _View:
                 found.append(f"{self.names[c]} of {self.joined[c]}")
                 continue
             named = all(str(v).lower().startswith(f"{self.names[c].lower()} ") for v in shown)
+            named = named or c in self.unnamed  # "Brussels", not "column 1 Brussels"
             found.append(said if named else f"{self.names[c]} {said}")  # "Store 17"
         found += [f"{self.names[c]} not {' or '.join(v)}" for c, v in self.excluded.items()]
         compared = [f"{self.names[c]} {k.op} {k.value}" for c, k in self.compared.items()]

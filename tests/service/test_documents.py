@@ -474,11 +474,16 @@ def test_a_chart_on_a_slide_is_read_as_its_data(tmp_path: Path, client: httpx.Cl
     )
     frame.chart.has_title = True
     frame.chart.chart_title.text_frame.text = "Temperature excursions per depot"
+    alarms = CategoryChartData()
+    alarms.categories = ["Ghent", "Antwerp"]
+    alarms.add_series("Door alarms fitted", (5, 3))
+    slide.shapes.add_chart(XL_CHART_TYPE.PIE, Inches(7), Inches(1), Inches(3), Inches(3), alarms)
     out = BytesIO()
     deck.save(out)
     text = _text(tmp_path, "review.pptx", out.getvalue())
     assert text is not None
     assert "Temperature excursions per depot\n\n,Q1 2025,Q2 2025\nGhent,14,12\n" in text, text
+    assert "Door alarms fitted\nGhent: 5\nAntwerp: 3" in text, "one series: its facts"
     upload(client, [("review.pptx", out.getvalue())])
     question = "How many temperature excursions did Brussels have in Q1 2025?"
     content = ask(client, question)["choices"][0]["message"]["content"]

@@ -1014,7 +1014,9 @@ class _View:
             together = frame[c].map(lambda cell, w=words: w <= _words(str(cell)))
             keep &= together if len(words) > 1 and together.any() else holds
         excluded: dict[int, tuple[str, ...]] = {}
-        for c, words in _filters(frame, {t for t in asked.excluded if _filtering(t)}).items():
+        # (what any table's rows are, "lines", leaves none out)
+        leaving = {t for t in asked.excluded - _ROW_NOUNS if _filtering(t)}
+        for c, words in _filters(frame, leaving).items():
             out = frame[c].map(lambda cell, w=words: _holds(str(cell), w, ()))
             excluded[c] = tuple(frame[c][out].unique())
             keep &= ~out

@@ -215,16 +215,18 @@ def _plain(text: str, size: int) -> Iterator[Block]:
 
 def _csv(text: str, size: int) -> Iterator[Block]:
     """A CSV, whatever it is separated by (:func:`_delimiter`); written back with commas."""
-    import csv
-
-    rows = csv.reader(text.splitlines(), delimiter=_delimiter(text))
-    yield Table(rows, numbered=True)
+    yield _delimited(text, _delimiter(text))
 
 
 def _tsv(text: str, size: int) -> Iterator[Block]:
+    yield _delimited(text, "\t")
+
+
+def _delimited(text: str, delimiter: str) -> Table:
     import csv
 
-    yield Table(csv.reader(text.splitlines(), delimiter="\t"), delimiter="\t", numbered=True)
+    rows = csv.reader(text.splitlines(), delimiter=delimiter)
+    return Table(rows, delimiter="\t" if delimiter == "\t" else ",", numbered=True)
 
 
 _SNIFFED_LINES = 50
@@ -796,11 +798,15 @@ def _shape_blocks(shapes: Any) -> Iterator[str | Table]:
 
 
 def _chart_blocks(chart: Any) -> Iterator[str | Table]:
-    """A chart's title, then its data as a table: a row per category, a column per
-    series, as the chart's own data sheet holds them. A deck shows its figures in charts
-    ("Temperature excursions per depot"), whose numbers were in no text of the slide."""
-    if chart.has_title and chart.chart_title.has_text_frame:
-        yield chart.chart_title.text_frame.text
+    """A chart's title, then its data: a row per category and a column per series, as the
+    chart's own data sheet holds them; one series as ``category: value`` lines after its
+    name. A deck shows its figures in charts ("Temperature excursions per depot"), whose
+    numbers were in no text of the slide. A chart without categories (a scatter plot's
+    points) says nothing more."""
+    titled = chart.has_title and chart.chart_title.has_text_frame
+    title = chart.chart_title.text_frame.text if titled else ""
+    if title:
+        yield title
     for plot in chart.plots:
         series = list(plot.series)
         categories = [str(c) for c in plot.categories]
@@ -810,7 +816,12 @@ def _chart_blocks(chart: Any) -> Iterator[str | Table]:
             [category, *(_chart_value(s.values, i) for s in series)]
             for i, category in enumerate(categories)
         ]
-        yield Table([["", *(s.name or "" for s in series)], *rows])
+        if len(series) > 1:
+            yield Table([["", *(s.name or "" for s in series)], *rows])
+            continue
+        name = series[0].name or ""
+        facts = key_value_text(rows, header=False) or ""
+        yield "\n".join(line for line in [name if name != title else "", facts] if line)
 
 
 def _chart_value(values: Sequence[object], index: int) -> object:

@@ -440,6 +440,30 @@ def test_a_difference_between_two_kinds_of_rows_is_each_side_s_less_the_other_s(
     assert shown in content, content
 
 
+def test_the_highest_amount_of_what_repeats_is_of_its_total(client: httpx.Client) -> None:
+    """ "Which customer had the highest net amount?" gave the customer of the largest order
+    line: an amount adds up over a customer's lines, so the answer is the customer of the
+    highest total, named by its name rather than its number. A price does not add up."""
+    frame = pd.DataFrame(
+        {"Customer No": ["C1", "C2", "C1", "C3", "C2", "C2"],
+         "Customer Name": ["Hotel Zilverberg", "Grand Café", "Hotel Zilverberg", "Traiteur Dewaele",
+                           "Grand Café", "Grand Café"],
+         "Net Amount EUR": [1800.0, 700.0, 150.0, 900.0, 650.5, 640.0],
+         "Unit Price EUR": [12.5, 30.0, 9.0, 41.0, 28.0, 19.5]}
+    )  # fmt: skip
+    upload(client, [("order_lines.csv", frame.to_csv(index=False))])
+    totals = frame.groupby("Customer Name")["Net Amount EUR"].sum()
+    assert totals.idxmax() != frame.loc[frame["Net Amount EUR"].idxmax(), "Customer Name"]
+    content = _message(ask(client, "Which customer had the highest net amount?"))["content"]
+    shown = (
+        f"Highest total Net Amount EUR by Customer Name: {totals.idxmax()} "
+        f"{totals.max():,.1f} (3 rows)"
+    )
+    assert shown in content, content
+    content = _message(ask(client, "Which customer had the highest unit price?"))["content"]
+    assert "Highest Unit Price EUR: 41.0" in content, content
+
+
 def test_numbers_with_a_decimal_comma_are_read_as_a_column() -> None:
     assert comma_numbers(["1.234,56", "12", "251,45", "-3,5"]) == [
         (1234.56, 2), (12.0, 0), (251.45, 2), (-3.5, 1)

@@ -540,6 +540,30 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+_ADDING = frozenset(
+    _stem(w)
+    for w in ("amount", "revenue", "sales", "cost", "spend", "quantity", "qty", "units",
+              "cases", "orders", "volume", "turnover", "profit", "income", "expenses", "kg",
+              "pallets", "hours", "minutes")
+)  # fmt: skip
+"""Words of a column whose values add up (amounts, quantities): "the highest" of such a
+column over a value that repeats ("which customer") is of each value's total. A price, a
+rate or a temperature does not add up: its highest is a row's."""
+_NOT_ADDING = frozenset(
+    _stem(w)
+    for w in ("price", "rate", "ratio", "pct", "percent", "percentage", "avg", "average", "mean",
+              "median", "temperature", "temp", "score", "margin", "share", "per")
+)  # fmt: skip
+"""Words of a column of a rate or a level, which does not add up ("Unit Price EUR",
+"Revenue per unit")."""
+
+
+def _adds_up(name: str) -> bool:
+    """Whether a column's values add up over rows (:data:`_ADDING`, :data:`_NOT_ADDING`)."""
+    words = _column_words(name)
+    return bool(words & _ADDING) and not words & _NOT_ADDING
+
+
 _ROW_NOUNS = frozenset(_stem(w) for w in TABLE_ROWS | {"items", "lines"})
 """What any table's rows are ("the sum of *line items* for CC-520"): they say nothing the
 table does not hold."""
@@ -816,7 +840,10 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
     conditioned = bool(view.compared) or view.absent is not None
     # "the average bill depth by species", "How many penguins of each species?"
     by, extreme = view.grouped_by(asked.grouping, asked.then), 0
-    if by is None and asked.direction and asked.said & (_MEAN | _MEDIAN | _SUM):
+    # an amount adds up over what repeats: "Which customer had the highest invoiced net
+    # amount?" asks for the customer of the highest total, not of the largest line
+    adds = column is not None and _adds_up(view.names[column])
+    if by is None and asked.direction and (asked.said & (_MEAN | _MEDIAN | _SUM) or adds):
         # "Which symbol has the highest average price?": the group of the highest one
         by, extreme = view.grouped_by(asked.listing), asked.direction
     kind = (
@@ -824,6 +851,7 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
         else "std" if asked.said & _SPREAD
         # "How many units per region?" sums the column it names, as without groups
         else "sum" if summing or (counting and column is not None and view.named_here)
+        or (extreme and adds)
         else ("max" if asked.direction > 0 else "min") if asked.direction
         else "count" if counting else None
     )  # fmt: skip
@@ -1559,8 +1587,8 @@ def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str
     """Of ``columns``, the one whose name holds the most of ``words``, then the words that
     name the fewest columns of the table (of ``part.quantity`` and ``cost.amount``, "How
     much did part request 37 cost?" means the second: "part" names ``part.description``
-    and ``part.ata`` too), then the fewest other words, then the leftmost; None when no
-    name holds one."""
+    and ``part.ata`` too), then one that says it is a name, then the fewest other words,
+    then the leftmost; None when no name holds one."""
     named = {c: _names(names[c], words) for c in columns}
     most = max(named.values(), default=0)
     held = [c for c in named if named[c] == most > 0]
@@ -1568,7 +1596,9 @@ def _named(names: list[str], columns: Mapping[int, object], words: frozenset[str
         return held[0] if held else None
     naming = {w: sum(1 for name in names if _names(name, frozenset({w}))) for w in words}
     said = {c: sum(1 / naming[w] for w in words if _names(names[c], frozenset({w}))) for c in held}
-    return min(held, key=lambda c: (-said[c], len(_column_words(names[c])) - most, c))
+    # ("which customer": ``Customer Name``, not ``Customer No``)
+    unnamed = {c: "name" not in _column_words(names[c]) for c in held}
+    return min(held, key=lambda c: (-said[c], unnamed[c], len(_column_words(names[c])) - most, c))
 
 
 def _column_names(header: Sequence[str]) -> list[str]:

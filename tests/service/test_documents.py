@@ -429,6 +429,8 @@ def _analysis_notebook() -> tuple[str, pd.DataFrame]:
             traceback=["\x1b[31mTRACEBACK-WORD\x1b[0m"])]),
         new_code_cell("chart", outputs=[new_output(
             "display_data", data={"image/png": "iVBORw0KGgoAAAANSUhEUgAAAAE="})]),
+        new_code_cell("Markdown(note)", outputs=[new_output(
+            "display_data", data={"text/markdown": "\n\nWrite-offs came to **EUR 18,430**."})]),
     ]  # fmt: skip
     return str(nbformat.writes(new_notebook(cells=cells))), segments
 
@@ -447,6 +449,14 @@ def test_a_notebook_s_outputs_are_read_as_its_reader_sees_them(
     assert "Restaurant Sablon Doré,3882.14" in text
     assert "TRACEBACK-WORD" not in text
     assert "iVBOR" not in text
+    # a Markdown output is at its cell, not at a line of the notebook's file
+    found = _extract(tmp_path, "ageing.ipynb", notebook)
+    assert found is not None
+    ((passage, marks),) = [
+        (p, m) for (_, p), m in zip(found.passages, found.locations, strict=True) if "18,430" in p
+    ]
+    at = passage.index("Write-offs")
+    assert [place for offset, place in marks if offset <= at][-1] == {"cell": 6}, marks
     upload(client, [("ageing.ipynb", notebook)])
     answer = ask(client, "What is the open balance for the Education segment?")
     content = answer["choices"][0]["message"]["content"]

@@ -594,8 +594,8 @@ def _output(output: Any, size: int) -> Iterator[Block]:
         return
     if shown == "text/html":
         yield from _html(text, size)
-    elif shown == "text/markdown":
-        yield from _markdown(text, size)
+    elif shown == "text/markdown":  # at its cell, not at lines of its own
+        yield from (b for b in _markdown(text, size) if not isinstance(b, Location))
     else:
         yield _printed_frame(text) or text
 

@@ -299,8 +299,7 @@ _MONTHS_IN_YEAR = 12
 _MONTH_COLUMNS = 3
 """A table with this many numeric columns named for months is a sheet of months."""
 _QUARTER = re.compile(r"q[1-4]")
-_PERIOD = re.compile(r"q[1-4]|h[12]")
-_QUARTER_SAID = re.compile(r"\bQ([1-4])\b", re.I)
+_PERIOD = re.compile(rf"{_QUARTER.pattern}|h[12]")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
@@ -1497,14 +1496,19 @@ def _month_columns(
     quarter = next((int(w[1]) for w in wanted if _QUARTER.fullmatch(w)), None)
     if quarter is None:
         return found
-    return tuple(c for c in found if (months[c] or 0) in range(3 * quarter - 2, 3 * quarter + 1))
+    return tuple(c for c in found if _quarter_of(months[c] or 0) == quarter)
 
 
 def _quarter_months(text: str) -> frozenset[str]:
     """The months of the quarters ``text`` says ("in Q2 2025": April, May and June): a
     column of days is filtered to them, as to a month it names."""
-    quarters = {int(q) for q in _QUARTER_SAID.findall(text)}
-    return frozenset(m for m, n in MONTHS.items() if (n + 2) // 3 in quarters)
+    quarters = {int(w[1]) for w in _WORD.findall(text.lower()) if _QUARTER.fullmatch(w)}
+    return frozenset(m for m, n in MONTHS.items() if _quarter_of(n) in quarters)
+
+
+def _quarter_of(month: int) -> int:
+    """The quarter of a month's number (April, 4: the second)."""
+    return (month + 2) // 3
 
 
 def _periods(

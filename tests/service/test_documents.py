@@ -12,9 +12,9 @@ import zipfile
 from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import httpx
+import pandas as pd
 import pytest
 
 from chatspace.service.retrieval.extract import Extracted, extract
@@ -33,9 +33,6 @@ from support.documents import (
 )
 from support.service import Service, start_service
 from support.upstream import FakeUpstream
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 BUDGET = [["region", "budget"], ["North", "800000"], ["South", "1200000"], ["West", "950000"]]
 DOCX = docx_bytes("Quarterly report", ["Zanzibar exports cloves and nutmeg."], BUDGET)
@@ -239,6 +236,218 @@ def test_an_api_export_of_nested_records_is_a_table(tmp_path: Path) -> None:
         assert found.text == json.dumps(other), "not a table"
 
 
+def test_json_lines_of_records_are_a_table(tmp_path: Path, client: httpx.Client) -> None:
+    """A log or an export of one JSON object a line (``.jsonl``, ``.ndjson``) was read
+    as plain text, so "Who released batch B-17?" quoted a line of JSON and nothing was
+    computed over its records. It is the table a JSON array of the same records is;
+    any other lines stay lines."""
+    events = [
+        {"batch": "B-16", "event": "released", "by": {"name": "Aoife Byrne"}, "units": 40},
+        {"batch": "B-17", "event": "released", "by": {"name": "Lars Holm"}, "units": 25},
+        {"batch": "B-17", "event": "quarantined", "by": {"name": "Aoife Byrne"}, "units": 5},
+    ]
+    lines = "\n".join(json.dumps(e) for e in events) + "\n\n"
+    found = _extract(tmp_path, "audit.jsonl", lines)
+    assert found is not None
+    assert found.text == (
+        "batch,event,by.name,units\nB-16,released,Aoife Byrne,40\n"
+        "B-17,released,Lars Holm,25\nB-17,quarantined,Aoife Byrne,5"
+    )
+    for other in ('{"a": 1}\n{"a": [1, 2]}', '{"a": 1}\nnot json', "[1, 2]"):
+        found = _extract(tmp_path, "other.ndjson", other)
+        assert found is not None
+        assert found.text == other, "its lines"
+    upload(client, [("audit.jsonl", lines)])
+    answer = ask(client, "How many units of batch B-17 were released, and by whom?")
+    assert _cited(answer)[0] == ("audit.jsonl", "B-17,released,Lars Holm,25"), answer
+
+
+def _allocation_email() -> bytes:
+    """A reply as Outlook saves it: quoted-printable text and HTML bodies, a CSV and a
+    workbook attached."""
+    from email.message import EmailMessage
+
+    import openpyxl
+
+    message = EmailMessage()
+    message["From"] = "Siobhán Kelly <siobhan@example.ie>"
+    message["To"] = "Declan Moran <declan@example.ie>"
+    message["Subject"] = "RE: Bovirex allocation for week 38"
+    message["Date"] = "Tue, 16 Sep 2025 08:47:12 +0100"
+    body = (
+        "Hi Declan,\n\nUntil the shipment lands, the attached file is the allocation for "
+        "week 38: every account gets 70% of its open order on the 50 dose vials, Siobhán.\n"
+        "\n> Can you send me an allocation by tomorrow morning?\n"
+    )
+    message.set_content(body, cte="quoted-printable")
+    message.add_alternative(f"<p>{body}</p>", subtype="html", cte="quoted-printable")
+    damaged = dict(HOSTILE)["broken.pdf"]
+    assert isinstance(damaged, bytes)
+    message.add_attachment(damaged, "application", "pdf", filename="minutes.pdf")
+    csv = "account,customer,allocated_vials\nC1042,Suir Valley Vets,18\nC1057,Ballyfin Vets,34\n"
+    message.add_attachment(csv.encode(), "text", "csv", filename="allocation_wk38.csv")
+    book = openpyxl.Workbook()
+    book.active.title = "Stock"
+    book.active.append(["product", "doses"])
+    book.active.append(["Bovirex 50", 21500])
+    sheet = BytesIO()
+    book.save(sheet)
+    subtype = "vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    message.add_attachment(sheet.getvalue(), "application", subtype, filename="stock.xlsx")
+    return message.as_bytes()
+
+
+def test_an_email_is_read_as_its_headers_body_and_attachments(
+    tmp_path: Path, client: httpx.Client
+) -> None:
+    """A message saved as ``.eml`` was read as its MIME: lines broken by ``=``, its body
+    twice (text and HTML) and its attachments in base64. It is who wrote to whom on what,
+    the text body, then each attachment read by the reader of its name, under that name;
+    a damaged attachment is left out, not the message."""
+    data = _allocation_email()
+    assert b"=\n" in data, "quoted-printable, as saved"
+    text = _text(tmp_path, "RE_allocation.eml", data)
+    assert text is not None
+    assert text.startswith(
+        "From: Siobhán Kelly <siobhan@example.ie>\nTo: Declan Moran <declan@example.ie>\n"
+        "Date: Tue, 16 Sep 2025 08:47:12 +0100\nSubject: RE: Bovirex allocation for week 38"
+        "\n\nHi Declan,"
+    ), text
+    assert "every account gets 70% of its open order on the 50 dose vials" in text
+    assert text.count("every account gets") == 1, "the text body, not the HTML too"
+    assert "allocation_wk38.csv\naccount,customer,allocated_vials\nC1042,Suir Valley" in text
+    assert "stock.xlsx: Stock\nproduct,doses\nBovirex 50,21500" in text
+    assert "minutes.pdf" not in text, "the damaged PDF"
+    upload(client, [("RE_allocation.eml", data)])
+    answer = ask(client, "How many vials were allocated to Suir Valley Vets?")
+    assert _cited(answer)[0] == ("RE_allocation.eml", "C1042,Suir Valley Vets,18"), answer
+
+
+RTF_MEMO = (
+    r"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Calibri;}}"
+    r"{\pard\b Customer credits\b0\par}"
+    r"{\pard Customers are credited a handling fee of \'8015.00 per return (Ren\'e9e).\par}"
+    r"{\pard\fi-360\li720\bullet\tab Quarantine batch 24K117 by 17:00.\par}}"
+)
+
+
+def test_an_rtf_memo_is_read_as_its_text(tmp_path: Path, client: httpx.Client) -> None:
+    """Read as text, a Rich Text memo was its control words: its quotes began
+    ``{\\pard`` and its fee was ``\\'8015.00``."""
+    text = _text(tmp_path, "recall_memo.rtf", RTF_MEMO)
+    assert text is not None
+    assert "handling fee of €15.00 per return (Renée)" in text, text
+    assert "\\" not in text, "no control word"
+    assert "{" not in text, "no group"
+    upload(client, [("recall_memo.rtf", RTF_MEMO)])
+    cited = _cited(ask(client, "What handling fee per return are customers credited?"))
+    assert cited[0][0] == "recall_memo.rtf"
+    assert "€15.00 per return" in cited[0][1], cited
+
+
+def test_an_ods_sheet_is_read_as_an_excel_sheet(tmp_path: Path, client: httpx.Client) -> None:
+    """An OpenDocument spreadsheet (LibreOffice's own) was a file without text."""
+    sales = pd.DataFrame(
+        {"Territory": ["Munster West", "Connacht"], "Vaccines (EUR k)": [1046.6, 936.1]}
+    )
+    reps = pd.DataFrame({"Rep": ["Cormac Hegarty"], "Target FY2025 (EUR k)": [5683.5]})
+    out = BytesIO()
+    with pd.ExcelWriter(out, engine="odf") as writer:
+        sales.to_excel(writer, sheet_name="Territory sales", index=False)
+        reps.to_excel(writer, sheet_name="Reps", index=False)
+    found = _extract(tmp_path, "territory_sales.ods", out.getvalue())
+    assert found is not None
+    assert found.text == (
+        "Territory sales\nTerritory,Vaccines (EUR k)\nMunster West,1046.6\nConnacht,936.1"
+        "\n\nReps\nRep,Target FY2025 (EUR k)\nCormac Hegarty,5683.5"
+    )
+    upload(client, [("territory_sales.ods", out.getvalue())])
+    answer = ask(client, "What is Cormac Hegarty's FY2025 target?")
+    assert _cited(answer)[0] == ("territory_sales.ods", "Cormac Hegarty,5683.5"), answer
+    place = answer["choices"][0]["message"]["annotations"][0]["file_citation"]["location"]
+    assert place == {"sheet": "Reps", "row": 1}
+
+
+PRODUCTS_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<ProductMaster company="Lismore" records="2">
+  <Product code="VX-101"><Name>Bovirex 10 dose</Name><Storage>2-8 °C</Storage>
+    <ListPrice currency="EUR">38.90</ListPrice></Product>
+  <Product code="AH-302"><Name>Levamectin Pour-On 5 L</Name><Storage>Below 25 °C</Storage>
+    <ListPrice currency="EUR">179.50</ListPrice></Product>
+</ProductMaster>"""
+
+
+def test_an_xml_export_of_records_is_a_table(tmp_path: Path, client: httpx.Client) -> None:
+    """An ERP's XML export was read as its tags: "the list price of Levamectin" quoted
+    ``<Name>Levamectin Pour-On 5 L</Name>``. Its records are a table as a JSON export's
+    are; any other XML is its elements' text; XML that defines entities (a "billion
+    laughs") or does not parse is read as it is, never expanded."""
+    found = _extract(tmp_path, "products.xml", PRODUCTS_XML)
+    assert found is not None
+    assert found.text == (
+        "company: Lismore\nrecords: 2\n\ncode,Name,Storage,ListPrice,ListPrice.currency\n"
+        "VX-101,Bovirex 10 dose,2-8 °C,38.90,EUR\nAH-302,Levamectin Pour-On 5 L,Below 25 °C,"
+        "179.50,EUR"
+    )
+    page = "<doc><title>Recall</title><p>Quarantine <b>24K117</b> today.</p></doc>"
+    found = _extract(tmp_path, "memo.xml", page)
+    assert found is not None
+    assert found.text == "Recall\nQuarantine\n24K117\ntoday."
+    laughs = (
+        '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
+        '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><l>&c;</l>'
+    )
+    for other in (laughs, "<a><b>unclosed</a>"):
+        found = _extract(tmp_path, "other.xml", other)
+        assert found is not None
+        assert found.text == other, "read as it is"
+    upload(client, [("products.xml", PRODUCTS_XML)])
+    answer = ask(client, "What is the list price of Levamectin Pour-On 5 L?")
+    quote = "AH-302,Levamectin Pour-On 5 L,Below 25 °C,179.50,EUR"
+    assert _cited(answer)[0] == ("products.xml", quote), answer
+
+
+def test_a_word_documents_margins_and_nested_tables_are_read(
+    tmp_path: Path, client: httpx.Client
+) -> None:
+    """A report's footer said when the next inspection is due, and its mapping results
+    were a table in a cell of another: both were read by no one. The headers lead the
+    text and the footers end it, each once however many sections repeat them; a table in
+    a cell follows the table holding it, titled with that cell's text."""
+    import docx
+
+    document = docx.Document()
+    document.sections[0].header.paragraphs[0].text = "QA-SI-2025-02 | GDP self-inspection"
+    document.sections[0].footer.paragraphs[0].text = "Next self-inspection due March 2026."
+    document.add_paragraph("This report records the annual self-inspection of Naas.")
+    outer = document.add_table(rows=1, cols=2)
+    outer.cell(0, 0).text = "Site: Naas distribution centre"
+    outer.cell(0, 1).text = "Temperature mapping, July 2025"
+    inner = outer.cell(0, 1).add_table(rows=3, cols=2)
+    for row, cells in zip(
+        inner.rows,
+        [("Zone", "Max °C"), ("Cold room 1", "6.9"), ("Cold room 2", "7.4")],
+        strict=True,
+    ):
+        for cell, value in zip(row.cells, cells, strict=True):
+            cell.text = value
+    document.add_section()
+    document.add_paragraph("Findings follow.")
+    out = BytesIO()
+    document.save(out)
+    text = _text(tmp_path, "inspection.docx", out.getvalue())
+    assert text is not None
+    assert text.startswith("QA-SI-2025-02 | GDP self-inspection\n\nThis report"), text
+    assert text.endswith("Findings follow.\n\nNext self-inspection due March 2026."), text
+    assert "Temperature mapping, July 2025\nZone,Max °C\nCold room 1,6.9\nCold room 2,7.4" in text
+    upload(client, [("inspection.docx", out.getvalue())])
+    cited = _cited(ask(client, "When is the next self-inspection due?"))
+    assert cited[0] == ("inspection.docx", "Next self-inspection due March 2026."), cited
+    cited = _cited(ask(client, "What max temperature did cold room 2 reach in the mapping?"))
+    assert cited[0] == ("inspection.docx", "Cold room 2,7.4"), cited
+
+
 # ---------------------------------------------------------------- hostile documents
 
 
@@ -273,6 +482,7 @@ HOSTILE = [
     ("broken.xlsx", b"PK\x03\x04 not really a workbook"),
     ("broken.pdf", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog /Pages 9 0 R"),
     ("broken.pptx", XLSX),  # a workbook named like a presentation
+    ("broken.ods", b"PK\x03\x04 not really a spreadsheet"),
     ("notjson.ipynb", "{ this is not a notebook"),
 ]
 
@@ -498,6 +708,38 @@ def test_a_chart_on_a_slide_is_read_as_its_data(tmp_path: Path, client: httpx.Cl
     question = "How many temperature excursions did Brussels have in Q1 2025?"
     content = ask(client, question)["choices"][0]["message"]["content"]
     assert "Q1 2025 for Brussels: 17" in content, content
+
+
+def test_a_chart_python_pptx_cannot_plot_is_read_and_the_deck_with_it(tmp_path: Path) -> None:
+    """A 3-D column chart (python-pptx reads only the plot types it can write) made the
+    whole deck unreadable: its slides' text was lost with the chart."""
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    data = CategoryChartData()
+    data.categories = ["Cork", "Leeds"]
+    data.add_series("Recalls", (4, 7))
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Recalls by site"
+    slide.shapes.add_chart(
+        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1), Inches(6), Inches(4), data
+    )
+    flat = BytesIO()
+    deck.save(flat)
+    out = BytesIO()
+    with zipfile.ZipFile(flat) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            part = src.read(item)
+            if item.filename.startswith("ppt/charts/chart"):
+                part = part.replace(b"c:barChart>", b"c:bar3DChart>")
+            dst.writestr(item, part)
+    text = _text(tmp_path, "recalls.pptx", out.getvalue())
+    assert text is not None, "the deck has text"
+    assert "Recalls by site" in text, text
+    assert "Recalls\nCork: 4\nLeeds: 7" in text, text
 
 
 def test_a_table_row_is_cited_from_a_block_led_by_its_header(client: httpx.Client) -> None:

@@ -1153,6 +1153,47 @@ def test_the_most_rows_are_counted_though_one_column_is_numeric() -> None:
     assert bullet[0].startswith(said), bullet
 
 
+def test_the_second_highest_is_the_value_below_the_highest() -> None:
+    """ "Which territory had the second highest companion animal sales?" was given the
+    highest: the ordinal was read as no word. The value that many places from the top is
+    the one asked, of a column, of the groups of a computed column and of row counts."""
+    frame = pd.DataFrame(
+        {
+            "territory": ["Leinster", "Munster", "Connacht", "Ulster", "Munster", "Ulster"],
+            "companion": [840.9, 1075.1, 745.8, 1008.1, 12.0, 1008.1],
+            "vet": ["Ana", "Ben", "Ben", "Cy", "Cy", "Cy"],
+        }
+    )
+    table = frame.to_csv(index=False).strip()
+    (bullet,) = _answered(
+        "Which territory had the second highest companion sales?",
+        ["territory", "second", "highest", "companion", "sales"],
+        table,
+    )
+    second = sorted(set(frame["companion"]), reverse=True)[1]
+    assert bullet[0].startswith(f"Second highest companion: {second} (second highest of 6 rows)")
+    quotes = [cite.quote for cite in bullet[1:] if not isinstance(cite, str)]
+    assert quotes == ["Ulster,1008.1,Cy", "Ulster,1008.1,Cy"], "both rows of that value"
+    (bullet,) = _answered(
+        "Which territory has the 3rd-lowest total companion?",
+        ["territory", "3rd", "lowest", "total", "companion"],
+        table,
+    )
+    totals = frame.groupby("territory")["companion"].sum().sort_values()
+    third = totals.index[2]
+    assert bullet[0].startswith(f"Third lowest total companion by territory: {third} "), bullet
+    (bullet,) = _answered(
+        "Which vet has the second most visits?", ["vet", "second", "most", "visits"], table
+    )
+    assert bullet[0].startswith("Second most rows by vet: Ben (2 of 6 rows"), bullet
+    (bullet,) = _answered(
+        "Which territory had the fifth highest companion sales?",
+        ["territory", "fifth", "highest", "companion", "sales"],
+        table,
+    )
+    assert bullet[0].startswith("Fifth highest companion: 12.0 "), "5 distinct values"
+
+
 def test_a_cell_the_question_spells_whole_is_the_row_asked_for() -> None:
     """ "samples processed on MS-Garnet" listed every "MS-" instrument: "ms" is a word of
     each. A cell of several words the question spells whole filters its column to it."""

@@ -193,6 +193,14 @@ _EXTREMES = {
 }
 """The words of a column's name that say it holds each day's (or each item's) highest or
 lowest value: of ``temp_max`` and ``temp_min``, "the highest temperature" is the first's."""
+_RANKS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
+_RANKED = re.compile(
+    rf"\b({'|'.join(_RANKS)})[\s-]+(?=(?:{'|'.join(sorted(_HIGHEST | _LOWEST | _MOST))})\b)",
+    re.I,
+)
+"""An ordinal before a superlative ("the *second* highest", "*3rd*-largest"): the value
+that many places from the top (or the bottom) is asked for, not the first."""
+_ORDINALS = {2: "Second", 3: "Third", 4: "Fourth", 5: "Fifth"}
 _COMPARISON = re.compile(
     r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
     r"(above|over|more than|greater than|higher than|larger than|at least|older than|"
@@ -409,6 +417,8 @@ class _Answer:
     label: str = ""
     """The name of ``column`` when the table has none such, its values computed (a
     difference: ``H2 2024 Actual − H2 2024 Budget``)."""
+    rank: int = 1
+    """The place of the extreme shown: 2 for the second highest."""
 
 
 def answer_tables(
@@ -721,6 +731,9 @@ class _Question:
     excluded: frozenset[str] = frozenset()
     """The words of the rows it leaves out (:data:`_EXCLUDING`): they filter no row in,
     and the rows whose cells hold them are not kept."""
+    rank: int = 1
+    """Which place of a superlative it asks for (:data:`_RANKED`): 2 for "the second
+    highest"."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -785,6 +798,7 @@ class _Question:
             _Difference.of(question[:_CONDITION_CHARS]), span,
             tuple((m[1].lower(), m[2]) for m in _GRADED.finditer(question[:_CONDITION_CHARS])),
             frozenset().union(*(_words(m[1]) for m in _EXCLUDING.finditer(bare))),
+            _RANKS[ranked[1].lower()] if (ranked := _RANKED.search(bare)) else 1,
         )  # fmt: skip
 
     @property
@@ -861,7 +875,7 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
             return apart
     # (asked for nothing computed, "the price per unit" is no group)
     if by is not None and column != by[0] and kind is not None:
-        grouped = view.per_group(*by, kind, column, extreme)
+        grouped = view.per_group(*by, kind, column, extreme, asked.rank)
         if grouped is not None:
             return grouped
     # the table itself: "Describe the data", "What columns does it have?", "How many rows?"
@@ -922,7 +936,7 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
     if counting and (filters or view.explained) and repeated and (view.keep & view.counted).any():
         return view.count(asked.sharing)
     if column is not None and asked.direction:
-        return view.compute("max" if asked.direction > 0 else "min", column)
+        return view.compute("max" if asked.direction > 0 else "min", column, asked.rank)
     # "What was the first egg date?": the row of the earliest date
     dated = view.calendar(asked.wanted) if asked.when and column is None else None
     if dated is not None:
@@ -933,7 +947,7 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
         listed = _named(view.names, text, asked.wanted)
     # "Which island has the most penguins?": the value of the most rows
     if listed is not None and asked.said & _MOST and not conditioned:
-        common = view.mode(listed, asked.direction)
+        common = view.mode(listed, asked.direction, asked.rank)
         if common is not None:
             return common
     # "Which symbols are in the table?": the column's values
@@ -1243,12 +1257,14 @@ class _View:
         kind: str,
         column: int | None,
         extreme: int = 0,
+        rank: int = 1,
     ) -> _Answer | None:
         """``kind`` (a count of rows, or "mean", "sum", ... of the numeric ``column``) for
         each group of the rows kept (``keys``: :meth:`grouped_by`'s, of ``by`` and ``then``,
         or of its dates' year or month, ``period``): counts the largest first (a date's years or
         months in order), the others in the order the table first has them; each group
-        cited by its first row; only the highest (``extreme`` 1) or lowest (-1)."""
+        cited by its first row; only the highest (``extreme`` 1) or lowest (-1), or the
+        one ``rank`` places from it."""
         groups = keys[self.keep[keys.index]]
         if groups.empty:
             return None
@@ -1266,8 +1282,11 @@ class _View:
             parted = values.groupby(groups[values.index], sort=False)
             computed, sizes = getattr(parted, kind)(), parted.size()
             computed = computed[computed.notna()]  # a group of one has no standard deviation
-            if extreme and not computed.empty:
-                computed = computed[[computed.idxmax() if extreme > 0 else computed.idxmin()]]
+            if extreme:
+                computed = computed.sort_values(ascending=extreme < 0, kind="stable")
+                computed = computed.iloc[rank - 1 : rank]
+                if computed.empty:
+                    return None
             shown = [
                 f"{g} {_format(v, places, kind)} ({_rows(int(sizes[g]))})"
                 for g, v in computed.items()
@@ -1279,20 +1298,25 @@ class _View:
         return _Answer(
             kind, firsts, -1 if column is None else column, f"{len(shown)}", self.scope, of,
             values=tuple(shown), by=by, period=period, extreme=extreme, then=then,
+            rank=rank if extreme else 1,
         )  # fmt: skip
 
-    def mode(self, column: int, direction: int) -> _Answer | None:
-        """The value of ``column`` the most rows kept have (``direction`` -1: the fewest),
-        its rows cited; None when no value is in two rows (every product once)."""
+    def mode(self, column: int, direction: int, rank: int = 1) -> _Answer | None:
+        """The value of ``column`` the most rows kept have (``direction`` -1: the fewest;
+        ``rank`` 2: the second most), its rows cited; None when no value is in two rows
+        (every product once)."""
         cells = self.frame[column][self.keep & self.counted]
         counts = cells[cells != ""].value_counts(sort=False)
-        if counts.empty or counts.max() < 2:
+        places = sorted(set(counts), reverse=direction > 0)
+        if counts.empty or counts.max() < 2 or len(places) < rank:
             return None
-        best = int(counts.max() if direction > 0 else counts.min())
+        best = int(places[rank - 1])
         values = tuple(str(v) for v in counts.index[counts == best])
         rows = self.rows((self.keep & self.counted) & self.frame[column].isin(values))
         kind = "most" if direction > 0 else "fewest"
-        return _Answer(kind, rows, column, f"{best:,}", self.scope, len(cells), values=values)
+        return _Answer(
+            kind, rows, column, f"{best:,}", self.scope, len(cells), values=values, rank=rank
+        )
 
     def distinct(self, column: int) -> _Answer:
         """The distinct values of ``column`` among the rows kept ("How many species are
@@ -1413,15 +1437,19 @@ class _View:
             "between", rows, column, value, self.scope, len(rows), values=(*shown, kind), by=by
         )
 
-    def compute(self, kind: str, column: int) -> _Answer | None:
-        """``kind`` ("sum", "mean", "median", "std", "max" or "min") of ``column`` over
-        the rows kept (a standard deviation, of a sample, over two at least)."""
+    def compute(self, kind: str, column: int, rank: int = 1) -> _Answer | None:
+        """``kind`` ("sum", "mean", "median", "std", "max" or "min", the ``rank``-th
+        highest or lowest value) of ``column`` over the rows kept (a standard deviation,
+        of a sample, over two at least)."""
         values, places = self.numeric[column]
         values = values[(self.keep & self.counted)[values.index]]
         if values.empty or (kind == "std" and len(values) < 2):
             return None
         if kind in {"max", "min"}:
-            best = values.max() if kind == "max" else values.min()
+            ranked = sorted(set(values), reverse=kind == "max")
+            if len(ranked) < rank:
+                return None
+            best = ranked[rank - 1]
             rows = values.index[values == best]
             shown = str(self.frame[column][rows[0]])
         else:
@@ -1431,7 +1459,7 @@ class _View:
             }[kind]  # fmt: skip
             shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
-        return _Answer(kind, cited, column, shown, self.scope, len(values))
+        return _Answer(kind, cited, column, shown, self.scope, len(values), rank=rank)
 
 
 def _apart(frame: pd.DataFrame, difference: _Difference) -> tuple[int, pd.Series, pd.Series] | None:
@@ -1869,6 +1897,11 @@ _GROUP_LABELS = {
 _EXTREME_LABELS = {"max": "Highest", "min": "Lowest", "earliest": "Earliest", "latest": "Latest"}
 
 
+def _ranked(label: str, rank: int) -> str:
+    """ "Highest", or "Second highest" for the one below it."""
+    return f"{_ORDINALS[rank]} {label.lower()}" if rank > 1 else label
+
+
 def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = False) -> list[Bullet]:
     """How the answer shows: a quoted row per bullet, or the computed value and its rows
     (``told``: :func:`answer_tables`)."""
@@ -1899,7 +1932,8 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
         if answer.extreme:
-            label = ("Highest " if answer.extreme > 0 else "Lowest ") + label[0].lower() + label[1:]
+            extreme = "Highest" if answer.extreme > 0 else "Lowest"
+            label = f"{_ranked(extreme, answer.rank)} {label[0].lower()}{label[1:]}"
         groups = "; ".join(answer.values[:_GROUPS_SHOWN])
         hidden = len(answer.values) - _GROUPS_SHOWN
         groups += f"; and {hidden} more" if hidden > 0 else ""
@@ -1911,11 +1945,12 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
              *(table.cites[i] for i in cited)),
         ]  # fmt: skip
     if answer.kind in _EXTREME_LABELS:
-        label = _EXTREME_LABELS[answer.kind]
+        label = _ranked(_EXTREME_LABELS[answer.kind], answer.rank)
         spread = f" in {table.passages} passages" if spans else ""
         parts: list[str | Cite] = [
             f"{label} {column}{scope}: {answer.value} "
-            f"({answer.kind} of {_rows(answer.of)}{spread}{some}): "
+            f"({label.lower() if answer.rank > 1 else answer.kind} of {_rows(answer.of)}"
+            f"{spread}{some}): "
         ]
         for k, i in enumerate(cited):
             shown = _shown(table.header, table.rows[i])
@@ -1935,7 +1970,7 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
              *(table.cites[i] for i in cited)),
         ]  # fmt: skip
     if answer.kind in {"most", "fewest"}:
-        label = "Most" if answer.kind == "most" else "Fewest"
+        label = _ranked("Most" if answer.kind == "most" else "Fewest", answer.rank)
         each = " each" if len(answer.values) > 1 else ""
         return [
             (f"{label} rows{scope} by {column}: {' and '.join(answer.values)} ({answer.value}"

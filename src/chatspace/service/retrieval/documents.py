@@ -12,19 +12,21 @@ a CSV, a Parquet file or a JSON array of flat records is a numbered table, which
 its rows (a short sheet of ``key: value`` facts is at its sheet), as is a table on a PDF
 page, at its page. A Word or ODT document has no location: a word processor lays out its
 pages when it shows them, so no page number is in the file, and a row number would not
-say which of its tables. Nor does HTML: its visible text's lines are not the lines of
-its source.
+say which of its tables. Nor does HTML (its visible text's lines are not the lines of its
+source), RTF, XML other than an export of records, or an e-mail (its lines are MIME's).
 
 Libraries: pypdf (PDF; pure Python), python-docx (DOCX), openpyxl (XLSX, in read-only
-mode, which streams rows), xlrd (XLS), python-pptx (PPTX), odfpy (ODT), nbformat
-(notebooks), Beautiful Soup on lxml (HTML), pyarrow (Parquet, in row batches), and the
-standard library for CSV and JSON. ``markitdown`` would cover most at once, but it pulls
-in magika and with it onnxruntime (tens of MB) to guess file types that the name already
-tells, and it renders to Markdown, where retrieval needs rows and paragraphs.
+mode, which streams rows), xlrd (XLS), python-pptx (PPTX), odfpy (ODT; ODS through
+pandas' reader on it), nbformat (notebooks), Beautiful Soup on lxml (HTML), pyarrow
+(Parquet, in row batches), striprtf (RTF), defusedxml (XML, without entities), and the
+standard library for CSV, JSON, JSON Lines and e-mail. ``markitdown`` would cover most
+at once, but it pulls in magika and with it onnxruntime (tens of MB) to guess file types
+that the name already tells, and it renders to Markdown, where retrieval needs rows and
+paragraphs.
 
 Bounds, so that a hostile document costs little: text files are read up to
 :data:`MAX_TEXT_BYTES`; other documents over :data:`MAX_DOCUMENT_BYTES` are not read; a
-ZIP-based one (DOCX, XLSX, PPTX, ODT) whose members would unpack to more than
+ZIP-based one (DOCX, XLSX, PPTX, ODT, ODS) whose members would unpack to more than
 :data:`MAX_UNZIPPED_BYTES`, or that has more than :data:`MAX_ZIP_MEMBERS` members, is not
 read (a ZIP member is never read past its declared size); PDFs and presentations are read
 up to :data:`MAX_PAGES` pages or slides; tables up to the bounds of :mod:`.tables`.
@@ -35,9 +37,11 @@ from __future__ import annotations
 import codecs
 import contextlib
 import io
+import json
 import re
 import zipfile
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import cache
 from itertools import chain, islice
 from pathlib import Path
@@ -72,9 +76,11 @@ Block = str | Table | Piece | Location
 
 _BY_SUFFIX = {
     ".pdf": "pdf", ".docx": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
-    ".pptx": "pptx", ".odt": "odt", ".html": "html", ".htm": "html", ".xhtml": "html",
+    ".pptx": "pptx", ".odt": "odt", ".ods": "ods", ".html": "html", ".htm": "html",
+    ".xhtml": "html", ".eml": "email", ".rtf": "rtf", ".xml": "xml",
     ".ipynb": "notebook", ".csv": "csv", ".tsv": "tsv", ".parquet": "parquet",
-    ".json": "json", ".md": "markdown", ".markdown": "markdown",
+    ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".md": "markdown",
+    ".markdown": "markdown",
 }  # fmt: skip
 _BY_TYPE = {
     "application/pdf": "pdf",
@@ -83,6 +89,12 @@ _BY_TYPE = {
     "application/vnd.ms-excel": "xls",
     "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
     "application/vnd.oasis.opendocument.text": "odt",
+    "application/vnd.oasis.opendocument.spreadsheet": "ods",
+    "message/rfc822": "email",
+    "application/rtf": "rtf",
+    "text/rtf": "rtf",
+    "application/xml": "xml",
+    "text/xml": "xml",
     "text/html": "html",
     "application/xhtml+xml": "html",
     "application/x-ipynb+json": "notebook",
@@ -90,9 +102,11 @@ _BY_TYPE = {
     "text/tab-separated-values": "tsv",
     "application/vnd.apache.parquet": "parquet",
     "application/json": "json",
+    "application/jsonl": "jsonl",
+    "application/x-ndjson": "jsonl",
     "text/markdown": "markdown",
 }
-_ZIPPED = {"docx", "xlsx", "pptx", "odt"}
+_ZIPPED = {"docx", "xlsx", "pptx", "odt", "ods"}
 _FACT_ROWS = 50
 """The most rows of a sheet read as ``key: value`` lines: a sheet that says what a workbook
 is (its source, its units) is short; a longer one of two columns is data."""
@@ -250,6 +264,140 @@ def _delimiter(text: str) -> str:
     return "," if len(widths) == 1 and widths.pop() > 1 else found
 
 
+_MAIL_HEADERS = ("From", "To", "Cc", "Date", "Subject")
+
+
+def _email(text: str, size: int) -> Iterator[Block]:
+    """An e-mail saved as a file (``.eml``), parsed by the standard library: who wrote to
+    whom, when and on what, as ``key: value`` lines; its body, the plain text or else the
+    HTML as a page's text (quoted replies kept); then each attachment as a file of its
+    name is read, led by that name (:func:`_attachment`). Read as it was stored, a
+    message was its MIME: quoted-printable lines broken by ``=`` ("the all= ocation"),
+    an HTML copy of the body, and an attachment in base64. No part is at a location: the
+    file's lines are MIME's, and the contract names no attachment."""
+    from email import message_from_string, policy
+
+    message = message_from_string(text, policy=policy.default)
+    yield "\n".join(f"{name}: {message[name]}" for name in _MAIL_HEADERS if message[name])
+    body = message.get_body(preferencelist=("plain", "html"))
+    with contextlib.suppress(LookupError, ValueError):  # a charset Python does not know
+        content = clean(body.get_content()) if body is not None else ""
+        html = body is not None and body.get_content_subtype() == "html"
+        yield from _unplaced(_html(content, size) if html else [content])
+    for part in message.iter_attachments():
+        yield from _titled(_attachment(part, size), part.get_filename() or "")
+
+
+def _attachment(part: Any, size: int) -> Iterator[Block]:
+    """An e-mail's attachment read by the reader of its name (else its type); nothing for
+    a kind no reader knows, or a message attached."""
+    import tempfile
+
+    name = part.get_filename() or ""
+    kind = kind_of(name, part.get_content_type())
+    content = part.get_content()
+    if isinstance(content, str) and kind in _TEXT_READERS:
+        yield from _TEXT_READERS[kind](clean(content), size)
+    elif isinstance(content, bytes) and kind in _READERS:
+        with tempfile.NamedTemporaryFile(suffix=Path(name).suffix) as stored:
+            stored.write(content)
+            stored.flush()
+            yield from read_document(Path(stored.name), kind, size=size)
+
+
+def _titled(blocks: Iterable[Block], name: str) -> Iterator[Block]:
+    """An attachment's blocks at no location, led by its name: its tables titled with it
+    (and their sheet's), its text after it. A row or page number would not say of which
+    attachment. A damaged attachment ends where its reader fails, and the message does
+    not: the rest of it is still read."""
+    said = False
+    with contextlib.suppress(Exception):
+        for block in _unplaced(blocks):
+            if isinstance(block, Table):
+                rows = _rows_until_failure(block.rows)
+                title = f"{name}: {block.title}" if block.title else name
+                yield replace(block, rows=rows, title=title, numbered=False)
+                continue
+            if not said:
+                yield name
+                said = True
+            yield block
+
+
+def _rows_until_failure(rows: Iterable[Sequence[object]]) -> Iterator[Sequence[object]]:
+    with contextlib.suppress(Exception):
+        yield from rows
+
+
+def _unplaced(blocks: Iterable[Block]) -> Iterator[Block]:
+    return (block for block in blocks if not isinstance(block, Location))
+
+
+def _rtf(text: str, size: int) -> Iterator[Block]:
+    """A Rich Text document's text, as ``striprtf`` reads it (its ``\\'e9`` escapes as
+    Windows-1252, the code page of almost every RTF writer; Unicode ``\\u`` escapes
+    as themselves). Read as text, a memo was its control words
+    (``{\\pard\\sa120 Customers will be credited ... \\'8015.00``)."""
+    from striprtf.striprtf import rtf_to_text
+
+    yield rtf_to_text(text, errors="replace")
+
+
+def _xml(text: str, size: int) -> Iterator[Block]:
+    """An XML export of records (a root over elements of one name, two at least: a
+    product master's ``<Product>``) as the table a JSON export of them is: a record's
+    attributes and children are its columns (``code``, ``Name``, ``ListPrice``,
+    ``ListPrice.currency``), the root's attributes ``key: value`` lines above it. Any
+    other XML is the text of its elements, a line each. Parsed by ``defusedxml``, which
+    refuses entity definitions (a "billion laughs") and external references; XML it
+    refuses or cannot parse is read as plain text."""
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import ParseError, fromstring
+
+    try:
+        root = fromstring(text)
+    except (ParseError, DefusedXmlException, ValueError):
+        yield from _plain(text, size)
+        return
+    records = list(root)
+    rows = [_xml_record(r, depth=1) for r in records]
+    found = None
+    if len(records) > 1 and len({r.tag for r in records}) == 1 and all(rows):
+        said = {_local(k): v for k, v in root.attrib.items()}
+        found = records_table({**said, _local(records[0].tag): rows})
+    if found is None:
+        yield "\n".join(t.strip() for t in root.itertext() if t.strip())
+    else:
+        yield from found
+
+
+_XML_NESTING = 4
+"""How deep an XML record's elements may nest and still be read as its columns."""
+
+
+def _xml_record(element: Any, *, depth: int) -> dict[str, object] | None:
+    """An element's attributes and its children's texts by name, a child's attributes and
+    children under ``child.name``; a name repeated joins its texts with "; ". None past
+    :data:`_XML_NESTING` levels."""
+    if depth > _XML_NESTING:
+        return None
+    record: dict[str, object] = {_local(k): v for k, v in element.attrib.items()}
+    for child in element:
+        name, text = _local(child.tag), (child.text or "").strip()
+        if text:
+            record[name] = f"{record[name]}; {text}" if name in record else text
+        nested = _xml_record(child, depth=depth + 1)
+        if nested is None:
+            return None
+        record |= {f"{name}.{k}": v for k, v in nested.items()}
+    return record
+
+
+def _local(tag: str) -> str:
+    """A tag's or an attribute's name without its namespace."""
+    return tag.rpartition("}")[2]
+
+
 def _markdown(text: str, size: int) -> Iterator[Block]:
     """Markdown as its reader sees it: what never shows is blanked, its lines kept, so that
     a quote's line is the file's. That is an HTML comment on lines of its own (Node.js's
@@ -335,14 +483,28 @@ _SHOWN_INLINE = frozenset({"text", "code_inline", "html_inline"})
 def _json(text: str, size: int) -> Iterator[Block]:
     """A table of records (its rows numbered), after what an export says of itself;
     else the file's lines."""
-    found = records_table(text)
-    if found is not None:
-        said, table = found
-        yield said
-        yield table
-        return
-    yield Location(line=1)
-    yield records_piece(text, size=size) or text
+    try:
+        found = records_table(json.loads(text))
+    except (ValueError, RecursionError):
+        found = None
+    if found is None:
+        yield Location(line=1)
+        yield records_piece(text, size=size) or text
+    else:
+        yield from found
+
+
+def _json_lines(text: str, size: int) -> Iterator[Block]:
+    """JSON Lines (a log's or an export's records, one object a line) as the table a JSON
+    array of the same records is; else the file's lines."""
+    try:
+        found = records_table([json.loads(line) for line in text.splitlines() if line.strip()])
+    except (ValueError, RecursionError):
+        found = None
+    if found is None:
+        yield from _plain(text, size)
+    else:
+        yield from found
 
 
 def _html(text: str, size: int) -> Iterator[Block]:
@@ -638,6 +800,10 @@ _TEXT_READERS: dict[str, Callable[[str, int], Iterator[Block]]] = {
     "csv": _csv,
     "tsv": _tsv,
     "json": _json,
+    "jsonl": _json_lines,
+    "email": _email,
+    "rtf": _rtf,
+    "xml": _xml,
     "html": _html,
     "markdown": _markdown,
     "notebook": _notebook,
@@ -674,17 +840,60 @@ def _pdf(path: Path) -> Iterator[Block]:
 
 
 def _docx(path: Path) -> Iterator[Block]:
-    """Paragraphs and tables in the body's order (headers, footers and notes left out); a
-    two-column table of facts as ``key: value`` lines."""
+    """The page headers' text, then paragraphs and tables in the body's order, then the
+    page footers' text (:func:`_docx_margins`); a two-column table of facts as ``key:
+    value`` lines; a table in a table's cell after the table (:func:`_docx_table`).
+    Comments and notes are left out (python-docx does not read them)."""
     import docx
+
+    document = docx.Document(str(path))
+    yield from _docx_margins(section.header for section in document.sections)
+    yield from _docx_content(document)
+    yield from _docx_margins(section.footer for section in document.sections)
+
+
+def _docx_content(container: Any) -> Iterator[Block]:
+    """A document's or a header's paragraphs and tables, in order."""
     from docx.table import Table as DocxTable
 
-    for item in docx.Document(str(path)).iter_inner_content():
+    for item in container.iter_inner_content():
         if isinstance(item, DocxTable):
-            rows = [[cell.text for cell in row.cells] for row in item.rows]
-            yield key_value_text(rows, header=_docx_header(item)) or Table(rows)
+            yield from _docx_table(item)
         else:
             yield item.text
+
+
+def _docx_table(table: Any, title: str | None = None) -> Iterator[Block]:
+    """A Word table, then each table in its cells, titled with that cell's text: a cell's
+    text holds only its own paragraphs, so a table laid out in another's cell (a report's
+    mapping results under "Temperature mapping, July 2025") was read by no one."""
+    rows = [[cell.text for cell in row.cells] for row in table.rows]
+    facts = key_value_text(rows, header=_docx_header(table))
+    if facts is None:
+        yield Table(rows, title=title)
+    else:
+        yield "\n".join(line for line in [title, facts] if line)
+    seen: set[int] = set()
+    for row in table.rows:
+        for cell in row.cells:  # a merged cell is in each row and column it spans
+            if id(cell._tc) not in seen:
+                seen.add(id(cell._tc))
+                for inner in cell.tables:
+                    yield from _docx_table(inner, cell.text.strip() or None)
+
+
+def _docx_margins(parts: Iterable[Any]) -> Iterator[Block]:
+    """The text of the sections' page headers (or footers), each paragraph once however
+    many sections repeat it: a footer can say what no page does ("Approved by ... Next
+    self-inspection due March 2026"), and read on every page it would say it as often."""
+    said: set[str] = set()
+    for part in parts:
+        for block in _docx_content(part):
+            if not isinstance(block, str):
+                yield block
+            elif block.strip() and block not in said:
+                said.add(block)
+                yield block
 
 
 def _docx_header(table: Any) -> bool | None:
@@ -722,6 +931,17 @@ def _xlsx(path: Path) -> Iterator[Block]:
                 yield from _sheet(sheet.title, sheet.iter_rows(values_only=True))
         finally:
             book.close()
+
+
+def _ods(path: Path) -> Iterator[Block]:
+    """Each sheet of an OpenDocument spreadsheet as an Excel sheet is read, by pandas'
+    reader on odfpy, which expands a row or cell its file says is repeated."""
+    import pandas as pd
+
+    sheets = pd.read_excel(path, engine="odf", sheet_name=None, header=None, dtype=object)
+    for title, frame in sheets.items():
+        rows = frame.astype(object).where(frame.notna(), None).to_numpy().tolist()
+        yield from _sheet(str(title), iter(rows))
 
 
 def _xls(path: Path) -> Iterator[Block]:
@@ -766,6 +986,7 @@ def _pptx(path: Path) -> Iterator[Block]:
     tables as tables, between the text before and after them; all at the slide."""
     from pptx import Presentation
 
+    _every_plot_read()
     for number, slide in enumerate(islice(Presentation(str(path)).slides, MAX_PAGES), start=1):
         yield Location(slide=number)
         texts: list[str] = []
@@ -802,14 +1023,22 @@ def _chart_blocks(chart: Any) -> Iterator[str | Table]:
     chart's own data sheet holds them; one series as ``category: value`` lines after its
     name. A deck shows its figures in charts ("Temperature excursions per depot"), whose
     numbers were in no text of the slide. A chart without categories (a scatter plot's
-    points) says nothing more."""
+    points) says nothing more.
+
+    Its plots are read as their XML elements, each series as a bar chart's: python-pptx
+    makes plot objects only of the types it can write and raises on the others (a 3-D
+    column, a stock chart), which lost the whole deck; every type keeps its series'
+    names, categories and values alike (:func:`_every_plot_read`)."""
+    from pptx.chart.category import Categories
+    from pptx.chart.series import BarSeries
+
     titled = chart.has_title and chart.chart_title.has_text_frame
     title = chart.chart_title.text_frame.text if titled else ""
     if title:
         yield title
-    for plot in chart.plots:
-        series = list(plot.series)
-        categories = [str(c) for c in plot.categories]
+    for plot in chart.element.chart.plotArea.iter_xCharts():
+        series = [BarSeries(ser) for ser in plot.iter_sers()]
+        categories = [str(c) for c in Categories(plot)]
         if not series or not categories:
             continue
         rows = [
@@ -822,6 +1051,25 @@ def _chart_blocks(chart: Any) -> Iterator[str | Table]:
         name = series[0].name or ""
         facts = key_value_text(rows, header=False) or ""
         yield "\n".join(line for line in [name if name != title else "", facts] if line)
+
+
+@cache
+def _every_plot_read() -> None:
+    """Give the plot elements python-pptx has no class for (``c:bar3DChart``,
+    ``c:stockChart``...) its plots' common one, which finds their series and categories.
+    Registered once, before a deck is parsed: python-pptx picks an element's class when
+    it parses it, and reads decks only here."""
+    from pptx.oxml import register_element_cls
+    from pptx.oxml.chart.plot import BaseChartElement
+
+    for tag in _UNPLOTTED:
+        register_element_cls(tag, BaseChartElement)
+
+
+_UNPLOTTED = (
+    "c:bar3DChart", "c:line3DChart", "c:ofPieChart", "c:pie3DChart", "c:stockChart",
+    "c:surface3DChart", "c:surfaceChart",
+)  # fmt: skip
 
 
 def _chart_value(values: Sequence[object], index: int) -> object:
@@ -902,5 +1150,6 @@ _READERS: dict[str, Callable[[Path], Iterator[Block]]] = {
     "xls": _xls,
     "pptx": _pptx,
     "odt": _odt,
+    "ods": _ods,
     "parquet": _parquet,
 }

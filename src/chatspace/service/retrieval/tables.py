@@ -597,7 +597,7 @@ def key_value_text(rows: Iterable[Sequence[object]], *, header: bool | None = No
     return "\n".join(lines)
 
 
-def records_table(text: str) -> tuple[str, Table] | None:
+def records_table(data: object) -> tuple[str, Table] | None:
     """A JSON array of records (objects of numbers, strings, booleans and nulls: what
     ``DataFrame.to_json(orient="records")`` writes, vega's datasets) as the table a data
     scientist reads it as, its keys the header in the order first seen, a nested object's
@@ -606,10 +606,6 @@ def records_table(text: str) -> tuple[str, Table] | None:
     [...]}``) is that table, its other values ``key: value`` lines (the text returned).
     None for any other JSON: a record holding a list, or more than :data:`MAX_COLUMNS`
     keys, or objects nested deeper than :data:`_NESTING`."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
     facts: dict[str, object] = {}
     if isinstance(data, dict):
         arrays = [k for k, v in data.items() if isinstance(v, list) and _all_objects(v)]

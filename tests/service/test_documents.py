@@ -262,6 +262,47 @@ def test_json_lines_of_records_are_a_table(tmp_path: Path, client: httpx.Client)
     assert _cited(answer)[0] == ("audit.jsonl", "B-17,released,Lars Holm,25"), answer
 
 
+def test_tables_stacked_on_a_sheet_are_each_a_table(tmp_path: Path, client: httpx.Client) -> None:
+    """A rebate model puts its parameters above its accounts, a blank row between: read
+    as one table, "Account, Customer, Type" was a row of "Parameter, Value", and "the
+    total net sales of the co-op accounts" named no column. After a blank row, a row of
+    text cells as wide as no header above, or that header again, starts a table; blank
+    rows inside a table, and rows of text as wide as its header, do not."""
+    rows: list[list[object]] = [
+        ["Rebate model FY2025"],
+        ["Parameter", "Value"],
+        ["Base rebate rate", 0.02],
+        [],
+        ["Account", "Type", "Net sales"],
+        ["C1042", "Vets", 164741.61],
+        [],
+        ["C1063", "Co-op", 838606.62],
+        [],
+        ["C1162", "Co-op", "539161.68"],
+        [],
+        ["Account", "Type", "Net sales"],
+        ["G2011", "Co-op", 71625.85],
+    ]
+    for name, data in (
+        ("rebates.xlsx", xlsx_bytes({"Rebates": rows})),
+        ("rebates.csv", "\n".join(",".join(map(str, row)) for row in rows)),
+    ):
+        found = _extract(tmp_path, name, data)
+        assert found is not None
+        heads = [p for _, p in found.passages if "Account,Type,Net sales" in p]
+        assert len(heads) == 2, found.text
+        assert "Parameter,Value\nBase rebate rate,0.02" in found.text
+        assert "Base rebate rate,0.02\nAccount" not in found.text
+        assert "C1042,Vets,164741.61\nC1063,Co-op,838606.62\nC1162,Co-op,539161.68" in heads[0]
+    upload(client, [("rebates.xlsx", xlsx_bytes({"Rebates": rows}))])
+    answer = ask(client, "What is the total net sales of the Co-op accounts?")
+    content = answer["choices"][0]["message"]["content"]
+    total = 838606.62 + 539161.68 + 71625.85  # both tables of accounts, not a parameter
+    assert f"Total Net sales for Type Co-op: {total:,.2f} (sum of 3 rows" in content, content
+    place = answer["choices"][0]["message"]["annotations"][0]["file_citation"]["location"]
+    assert place == {"sheet": "Rebates", "row": 3}, "counted below its own table's header"
+
+
 def _allocation_email() -> bytes:
     """A reply as Outlook saves it: quoted-printable text and HTML bodies, a CSV and a
     workbook attached."""

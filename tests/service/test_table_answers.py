@@ -1194,6 +1194,45 @@ def test_the_second_highest_is_the_value_below_the_highest() -> None:
     assert bullet[0].startswith("Fifth highest companion: 12.0 "), "5 distinct values"
 
 
+def test_codes_starting_with_a_prefix_are_those_rows() -> None:
+    """ "product codes starting AB-22" summed AB-230 too: "ab" is a word of every AB-
+    code. Cells that start with what the question says keep their rows, in the column
+    that has some such and not only such."""
+    frame = pd.DataFrame(
+        {
+            "code": ["AB-220", "AB-221", "AB-230", "VX-101", "AB-220"],
+            "type": ["GRN", "GRN", "GRN", "GRN", "DISPATCH"],
+            "qty": [324, 156, 396, 40, -87],
+        }
+    )
+    table = frame.to_csv(index=False).strip()
+    (bullet,) = _answered(
+        "total qty received (GRN) for product codes starting AB-22?",
+        ["total", "qty", "received", "grn", "product", "codes", "starting", "ab", "22"],
+        table,
+    )
+    kept = frame[frame["code"].str.startswith("AB-22") & (frame["type"] == "GRN")]
+    assert bullet[0].startswith(
+        f"Total qty for type GRN, code AB-220 or AB-221: {kept['qty'].sum()}"
+    )
+    for question in ("total qty for codes beginning with 'ab-2'", "total qty of codes starting ab"):
+        (bullet,) = _answered(question, ["total", "qty", "codes", "ab", "2"], table)
+        assert "code AB-220 or AB-221 or AB-230: 789" in bullet[0], bullet
+
+
+def test_a_verb_of_a_cell_s_word_filters_its_rows() -> None:
+    """ "qty of VX-102 *picked*" summed every event of VX-102: no cell says "picked", the
+    audit log says ``pick_confirmed``. A word of the same root filters as the word would."""
+    table = (
+        "event,sku,qty\npick_confirmed,VX-102,15\nputaway,VX-102,200\n"
+        "pick_confirmed,VX-102,7\npick_confirmed,AB-220,3"
+    )
+    (bullet,) = _answered(
+        "total qty of VX-102 picked?", ["total", "qty", "vx", "102", "picked"], table
+    )
+    assert bullet[0].startswith("Total qty for event pick_confirmed, sku VX-102: 22 "), bullet
+
+
 def test_a_cell_the_question_spells_whole_is_the_row_asked_for() -> None:
     """ "samples processed on MS-Garnet" listed every "MS-" instrument: "ms" is a word of
     each. A cell of several words the question spells whole filters its column to it."""

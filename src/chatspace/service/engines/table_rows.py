@@ -201,6 +201,12 @@ _RANKED = re.compile(
 """An ordinal before a superlative ("the *second* highest", "*3rd*-largest"): the value
 that many places from the top (or the bottom) is asked for, not the first."""
 _ORDINALS = {2: "Second", 3: "Third", 4: "Fourth", 5: "Fifth"}
+_STARTING = re.compile(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?)\s+(with\s+)?[\"'‘“]?([^\W_][\w./-]*?)[\"'’”]?(?=[\s?,.;:!)]|$)",
+    re.I,
+)
+"""What cells start with ("codes *starting AB-22*", "beginning with 'VX'"): a code
+written with a digit, a hyphen or a capital, or anything after "with"."""
 _COMPARISON = re.compile(
     r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
     r"(above|over|more than|greater than|higher than|larger than|at least|older than|"
@@ -734,6 +740,9 @@ class _Question:
     rank: int = 1
     """Which place of a superlative it asks for (:data:`_RANKED`): 2 for "the second
     highest"."""
+    prefixes: tuple[str, ...] = ()
+    """What it asks cells to start with (:data:`_STARTING`), lowercased: a column whose
+    cells start so keeps those rows ("starting AB-22": AB-220 and AB-221, not AB-230)."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -799,6 +808,10 @@ class _Question:
             tuple((m[1].lower(), m[2]) for m in _GRADED.finditer(question[:_CONDITION_CHARS])),
             frozenset().union(*(_words(m[1]) for m in _EXCLUDING.finditer(bare))),
             _RANKS[ranked[1].lower()] if (ranked := _RANKED.search(bare)) else 1,
+            tuple(
+                m[2].lower() for m in _STARTING.finditer(question[:_CONDITION_CHARS])
+                if m[1] or re.search(r"[\d\-A-Z]", m[2])
+            ),
         )  # fmt: skip
 
     @property
@@ -1034,6 +1047,12 @@ class _View:
         for c, cells in _spelled(frame, asked.spelled).items():  # "INC-102", not "inc"
             spelled = set().union(*(cell.split() for cell in cells))
             filters[c] = frozenset(w for w in filters.get(c, ()) if w not in spelled) | cells
+        for prefix in asked.prefixes:
+            started = _started(frame, prefix)
+            if started is not None:  # its words alone ("ab") are every code's
+                bare = _words(prefix)
+                filters = {c: w - bare for c, w in filters.items() if w - bare}
+                filters[started[0]] = started[1]
         for word, letter in asked.graded:
             graded = _graded(frame, names, word, letter)
             if graded is not None and graded not in filters:
@@ -1674,6 +1693,17 @@ def _spelled(frame: pd.DataFrame, spelled: str) -> dict[int, frozenset[str]]:
     return found
 
 
+def _started(frame: pd.DataFrame, prefix: str) -> tuple[int, frozenset[str]] | None:
+    """The column some of whose cells, not all, start with ``prefix`` (lowercased), and
+    those cells as :func:`_spelled` gives them; None when no column's do."""
+    for c in frame.columns:
+        cells = [str(cell) for cell in frame[c].unique() if str(cell).strip()]
+        started = [cell for cell in cells if cell.lower().startswith(prefix)]
+        if 0 < len(started) < len(cells):
+            return int(c), frozenset(_phrase(cell) for cell in started)
+    return None
+
+
 def _dated(
     frame: pd.DataFrame, names: list[str], dates: frozenset[str], months: frozenset[str]
 ) -> dict[int, frozenset[str]]:
@@ -1827,7 +1857,8 @@ def _sorts(frame: pd.DataFrame, word: str) -> bool:
 
 def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
     """The question words found in each column's cells (a word in one column only: where
-    it is a whole cell, else the leftmost)."""
+    it is a whole cell, else the leftmost); else its adjective's noun ("hourly"), else a
+    cell's word of the same root ("picked": ``pick_confirmed``)."""
     if not words:
         return {}
     cells = {c: [_words(str(cell)) for cell in frame[c].unique()] for c in frame.columns}
@@ -1840,6 +1871,13 @@ def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
             if whole or partial:
                 found.setdefault(int((whole or partial)[0]), set()).add(word)
                 break
+        else:
+            root = _root(said)
+            rooted = (
+                (c, w) for c, col in cells.items() for ws in col for w in ws if _root(w) == root
+            )
+            if root != said and len(root) >= _ROOTED and (hit := next(rooted, None)):
+                found.setdefault(int(hit[0]), set()).add(hit[1])
     return {c: frozenset(found[c]) for c in sorted(found)}
 
 

@@ -50,7 +50,15 @@ from typing import Any
 from chatspace.types import Location
 
 from .pdf_pages import page_blocks, without_running_lines
-from .tables import CONTROL, Piece, Table, key_value_text, records_piece, records_table
+from .tables import (
+    CONTROL,
+    Piece,
+    Table,
+    key_value_text,
+    records_piece,
+    records_table,
+    stacked_tables,
+)
 from .terms import CLASSIFIER_MARK
 
 __all__ = [
@@ -229,18 +237,19 @@ def _plain(text: str, size: int) -> Iterator[Block]:
 
 def _csv(text: str, size: int) -> Iterator[Block]:
     """A CSV, whatever it is separated by (:func:`_delimiter`); written back with commas."""
-    yield _delimited(text, _delimiter(text))
+    yield from _delimited(text, _delimiter(text))
 
 
 def _tsv(text: str, size: int) -> Iterator[Block]:
-    yield _delimited(text, "\t")
+    yield from _delimited(text, "\t")
 
 
-def _delimited(text: str, delimiter: str) -> Table:
+def _delimited(text: str, delimiter: str) -> Iterator[Table]:
     import csv
 
     rows = csv.reader(text.splitlines(), delimiter=delimiter)
-    return Table(rows, delimiter="\t" if delimiter == "\t" else ",", numbered=True)
+    for table in stacked_tables(rows):
+        yield Table(table, delimiter="\t" if delimiter == "\t" else ",", numbered=True)
 
 
 _SNIFFED_LINES = 50
@@ -966,7 +975,8 @@ def _sheet(title: str, rows: Iterator[Sequence[object]]) -> Iterator[Block]:
     once = len(head) <= _FACT_ROWS and len(set(keys)) == len(keys) and all(keys)
     facts = key_value_text(head) if once else None
     if facts is None:
-        yield Table(chain(head, rows), title=title, numbered=True)
+        for table in stacked_tables(chain(head, rows)):
+            yield Table(table, title=title, numbered=True)
     else:
         yield Location(sheet=title)
         yield f"{title}\n{facts}"

@@ -69,6 +69,7 @@ __all__ = [
     "records_piece",
     "records_table",
     "rows_of",
+    "stacked_tables",
 ]
 
 COMPUTATIONS: Mapping[str, frozenset[str]] = {
@@ -496,6 +497,58 @@ def _groups(top: Sequence[str], under: Sequence[str]) -> list[str] | None:
         names.append(f"{group} {b}")
         grouped = True
     return names if grouped else None
+
+
+def stacked_tables(rows: Iterable[Sequence[object]]) -> Iterator[Iterator[Sequence[object]]]:
+    """The tables a sheet (or a CSV saved from one) stacks, each as its rows. A table
+    starts after a blank row, at a row of two text cells or more that is not as wide as
+    the header above it, or is that header again: a few parameters above the data, a
+    second year's table below the first. Read as one table, the second's header was a row
+    of data under the first's ("Account, Customer, Type" under "Parameter, Value"), and no
+    question named its columns. Lazy, as the rows are: a table not read to its end (its
+    text long enough) is the last."""
+    cutter = _Cutter(iter(rows))
+    first: list[Sequence[object]] = []
+    while True:
+        cutter.cut = None
+        yield cutter.run(first)
+        if cutter.cut is None:
+            return
+        first = [cutter.cut]
+
+
+@dataclass
+class _Cutter:
+    rows: Iterator[Sequence[object]]
+    cut: Sequence[object] | None = None
+    """The header of the next table, once a table's rows have stopped before it."""
+
+    def run(self, first: list[Sequence[object]]) -> Iterator[Sequence[object]]:
+        header: list[str] | None = None
+        data = blank = False
+        for row in itertools.chain(first, self.rows):
+            cells = [_cell(value) for value in row[:MAX_COLUMNS]]
+            while cells and not cells[-1]:
+                cells.pop()
+            filled = [cell for cell in cells if cell]
+            if not filled:
+                blank = data
+            elif header is None and len(filled) > 1:
+                header = cells
+            elif blank and header is not None and _heads(row, cells, header):
+                self.cut = row
+                return
+            else:
+                data, blank = header is not None, False
+            yield row
+
+
+def _heads(row: Sequence[object], cells: list[str], header: list[str]) -> bool:
+    """Whether a row after a blank one is another table's header (:func:`stacked_tables`)."""
+    texts = [v for v in row if v is not None and str(v).strip()]
+    if len(texts) < 2 or not all(isinstance(v, str) and number(v) is None for v in texts):
+        return False
+    return len(cells) != len(header) or cells == header
 
 
 def _cell(value: object) -> str:

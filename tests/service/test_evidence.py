@@ -242,6 +242,29 @@ def test_a_command_in_a_markdown_code_block_is_quoted(service: Service, org: str
     assert all("lfp status" not in quote for _, quote in quotes), quotes
 
 
+PIPELINE_YAML = """sources:
+  wms_audit:
+    type: jsonl
+    # Mallow is left out until its WMS moves to the central instance on 3 November 2025.
+    sites: [NAS, LSB, SHR]
+  erp_sales:
+    connection: erp_readonly      # credentials come from the vault, never from this file
+"""
+
+
+def test_a_comment_that_says_something_is_quoted_not_the_line_under_it(
+    service: Service, org: str
+) -> None:
+    """A configuration's comment after ``#`` read as a Markdown heading, which the line
+    under it answers: "When does Mallow's WMS move to the central instance?" quoted
+    ``sites: [NAS, LSB, SHR]``. A line after ``#`` that ends a sentence says something."""
+    with client_for(service, org) as c:
+        upload(c, [("pipeline.yaml", PIPELINE_YAML)])
+        quotes = _quotes(ask(c, "When does Mallow's WMS move to the central instance?"))
+    comment = "# Mallow is left out until its WMS moves to the central instance on 3 November 2025."
+    assert quotes[0] == ("pipeline.yaml", comment), quotes
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -448,6 +471,36 @@ def test_attribution_judges_each_sentence_on_its_own() -> None:
         assert content[note.start_index : note.end_index] == note.text
         assert note.file_citation is not None
         assert note.file_citation.quote in passages[0].text + passages[1].text
+
+
+def test_a_row_backs_the_figure_under_the_column_a_sentence_names(tmp_path: Path) -> None:
+    """A CSV row's numbers were read as one ("5683.5,5341.4,73,15.2"), so no figure of a
+    row backed a sentence; and a row's other figure must not back one either: SmolLM2
+    answered "Cormac Hegarty's FY2025 target was 73.", his practices visited, not his
+    target. A row's numbers are its cells', each under its column."""
+    from chatspace.service.retrieval.extract import extract
+
+    table = tmp_path / "reps.csv"
+    table.write_text(
+        "Rep,Territory,Target FY2025 (EUR k),Actual FY2025 (EUR k),Practices visited\n"
+        "Orla Byrne,Leinster South,4952.9,5012.5,63\n"
+        "Cormac Hegarty,Munster East,5683.5,5341.4,73\n"
+    )
+    found = extract(table, filename="reps.csv", content_type="text/csv")
+    assert found is not None
+    ((start, text),) = found.passages
+    passage = Passage("reps", "reps.csv", 0, start, text, -1.0, locations=found.locations[0])
+    question = "What was Cormac Hegarty's FY2025 target?"
+    row = "Cormac Hegarty,Munster East,5683.5,5341.4,73"
+    for sentence, quotes in [
+        ("Cormac Hegarty's FY2025 target was 5683.5.", [row]),
+        ("Cormac Hegarty's actual FY2025 sales were 5341.4.", [row]),
+        ("Cormac Hegarty visited 73 practices.", [row]),
+        ("Cormac Hegarty's FY2025 target was 73.", []),
+        ("Cormac Hegarty's FY2025 target was 4952.9.", []),
+    ]:
+        notes = attribute(sentence, Retrieval(question, passages=(passage,)))
+        assert [n.file_citation.quote for n in notes if n.file_citation] == quotes, sentence
 
 
 def test_numbers_in_a_list_are_each_a_number_and_a_hex_one_is_whole() -> None:

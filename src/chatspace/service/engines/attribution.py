@@ -25,7 +25,10 @@ sentence of the passages it was sent (:func:`attribute`):
   no claim: "The number of jobs with no access in week 19 was 4." says back its "19". A
   number that counts or measures in the sentence must count or measure in the passage
   too: the 14 of "14 March" does not back "lasted 14 days"
-  (:func:`~chatspace.service.retrieval.quotes.quantities_in`). The
+  (:func:`~chatspace.service.retrieval.quotes.quantities_in`). A table's row backs a
+  number only under a column the sentence names, when it names one: "Cormac Hegarty's
+  FY2025 target was 73." is not backed by his row, whose 73 is under "Practices visited"
+  and whose "Target FY2025 (EUR k)" is 5683.5 (:func:`_under_named`). The
   dense model was left out: a reader can check lexical support (the words and figures
   are in the quote), and a sentence similar in topic but stating another fact must not
   count as its support.
@@ -49,7 +52,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -67,7 +70,7 @@ from chatspace.service.retrieval.quotes import (
 from chatspace.service.retrieval.search import Passage, Retrieval
 from chatspace.types import Annotation, FileCitation
 
-from .table_rows import Computed
+from .table_rows import Computed, row_cells
 
 __all__ = ["MIN_SHARED", "SUPPORT", "attribute", "sentences_of"]
 
@@ -98,6 +101,13 @@ _LEAD = re.compile(r"^\W*[^\W\d_]+(?: [^\W\d_]+)?:\s+")
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 
 
+_Row = tuple[tuple[str, str], ...]
+"""A table row's cells, each with its column's name (:func:`.table_rows.row_cells`)."""
+_Cells = tuple[tuple[frozenset[str], frozenset[str]], ...]
+"""A table row's cells as a claim is judged by them: each column's name (its words) and
+the numbers under it."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Span:
     """A sentence (with the next one) of a sent passage: what it says, and where it is."""
@@ -107,6 +117,8 @@ class _Span:
     end: int
     words: frozenset[str]
     numbers: frozenset[str]
+    rows: tuple[tuple[int, _Cells], ...] = ()
+    """The table rows it holds: where each starts in its passage's text, and its cells."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,23 +135,45 @@ def sentences_of(content: str) -> list[tuple[int, int]]:
     ]
 
 
-def _spans(passages: Sequence[Passage]) -> list[_Span]:
+def _spans(passages: Sequence[Passage], rows: Sequence[dict[int, _Row]]) -> list[_Span]:
     """Every sentence of the passages, then every sentence joined with the next one (a
     pair supports a claim only where it holds more of it than either sentence alone),
     each with the words of its file's name: "git rev-parse" is what ``git-rev-parse.html``
-    documents, though its sentences do not repeat it."""
+    documents, though its sentences do not repeat it. A table's row is a sentence whose
+    numbers are its cells' ("5683.5,5341.4" is two) and which knows their columns."""
     singles, pairs = [], []
     for k, p in enumerate(passages):
         units = [u for u, _ in labelled_units(p.text)]
         named = claim_words(re.sub(r"[\W_]+", " ", PurePath(p.filename).stem))
+        said: list[tuple[frozenset[str], tuple[tuple[int, _Cells], ...]]] = []
+        for u in units:
+            row = rows[k].get(u.start)
+            if row is None:
+                said.append((numbers_in(p.text[u.start : u.end]), ()))
+                continue
+            cells = tuple((claim_words(name), numbers_in(cell)) for name, cell in row)
+            said.append((frozenset().union(*(n for _, n in cells)), ((u.start, cells),)))
         for i, u in enumerate(units):
-            text = p.text[u.start : u.end]
-            singles.append(_Span(k, u.start, u.end, claim_words(text) | named, numbers_in(text)))
+            numbers, held = said[i]
+            words = claim_words(p.text[u.start : u.end]) | named
+            singles.append(_Span(k, u.start, u.end, words, numbers, held))
             if i + 1 < len(units):
-                text = p.text[u.start : units[i + 1].end]
-                words = claim_words(text) | named
-                pairs.append(_Span(k, u.start, units[i + 1].end, words, numbers_in(text)))
+                end = units[i + 1].end
+                words = claim_words(p.text[u.start : end]) | named
+                numbers, held = numbers | said[i + 1][0], held + said[i + 1][1]
+                pairs.append(_Span(k, u.start, end, words, numbers, held))
     return singles + pairs
+
+
+def _figures(
+    text: str, rows: dict[int, _Row], read: Callable[[str], frozenset[str]]
+) -> frozenset[str]:
+    """What ``read`` finds in a passage's text: in a table's rows, cell by cell (a CSV
+    line's "5683.5,5341.4,73" is three numbers, not one)."""
+    if not rows:
+        return read(text)
+    cells = (cell for row in rows.values() for _, cell in row)
+    return read(text[: min(rows)]).union(*map(read, cells))
 
 
 def _idf(spans: Sequence[_Span]) -> dict[str, float]:
@@ -167,10 +201,16 @@ class _Judge:
         self.asked = claim_words(question)
         # what the question states, a sentence says back: no claim ("... in week 19 was 4")
         self.asked_numbers, self.asked_months = numbers_in(question), months_in(question)
-        self.spans = _spans(passages)
+        rows = [row_cells(p) for p in passages]
+        self.names = [_row_names(r) for r in rows]
+        self.spans = _spans(passages, rows)
         self.idf = _idf(self.spans)
-        self.numbers = [numbers_in(p.text) for p in passages]
-        self.quantities = [quantities_in(p.text) for p in passages]
+        self.numbers = [
+            _figures(p.text, r, numbers_in) for p, r in zip(passages, rows, strict=True)
+        ]
+        self.quantities = [
+            _figures(p.text, r, quantities_in) for p, r in zip(passages, rows, strict=True)
+        ]
         self.months = [months_in(p.text) for p in passages]
         self.rare = max(self.idf.values(), default=1.0)
 
@@ -198,6 +238,9 @@ class _Judge:
                 continue
             k = span.passage
             if not all(c <= held for c, held in zip(claimed, self._held(k), strict=True)):
+                continue
+            named = {at for at, names in self.names[k].items() if any(n <= words for n in names)}
+            if not _figured(span, words, claimed[0], named):
                 continue
             shared = (words & span.words) | (numbers & span.numbers)
             if len(shared) < MIN_SHARED:
@@ -238,6 +281,50 @@ class _Judge:
             quote=p.text[start:end],
             location=quote_location(p, start),
         )
+
+
+def _row_names(rows: dict[int, _Row]) -> dict[int, list[frozenset[str]]]:
+    """The words of each row's cells that name it: text that no other row of its column
+    holds ("Cormac Hegarty", not "Munster" of two rows). A sentence that names one row
+    is not backed by another's figure ("Cormac Hegarty's target was 4952.9.": Orla
+    Byrne's)."""
+    if not rows:
+        return {}
+    cells = {at: [claim_words(cell) for _, cell in row] for at, row in rows.items()}
+    columns = list(zip(*cells.values(), strict=False))
+    return {
+        at: [
+            words
+            for c, words in enumerate(row)
+            if words and c < len(columns) and sum(words <= other for other in columns[c]) == 1
+        ]
+        for at, row in cells.items()
+    }
+
+
+def _figured(span: _Span, words: frozenset[str], numbers: frozenset[str], named: set[int]) -> bool:
+    """Whether each number a sentence states that a table row of ``span`` holds is in a
+    row the sentence names (``named``: where they start), when it names one, and under a
+    column it names, when it names one of that row's: a row's other figure, or another
+    row's, is not the one the sentence speaks of."""
+    for n in numbers:
+        holding = [(at, cells) for at, cells in span.rows if any(n in held for _, held in cells)]
+        if not holding:
+            continue
+        if named:
+            holding = [(at, cells) for at, cells in holding if at in named]
+        if not any(_under_named(cells, words, n) for _, cells in holding):
+            return False
+    return True
+
+
+def _under_named(cells: _Cells, words: frozenset[str], number: str) -> bool:
+    """Whether ``number`` is under a column of the row the sentence names, or it names
+    none of them."""
+    naming = [bool(name & words) for name, _ in cells]
+    return not any(naming) or any(
+        said for said, (_, held) in zip(naming, cells, strict=True) if number in held
+    )
 
 
 def _annotation(text: str, start: int, citation: FileCitation) -> Annotation:

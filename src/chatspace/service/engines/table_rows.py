@@ -168,6 +168,7 @@ __all__ = [
     "answering_row",
     "computed_for",
     "header_end",
+    "row_cells",
 ]
 
 MAX_SHOWN_ROWS = 5
@@ -498,6 +499,15 @@ def answering_row(passage: Passage, question: str, terms: Sequence[str]) -> Tabl
     row = answer.rows[0]
     start, end = table.spans[row]
     return TableRow(start, end, _shown(table.header, table.rows[row]))
+
+
+def row_cells(passage: Passage) -> dict[int, tuple[tuple[str, str], ...]]:
+    """Each row of a header-led table block, by where its line starts in the passage's
+    text: its cells, each with its column's name. Empty for other passages."""
+    table = _read(passage, 0)
+    if table is None:
+        return {}
+    return {a: tuple(zip(table.header, row)) for (a, _), row in zip(table.spans, table.rows)}
 
 
 def header_end(passage: Passage) -> int | None:

@@ -220,7 +220,10 @@ not more about it, nor is "... specified by the -C option.")."""
 _OPTION_LABEL = re.compile(r"\s*--?\w")
 _FENCE = re.compile(r"^[ \t]*```[ \t]*(?P<language>[\w+-]*)[ \t]*$", re.M)
 """A line of Markdown that opens or closes a block of code."""
-_LABEL = re.compile(r"^\s*(?:#+\s|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
+_LABEL = re.compile(r"^\s*(?:#+\s(?!.*[.!]$)|[-*]\s*$)|^[^.!?]{0,60}:\s*$")
+"""A Markdown heading, a bullet alone, a short line that ends with a colon. A line after
+``#`` that ends a sentence is a comment that says something (a YAML file's "# Mallow is
+left out until its WMS moves on 3 November 2025."), not a heading."""
 _PROMPT = re.compile(r"(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.:)(?:\s|$)")
 """An interactive prompt (IPython's, the doctest's) that starts a line of an example: a
 quote that starts with it weighs as a label does, so the sentence it illustrates comes

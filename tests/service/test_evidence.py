@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 
 from chatspace.service.engines.attribution import attribute
-from chatspace.service.engines.table_rows import Computed
+from chatspace.service.engines.table_rows import Computed, computed_for
 from chatspace.service.engines.upstream import NO_CONTEXT
 from chatspace.service.retrieval.search import Passage, Retrieval, without_instructions
 from chatspace.types import FileCitation
@@ -501,6 +501,16 @@ def test_a_row_backs_the_figure_under_the_column_a_sentence_names(tmp_path: Path
     ]:
         notes = attribute(sentence, Retrieval(question, passages=(passage,)))
         assert [n.file_citation.quote for n in notes if n.file_citation] == quotes, sentence
+    # what the table answers is sent too, the row as "Practices visited: 73": judged by
+    # the row's cells as well
+    retrieval = Retrieval(question, passages=(passage,))
+    (computed,) = computed_for(retrieval)
+    assert "Target FY2025 (EUR k): 5683.5" in computed.text
+    for sentence, cited in [
+        ("Cormac Hegarty's FY2025 target was 5683.5.", True),
+        ("Cormac Hegarty's FY2025 target was 73.", False),
+    ]:
+        assert bool(attribute(sentence, retrieval, (computed,))) is cited, sentence
 
 
 def test_numbers_in_a_list_are_each_a_number_and_a_hex_one_is_whole() -> None:

@@ -68,6 +68,7 @@ from chatspace.service.retrieval.quotes import (
     units_of,
 )
 from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.service.retrieval.tables import name_words
 from chatspace.types import Annotation, FileCitation
 
 from .table_rows import Computed, row_cells
@@ -151,7 +152,9 @@ def _spans(passages: Sequence[Passage], rows: Sequence[dict[int, _Row]]) -> list
             if row is None:
                 said.append((numbers_in(p.text[u.start : u.end]), ()))
                 continue
-            cells = tuple((claim_words(name), numbers_in(cell)) for name, cell in row)
+            cells = tuple(
+                (claim_words(" ".join(name_words(name))), numbers_in(cell)) for name, cell in row
+            )
             said.append((frozenset().union(*(n for _, n in cells)), ((u.start, cells),)))
         for i, u in enumerate(units):
             numbers, held = said[i]
@@ -201,7 +204,9 @@ class _Judge:
         self.asked = claim_words(question)
         # what the question states, a sentence says back: no claim ("... in week 19 was 4")
         self.asked_numbers, self.asked_months = numbers_in(question), months_in(question)
-        rows = [row_cells(p) for p in passages]
+        # a computed answer that shows a row is judged by its cells, as the row is
+        rows = [row_cells(p) for p in passages[: self.sent]]
+        rows += [{0: c.cells} if c.cells else {} for c in computed]
         self.names = [_row_names(r) for r in rows]
         self.spans = _spans(passages, rows)
         self.idf = _idf(self.spans)

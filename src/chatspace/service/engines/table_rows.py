@@ -471,6 +471,8 @@ class Computed:
     filename: str
     text: str
     citation: FileCitation
+    cells: tuple[tuple[str, str], ...] = ()
+    """The row it shows, when it cites one: its cells with their columns' names."""
 
 
 def computed_for(retrieval: Retrieval) -> tuple[Computed, ...]:
@@ -485,7 +487,11 @@ def computed_for(retrieval: Retrieval) -> tuple[Computed, ...]:
             text = " ".join("".join(p for p in bullet if isinstance(p, str)).split())
             cites = [p for p in bullet if isinstance(p, Cite)]
             if text and cites:
-                computed.append(Computed(every[index].filename, text, cites[0].citation(every)))
+                first = cites[0]
+                row = (
+                    row_cells(every[first.passage]).get(first.start, ()) if len(cites) == 1 else ()
+                )
+                computed.append(Computed(every[index].filename, text, first.citation(every), row))
     return tuple(computed)
 
 
@@ -507,7 +513,10 @@ def row_cells(passage: Passage) -> dict[int, tuple[tuple[str, str], ...]]:
     table = _read(passage, 0)
     if table is None:
         return {}
-    return {a: tuple(zip(table.header, row)) for (a, _), row in zip(table.spans, table.rows)}
+    return {
+        a: tuple(zip(table.header, row, strict=True))
+        for (a, _), row in zip(table.spans, table.rows, strict=True)
+    }
 
 
 def header_end(passage: Passage) -> int | None:

@@ -25,10 +25,12 @@ sentence of the passages it was sent (:func:`attribute`):
   no claim: "The number of jobs with no access in week 19 was 4." says back its "19". A
   number that counts or measures in the sentence must count or measure in the passage
   too: the 14 of "14 March" does not back "lasted 14 days"
-  (:func:`~chatspace.service.retrieval.quotes.quantities_in`). A table's row backs a
-  number only under a column the sentence names, when it names one: "Cormac Hegarty's
-  FY2025 target was 73." is not backed by his row, whose 73 is under "Practices visited"
-  and whose "Target FY2025 (EUR k)" is 5683.5 (:func:`_under_named`). The
+  (:func:`~chatspace.service.retrieval.quotes.quantities_in`). A table's row is read by
+  its cells, and backs a number only under a column the sentence names, when it names
+  one of the row's, and only when it is the row the sentence names, when it names one (by
+  a cell no other row of its column holds): "Cormac Hegarty's FY2025 target was 73." is
+  backed neither by his row, whose 73 is under "Practices visited", nor by another rep's
+  whose target is 73 (:func:`_figured`). The
   dense model was left out: a reader can check lexical support (the words and figures
   are in the quote), and a sentence similar in topic but stating another fact must not
   count as its support.
@@ -237,6 +239,11 @@ class _Judge:
         total = sum(weight.values())
         if not total:
             return None
+        # the rows of each passage the sentence names by a cell of theirs
+        named = [
+            {at for at, cells in names.items() if any(c <= words for c in cells)}
+            for names in self.names
+        ]
         best: _Support | None = None
         for span in self.spans:
             if passage is not None and span.passage != passage:
@@ -244,8 +251,7 @@ class _Judge:
             k = span.passage
             if not all(c <= held for c, held in zip(claimed, self._held(k), strict=True)):
                 continue
-            named = {at for at, names in self.names[k].items() if any(n <= words for n in names)}
-            if not _figured(span, words, claimed[0], named):
+            if not _figured(span, words, claimed[0], named[k]):
                 continue
             shared = (words & span.words) | (numbers & span.numbers)
             if len(shared) < MIN_SHARED:

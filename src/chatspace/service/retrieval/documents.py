@@ -882,11 +882,11 @@ def _docx_table(table: Any, title: str | None = None) -> Iterator[Block]:
         yield Table(rows, title=title)
     else:
         yield "\n".join(line for line in [title, facts] if line)
-    seen: set[int] = set()
+    seen: dict[int, object] = {}  # the cells' elements, kept: their ids stay theirs
     for row in table.rows:
         for cell in row.cells:  # a merged cell is in each row and column it spans
             if id(cell._tc) not in seen:
-                seen.add(id(cell._tc))
+                seen[id(cell._tc)] = cell._tc
                 for inner in cell.tables:
                     yield from _docx_table(inner, cell.text.strip() or None)
 

@@ -303,6 +303,31 @@ def test_tables_stacked_on_a_sheet_are_each_a_table(tmp_path: Path, client: http
     assert place == {"sheet": "Rebates", "row": 3}, "counted below its own table's header"
 
 
+def test_a_value_computed_over_a_table_leads_the_answer(client: httpx.Client) -> None:
+    """ "How many cases of Frozen did Breda ship?" was answered first by the workbook's
+    note on what a case is, which says more of the question's words; the total came
+    second. A question that asks for a computation is answered first by the value."""
+    notes = [
+        [
+            "Cases: shipped cases as scanned at the dock door at Breda; a kilo article counts as"
+            " one case per 10 kg of Frozen or Dairy shipped."
+        ],
+        ["Breda ships Frozen cases from its own cold store, and Dairy cases from Ghent."],
+    ]
+    cases = [
+        ["Depot", "Group", "Q4 2024 Cases"],
+        ["Breda", "Frozen", 4120],
+        ["Breda", "Dairy", 2310],
+    ]
+    cases += [["Ghent", "Frozen", 5230]]
+    upload(client, [("depot_cases.xlsx", xlsx_bytes({"Notes": notes, "Cases": cases}))])
+    content = ask(client, "How many cases of Frozen did Breda ship in Q4 2024?")["choices"][0][
+        "message"
+    ]["content"]
+    first = content.split("\n- ")[1]
+    assert first.startswith("Q4 2024 Cases for Depot Breda, Group Frozen: 4120"), content
+
+
 def _allocation_email() -> bytes:
     """A reply as Outlook saves it: quoted-printable text and HTML bodies, a CSV and a
     workbook attached."""

@@ -1220,6 +1220,22 @@ def test_codes_starting_with_a_prefix_are_those_rows() -> None:
         assert "code AB-220 or AB-221 or AB-230: 789" in bullet[0], bullet
 
 
+def test_a_name_spelled_whole_keeps_its_row_though_its_plural_is_in_others() -> None:
+    """ "allocated to Suir Valley Vets" summed seven practices: the name spelled whole
+    replaced its words as filters, but not "vet", the stem of its "Vets", which every
+    practice named "... Vets" holds."""
+    table = (
+        "customer,allocated_vials\nSuir Valley Vets,18\nMourne Farm Vets,16\n"
+        "Corrib Vet Group,30\nBallyfin Clinic,34"
+    )
+    (bullet,) = _answered(
+        "How many vials were allocated to Suir Valley Vets?",
+        ["vials", "allocated", "suir", "valley", "vets"],
+        table,
+    )
+    assert bullet[0].startswith("allocated_vials for customer Suir Valley Vets: 18 "), bullet
+
+
 def test_a_verb_of_a_cell_s_word_filters_its_rows() -> None:
     """ "qty of VX-102 *picked*" summed every event of VX-102: no cell says "picked", the
     audit log says ``pick_confirmed``. A word of the same root filters as the word would."""

@@ -35,13 +35,14 @@ from chatspace._version import __version__
 from chatspace._wire import DEFAULT_MODEL
 from chatspace.service.retrieval.quotes import label_at, quote_spans
 from chatspace.service.retrieval.search import Passage, Retrieval
+from chatspace.service.retrieval.tables import asks_computation
 from chatspace.service.tokenizer import truncate
 from chatspace.types import Annotation, ChatCompletionRequest
 
 from .base import ChoiceDone, ContentDelta, Event, Job, word_chunks
 from .extractor import derive_locally
 from .structured import shaped
-from .table_rows import Cite, answer_tables, answering_row, header_end
+from .table_rows import Cite, answer_tables, answering_row, computes, header_end
 
 __all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quotes_of"]
 
@@ -91,7 +92,13 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     passages = retrieval.passages
     every = (*passages, *retrieval.tables)  # a table's rows are all computed over
     tables = answer_tables(every, retrieval.question, retrieval.terms)
-    for index, passage in enumerate(passages):
+    order = list(range(len(passages)))
+    if asks_computation(retrieval.question):
+        # the value computed leads: "How many cases of Frozen did Breda ship?" is answered
+        # by the total, not by the sheet's note on what a case is, ranked above it
+        order = sorted(order, key=lambda i: not computes(tables.get(i, ())))
+    for index in order:
+        passage = passages[index]
         bullets = tables.get(index)
         if bullets is None:
             bullets = []

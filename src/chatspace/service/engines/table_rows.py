@@ -167,6 +167,7 @@ __all__ = [
     "answer_tables",
     "answering_row",
     "computed_for",
+    "computes",
     "header_end",
     "row_cells",
 ]
@@ -1064,7 +1065,7 @@ class _View:
         filters |= spanned
         filters |= _whether(frame, names, asked, filters)
         for c, cells in _spelled(frame, asked.spelled).items():  # "INC-102", not "inc"
-            spelled = set().union(*(cell.split() for cell in cells))
+            spelled = set().union(*map(_words, cells))  # as the filters stem them: "vet"
             filters[c] = frozenset(w for w in filters.get(c, ()) if w not in spelled) | cells
         for prefix in asked.prefixes:
             started = _started(frame, prefix)
@@ -1952,6 +1953,12 @@ _GROUP_LABELS = {
     "sum": "Total", "max": "Highest", "min": "Lowest",
 }  # fmt: skip
 _EXTREME_LABELS = {"max": "Highest", "min": "Lowest", "earliest": "Earliest", "latest": "Latest"}
+
+
+def computes(bullets: Sequence[Bullet]) -> bool:
+    """Whether a table's bullets (:func:`_bullets`) state a value computed over its rows
+    (a total, a count, the highest), not rows looked up, which are quoted."""
+    return bool(bullets) and not str(bullets[0][0]).startswith('"')
 
 
 def _ranked(label: str, rank: int) -> str:

@@ -117,18 +117,30 @@ def _right(row: dict[str, Any]) -> bool:
     return _holds("\n".join([row["content"], *(q for _, q in row["cited"])]), row["expect"])
 
 
+def _right_first(row: dict[str, Any]) -> bool:
+    """Whether the answer's first bullet, what the user reads first, holds an expected
+    string: an answer that computes a wrong total and quotes the right row is right
+    (:func:`_right`), not right first."""
+    bullets = row["content"].split("\n- ")
+    return _holds(bullets[1] if len(bullets) > 1 else row["content"], row["expect"])
+
+
 def _figures(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     answerable = [r for r in rows if r["expect"]]
     unanswerable = [r for r in rows if not r["expect"]]
     return {
         CHATSPACE: {
             "right": share([_right(r) for r in answerable]),
+            "right_first": share([_right_first(r) for r in answerable]),
             "first_file": share([_first(r["cited"]) == r["file"] for r in answerable]),
             "silent": share([not r["cited"] for r in unanswerable]),
         },
         BM25S: {
             "right": share(
                 [_holds("\n".join(t for _, t in r["bm25s"]), r["expect"]) for r in answerable]
+            ),
+            "right_first": share(
+                [bool(r["bm25s"]) and _holds(r["bm25s"][0][1], r["expect"]) for r in answerable]
             ),
             "first_file": share([_first(r["bm25s"]) == r["file"] for r in answerable]),
         },
@@ -148,9 +160,10 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
             unit_notes=(
                 "Shares from 0 to 1 (higher is better). right: an expected string (a cell, a "
                 "computed value, a phrase) is in service-l0's answer or its quotes (bm25s: "
-                "in its 5 best passages); first_file: the first citation is the file asked "
-                "about (bm25s: its best passage); silent: questions no file answers cite "
-                "nothing."
+                "in its 5 best passages); right_first: in the answer's first bullet, what "
+                "the user reads first (bm25s: its best passage); first_file: the first "
+                "citation is the file asked about (bm25s: its best passage); silent: "
+                "questions no file answers cite nothing."
             ),
         )
         rows = _ask(script, scratch, script.stem)
@@ -161,7 +174,8 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
             part = _figures([r for r in rows if r["kind"] == kind])
             section.notes.append(
                 f"{kind} ({sum(r['kind'] == kind for r in rows)} questions): chatspace right "
-                f"{part[CHATSPACE]['right']:.3f}, first_file {part[CHATSPACE]['first_file']:.3f}"
+                f"{part[CHATSPACE]['right']:.3f}, right_first {part[CHATSPACE]['right_first']:.3f}"
+                f", first_file {part[CHATSPACE]['first_file']:.3f}"
                 f"; bm25s right {part[BM25S]['right']:.3f}"
             )
         wrong = [r["id"] for r in rows if (not _right(r) if r["expect"] else r["cited"])]

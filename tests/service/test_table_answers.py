@@ -25,6 +25,7 @@ from chatspace.service.retrieval.search import Passage, query_of
 from chatspace.service.retrieval.tables import (
     comma_numbers,
     computing_words,
+    date_span,
     key_value_text,
     number,
 )
@@ -1234,6 +1235,35 @@ def test_a_name_spelled_whole_keeps_its_row_though_its_plural_is_in_others() -> 
         table,
     )
     assert bullet[0].startswith("allocated_vials for customer Suir Valley Vets: 18 "), bullet
+
+
+def test_a_stretch_of_days_without_a_year_counts_the_rows_within_it() -> None:
+    """ "How many stock adjustments were posted between 11 and 24 August?" listed rows of
+    every kind and date: the stretch wrote no year, so it was none, and "adjustments"
+    was no cell's word (the log says ``ADJUST``). Days without a year are of the table's;
+    a cell's word a question's word starts with filters; a stretch of times, each a row's
+    own, is no row looked up, so the rows within it are counted."""
+    assert date_span("between 11 and 24 August") == ("0000-08-11", "0000-08-24")
+    assert date_span("between 11 and 24 August 2025") == ("2025-08-11", "2025-08-24")
+    frame = pd.DataFrame(
+        {
+            "movement_id": [f"SM{i}" for i in range(6)],
+            "posted_at": [
+                "2025-08-10T09:00:00", "2025-08-11T07:38:47", "2025-08-12T15:26:26",
+                "2025-08-13T13:08:25", "2025-08-24T17:21:43", "2025-08-25T08:00:00",
+            ],
+            "movement_type": ["ADJUST", "ADJUST", "GRN", "ADJUST", "ADJUST", "ADJUST"],
+        }
+    )  # fmt: skip
+    (bullet,) = _answered(
+        "How many stock adjustments were posted between 11 and 24 August inclusive?",
+        ["stock", "adjustments", "posted", "11", "24", "august", "inclusive"],
+        frame.to_csv(index=False).strip(),
+    )
+    days = frame["posted_at"].str[5:10].between("08-11", "08-24")
+    kept = int((days & (frame["movement_type"] == "ADJUST")).sum())
+    said = f"Rows with movement_type ADJUST, posted_at 08-11 to 08-24: {kept} of 6 "
+    assert bullet[0].startswith(said), bullet
 
 
 def test_a_verb_of_a_cell_s_word_filters_its_rows() -> None:

@@ -124,6 +124,7 @@ from typing import TYPE_CHECKING
 from chatspace._wire import labelled_row
 from chatspace.service.retrieval.locations import quote_location
 from chatspace.service.retrieval.tables import (
+    ANY_YEAR,
     COMPUTATIONS,
     COUNTING,
     DATES,
@@ -965,7 +966,9 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
             cells = view.frame[counted][view.keep & view.counted]
             if 0 < cells.nunique() < len(cells):
                 return view.distinct(counted)
-    repeated = all(view.frame[c].nunique() < len(view.frame) for c in filters)
+    # (a stretch of days filters a column of times, each a row's own: not a row looked up)
+    spanned = view.span[0] if view.span is not None else None
+    repeated = all(view.frame[c].nunique() < len(view.frame) for c in filters if c != spanned)
     if counting and (filters or view.explained) and repeated and (view.keep & view.counted).any():
         return view.count(asked.sharing)
     if column is not None and asked.direction:
@@ -1211,7 +1214,7 @@ class _View:
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
             said = " or ".join([*shown[:_SHOWN_VALUES], *more])
             if self.span is not None and c == self.span[0]:
-                said = f"{self.span[1]} to {self.span[2]}"
+                said = f"{self.span[1]} to {self.span[2]}".replace(f"{ANY_YEAR}-", "")
             if c in self.joined:  # "Engineer ID of Depot Preston", not their ids
                 found.append(f"{self.names[c]} of {self.joined[c]}")
                 continue
@@ -1823,6 +1826,8 @@ def _spanned(frame: pd.DataFrame, span: tuple[str, str]) -> dict[int, frozenset[
     for c, cells in _day_columns(_filled(frame))[:1]:
         days = cells.str[:10]
         iso = days.str.replace(days.iloc[0][4], "-", regex=False)
+        if span[0].startswith(ANY_YEAR):  # "between 11 and 24 August": of any year
+            iso, span = iso.str[5:], (span[0][5:], span[1][5:])
         within = (iso >= span[0]) & (iso <= span[1])
         return {int(c): frozenset(days[within])} if within.any() else {}
     return {}
@@ -1878,7 +1883,8 @@ def _sorts(frame: pd.DataFrame, word: str) -> bool:
 def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
     """The question words found in each column's cells (a word in one column only: where
     it is a whole cell, else the leftmost); else its adjective's noun ("hourly"), else a
-    cell's word of the same root ("picked": ``pick_confirmed``)."""
+    cell's word of the same root ("picked": ``pick_confirmed``) or that it starts with, of
+    :data:`_STEMMED` letters or more ("adjustments": ``ADJUST``)."""
     if not words:
         return {}
     cells = {c: [_words(str(cell)) for cell in frame[c].unique()] for c in frame.columns}
@@ -1894,9 +1900,14 @@ def _filters(frame: pd.DataFrame, words: set[str]) -> dict[int, frozenset[str]]:
         else:
             root = _root(said)
             rooted = (
-                (c, w) for c, col in cells.items() for ws in col for w in ws if _root(w) == root
+                (c, w)
+                for c, col in cells.items()
+                for ws in col
+                for w in ws
+                if (root != said and _root(w) == root)
+                or (len(w) >= _STEMMED and said.startswith(w))
             )
-            if root != said and len(root) >= _ROOTED and (hit := next(rooted, None)):
+            if len(root) >= _ROOTED and (hit := next(rooted, None)):
                 found.setdefault(int(hit[0]), set()).add(hit[1])
     return {c: frozenset(found[c]) for c in sorted(found)}
 

@@ -35,6 +35,7 @@ from .locations import Mark
 from .terms import month_number
 
 __all__ = [
+    "ANY_YEAR",
     "COMPUTATIONS",
     "COMPUTING",
     "CONTROL",
@@ -363,14 +364,22 @@ _SPAN = re.compile(
 "between 2024-01-01 and 2024-03-31"."""
 
 
+ANY_YEAR = "0000"
+"""The year of a stretch's days that a question writes without one ("between 11 and 24
+August"): the days of any year are within it."""
+_DAY_MONTH = re.compile(rf"{_DAY.format(d='d')}\s+{_MONTH_WORD.format(m='m')}(?!\s*,?\s*\d)")
+
+
 def date_span(text: str) -> tuple[str, str] | None:
     """The first and last day of the stretch ``text`` writes (:data:`_SPAN`), as ISO dates;
     the first may leave out what the last says ("1" of "between 1 and 15 April 2025" is 1
-    April 2025, "3 March" of "3 March to 9 May 2024" is of 2024). None when it writes
-    none, or the first comes after the last."""
+    April 2025, "3 March" of "3 March to 9 May 2024" is of 2024), and both the year (of
+    :data:`ANY_YEAR`). None when it writes none, or the first comes after the last."""
     for m in _SPAN.finditer(text):
         last = DATES.search(m["last"])
         ends = dates_in(last[0]) if last is not None and not last.start() else ()
+        if not ends and (bare := _DAY_MONTH.match(m["last"])):  # "24 August"
+            ends = dates_in(f"{bare[0]} {ANY_YEAR}")
         if not ends:  # no date first after "and" ("15 Foobar 2025" is none)
             continue
         end = ends[0]

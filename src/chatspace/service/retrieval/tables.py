@@ -533,30 +533,38 @@ class _Cutter:
     """The header of the next table, once a table's rows have stopped before it."""
 
     def run(self, first: list[Sequence[object]]) -> Iterator[Sequence[object]]:
+        # a row's cells are read as text only where it may head a table: the table's own
+        # reading (:meth:`Table.piece`) reads every cell once more
         header: list[str] | None = None
         data = blank = False
         for row in itertools.chain(first, self.rows):
-            cells = [_cell(value) for value in row[:MAX_COLUMNS]]
-            while cells and not cells[-1]:
-                cells.pop()
-            filled = [cell for cell in cells if cell]
-            if not filled:
+            if not any(value is not None and str(value).strip() for value in row):
                 blank = data
-            elif header is None and len(filled) > 1:
-                header = cells
-            elif blank and header is not None and _heads(row, cells, header):
+            elif header is None:
+                cells = _cells(row)
+                header = cells if sum(map(bool, cells)) > 1 else None
+            elif blank and _heads(row, header):
                 self.cut = row
                 return
             else:
-                data, blank = header is not None, False
+                data, blank = True, False
             yield row
 
 
-def _heads(row: Sequence[object], cells: list[str], header: list[str]) -> bool:
+def _cells(row: Sequence[object]) -> list[str]:
+    """A row's cells as text, without the empty ones after its last value."""
+    cells = [_cell(value) for value in row[:MAX_COLUMNS]]
+    while cells and not cells[-1]:
+        cells.pop()
+    return cells
+
+
+def _heads(row: Sequence[object], header: list[str]) -> bool:
     """Whether a row after a blank one is another table's header (:func:`stacked_tables`)."""
     texts = [v for v in row if v is not None and str(v).strip()]
     if len(texts) < 2 or not all(isinstance(v, str) and number(v) is None for v in texts):
         return False
+    cells = _cells(row)
     return len(cells) != len(header) or cells == header
 
 

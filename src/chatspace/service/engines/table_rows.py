@@ -1349,10 +1349,10 @@ class _View:
         (every product once)."""
         cells = self.frame[column][self.keep & self.counted]
         counts = cells[cells != ""].value_counts(sort=False)
-        places = sorted(set(counts), reverse=direction > 0)
-        if counts.empty or counts.max() < 2 or len(places) < rank:
+        placed = _placed(counts, rank, highest=direction > 0)
+        if counts.empty or counts.max() < 2 or placed is None:
             return None
-        best = int(places[rank - 1])
+        best = int(placed)
         values = tuple(str(v) for v in counts.index[counts == best])
         rows = self.rows((self.keep & self.counted) & self.frame[column].isin(values))
         kind = "most" if direction > 0 else "fewest"
@@ -1488,10 +1488,9 @@ class _View:
         if values.empty or (kind == "std" and len(values) < 2):
             return None
         if kind in {"max", "min"}:
-            ranked = sorted(set(values), reverse=kind == "max")
-            if len(ranked) < rank:
+            best = _placed(values, rank, highest=kind == "max")
+            if best is None:
                 return None
-            best = ranked[rank - 1]
             rows = values.index[values == best]
             shown = str(self.frame[column][rows[0]])
         else:
@@ -1502,6 +1501,13 @@ class _View:
             shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values), rank=rank)
+
+
+def _placed(values: pd.Series, rank: int, *, highest: bool) -> float | None:
+    """The value ``rank`` places from the highest (or the lowest) of the distinct
+    ``values``; None when they are fewer."""
+    distinct = sorted(set(values), reverse=highest)
+    return distinct[rank - 1] if len(distinct) >= rank else None
 
 
 def _apart(frame: pd.DataFrame, difference: _Difference) -> tuple[int, pd.Series, pd.Series] | None:
@@ -2007,7 +2013,7 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
         if answer.extreme:
-            extreme = "Highest" if answer.extreme > 0 else "Lowest"
+            extreme = _EXTREME_LABELS["max" if answer.extreme > 0 else "min"]
             label = f"{_ranked(extreme, answer.rank)} {label[0].lower()}{label[1:]}"
         groups = "; ".join(answer.values[:_GROUPS_SHOWN])
         hidden = len(answer.values) - _GROUPS_SHOWN

@@ -492,10 +492,7 @@ _SHOWN_INLINE = frozenset({"text", "code_inline", "html_inline"})
 def _json(text: str, size: int) -> Iterator[Block]:
     """A table of records (its rows numbered), after what an export says of itself;
     else the file's lines."""
-    try:
-        found = records_table(json.loads(text))
-    except (ValueError, RecursionError):
-        found = None
+    found = _records(text, lines=False)
     if found is None:
         yield Location(line=1)
         yield records_piece(text, size=size) or text
@@ -506,14 +503,23 @@ def _json(text: str, size: int) -> Iterator[Block]:
 def _json_lines(text: str, size: int) -> Iterator[Block]:
     """JSON Lines (a log's or an export's records, one object a line) as the table a JSON
     array of the same records is; else the file's lines."""
+    found = _records(text, lines=True)
+    yield from _plain(text, size) if found is None else found
+
+
+def _records(text: str, *, lines: bool) -> tuple[str, Table] | None:
+    """The table of records of a JSON file (of JSON Lines: one value a line), and what it
+    says of itself (:func:`.tables.records_table`); None when the text is no JSON, or its
+    JSON no such table."""
     try:
-        found = records_table([json.loads(line) for line in text.splitlines() if line.strip()])
+        data = (
+            [json.loads(line) for line in text.splitlines() if line.strip()]
+            if lines
+            else json.loads(text)
+        )
     except (ValueError, RecursionError):
-        found = None
-    if found is None:
-        yield from _plain(text, size)
-    else:
-        yield from found
+        return None
+    return records_table(data)
 
 
 def _html(text: str, size: int) -> Iterator[Block]:

@@ -857,18 +857,23 @@ def _pdf(path: Path) -> Iterator[Block]:
 def _docx(path: Path) -> Iterator[Block]:
     """The page headers' text, then paragraphs and tables in the body's order, then the
     page footers' text (:func:`_docx_margins`); a two-column table of facts as ``key:
-    value`` lines; a table in a table's cell after the table (:func:`_docx_table`).
-    Comments and notes are left out (python-docx does not read them)."""
+    value`` lines; a table in a table's cell after the table (:func:`_docx_table`); a
+    footnote, an endnote or a comment after the paragraph or table that refers to it
+    (:func:`_docx_notes`)."""
     import docx
 
     document = docx.Document(str(path))
+    notes = _docx_notes(document.part)
     yield from _docx_margins(section.header for section in document.sections)
-    yield from _docx_content(document)
+    yield from _docx_content(document, notes)
     yield from _docx_margins(section.footer for section in document.sections)
 
 
-def _docx_content(container: Any) -> Iterator[Block]:
-    """A document's or a header's paragraphs and tables, in order."""
+def _docx_content(
+    container: Any, notes: dict[tuple[str, str], str] | None = None
+) -> Iterator[Block]:
+    """A document's or a header's paragraphs and tables, in order, each followed by the
+    notes it refers to."""
     from docx.table import Table as DocxTable
 
     for item in container.iter_inner_content():
@@ -876,6 +881,68 @@ def _docx_content(container: Any) -> Iterator[Block]:
             yield from _docx_table(item)
         else:
             yield item.text
+        if notes:
+            for reference in item._element.iter(*_NOTE_REFERENCES):
+                found = notes.pop((reference.tag, reference.get(_W_ID)), None)
+                if found:
+                    yield found
+
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_W_ID = f"{_W}id"
+# A reference's tag -> the part's relationship, its notes' tag, and how a note is led.
+_NOTE_KINDS = {
+    f"{_W}footnoteReference": ("footnotes", f"{_W}footnote", "Footnote"),
+    f"{_W}endnoteReference": ("endnotes", f"{_W}endnote", "Endnote"),
+    f"{_W}commentReference": ("comments", f"{_W}comment", "Comment"),
+}
+_NOTE_REFERENCES = tuple(_NOTE_KINDS)
+
+
+def _docx_notes(part: Any) -> dict[tuple[str, str], str]:
+    """The document's footnotes, endnotes and comments as lines, by their reference's tag
+    and id: "Footnote 2: ...", "Comment (Ann Byrne): ...". python-docx reads none of
+    them, yet a report's footnote or a reviewer's comment often says what the body does
+    not (the source of a figure, a correction). A note is numbered as Word shows it, in
+    the order the body first refers to it; one no paragraph refers to is not read."""
+    from docx.oxml.parser import parse_xml
+    from lxml import etree
+
+    notes: dict[tuple[str, str], str] = {}
+    related = {
+        rel.reltype.rsplit("/", 1)[-1]: rel.target_part
+        for rel in part.rels.values()
+        if not rel.is_external
+    }
+    references = list(part.element.iter(*_NOTE_REFERENCES))
+    for tag, (name, note_tag, lead) in _NOTE_KINDS.items():
+        try:
+            root = parse_xml(related[name].blob)
+        except (KeyError, etree.XMLSyntaxError):  # none, or broken: the body is still read
+            continue
+        texts = {
+            note.get(_W_ID): (note.get(f"{_W}author"), _docx_note_text(note))
+            for note in root.iter(note_tag)
+        }
+        order = dict.fromkeys(r.get(_W_ID) for r in references if r.tag == tag)
+        for number, key in enumerate(order, start=1):
+            author, text = texts.get(key, (None, ""))
+            if text:
+                said = (
+                    f"{lead} ({author})"
+                    if author
+                    else lead
+                    if lead == "Comment"
+                    else f"{lead} {number}"
+                )
+                notes[(tag, key)] = f"{said}: {text}"
+    return notes
+
+
+def _docx_note_text(note: Any) -> str:
+    """A note's paragraphs' text, each on its line."""
+    lines = ("".join(t.text or "" for t in p.iter(f"{_W}t")).strip() for p in note.iter(f"{_W}p"))
+    return "\n".join(line for line in lines if line)
 
 
 def _docx_table(table: Any, title: str | None = None) -> Iterator[Block]:

@@ -289,6 +289,23 @@ def test_a_computation_by_two_columns_gives_each_pair_s_value(client: httpx.Clie
     ), content
 
 
+def test_the_average_per_month_is_of_each_month_s_count(client: httpx.Client) -> None:
+    """ "the average number of rainy days per month" averaged no month's count: it grouped
+    the rows by month and counted each, and a month without rain was not among them. Each
+    month's count (none: 0) is given, then their average."""
+    weather, said = _narrowed(client, WEATHER)
+    months = pd.to_datetime(weather["date"]).dt.strftime("%Y-%m")
+    rainy = weather[weather["weather"] == "rain"].groupby(months).size()
+    rainy = rainy.reindex(sorted(months.unique()), fill_value=0)
+    assert (rainy == 0).any(), "a month without rain counts 0"
+    content, _ = said("What was the average number of rainy days per month?")
+    shown = "; ".join(f"{m} {n}" for m, n in list(rainy.items())[:12])
+    assert content.startswith(
+        f"Average rows per month of date for weather rain: {rainy.mean():.2f} ({shown}; and "
+        f"{len(rainy) - 12} more; of {rainy.sum()} rows"
+    ), content
+
+
 def test_a_computation_by_year_and_the_group_of_the_highest(client: httpx.Client) -> None:
     """ "per year" of a table with a column of dates and none of years averaged every row;
     "Which symbol has the highest average price?" gave the average of all. The dates'

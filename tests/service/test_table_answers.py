@@ -2195,3 +2195,29 @@ def test_two_words_a_file_s_name_writes_as_one_are_its_words(client: httpx.Clien
     response.raise_for_status()
     (hit,) = [h for h in response.json()["data"] if h["filename"] == "techlog_defects_2025.tsv"]
     assert hit["scores"]["lexical"] == 1.0, hit
+
+
+def test_the_average_monthly_quantity_is_of_each_month_s_total() -> None:
+    """ "the average monthly quantity" of dispatch lines gave each month's average line:
+    it is each month's total, a month of the stretch asked with no line counted 0, then
+    their average; a price per month is still each month's average price."""
+    text = (
+        "date,product,quantity,price\n2025-07-02,CP-410,30,9.5\n2025-07-20,CP-410,50,9.0\n"
+        "2025-07-21,CP-412,70,8.0\n2025-09-03,CP-410,40,10.0\n2025-10-01,CP-410,99,11.0"
+    )
+    question = "What was the average monthly quantity of CP-410 between 1 July and 30 September?"
+    (bullet,) = _answered(question, ["quantity", "cp-410"], text)
+    assert bullet[0] == (
+        "Average total quantity per month of date for product CP-410, date 07-01 to 09-30: "
+        "40.00 (2025-07 80; 2025-08 0; 2025-09 40; of 3 rows, t.csv) "
+    ), bullet
+    assert [cite.quote for cite in bullet[1:]] == [
+        "2025-07-02,CP-410,30,9.5",
+        "2025-09-03,CP-410,40,10.0",
+    ]
+    (bullet,) = _answered(
+        "What was the average price per month of CP-410?", ["price", "cp-410"], text
+    )
+    assert bullet[0].startswith(
+        "Average price by month of date for product CP-410: 2025-07 9.25"
+    ), bullet

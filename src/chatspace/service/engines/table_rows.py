@@ -327,6 +327,9 @@ _STEMMED = 5
 _YES_NO = (("yes", "no"), ("true", "false"), ("y", "n"))
 """The two values of a column that says whether (``Clutch Completion``: Yes, No)."""
 _GROUPING = frozenset({"by", "per", "each", "every"})
+_PERIODIC = {"monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
+"""The words that group by a period as "per month" does ("the average *monthly* revenue")."""
+_PERIODS = frozenset({"month", "year", "quarter", "week"})
 _GROUPED = re.compile(rf"\b(?:{'|'.join(_GROUPING)})\s+([^\W\d_]+)(?:\s+and\s+([^\W\d_]+))?", re.I)
 _COUNTED = re.compile(
     r"\b(?:how\s+many|number\s+of)\s+(?:(?:different|distinct|unique)\s+)?([^\W\d_]+)", re.I
@@ -428,6 +431,9 @@ class _Answer:
     difference: ``H2 2024 Actual − H2 2024 Budget``)."""
     rank: int = 1
     """The place of the extreme shown: 2 for the second highest."""
+    averaged: str = ""
+    """"sum" or "count" when ``value`` is the average of each period's total or count
+    ("the average monthly revenue"), ``values`` those totals."""
 
 
 def answer_tables(
@@ -819,7 +825,8 @@ class _Question:
             frozenset(earlier), conditions, frozenset(wanted - only_inside), dates,
             frozenset(_YEAR.findall(bare)), months, tuple(absent),
             bool(_NEGATION.search(question[:_CONDITION_CHARS])),
-            frozenset().union(*(_words(m[1]) for m in _GROUPED.finditer(bare))),
+            frozenset().union(*(_words(m[1]) for m in _GROUPED.finditer(bare)))
+            | {_PERIODIC[w] for w in said if w in _PERIODIC},
             frozenset(_words(lead[1])) - _ASKING if lead else frozenset(),
             asks_overview(question),
             frozenset().union(*(_words(m[1]) for m in _COUNTED.finditer(question))),
@@ -907,6 +914,13 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
         apart = view.between("mean" if kind == "mean" else "sum", column)
         if apart is not None:
             return apart
+    # "the average number of defects per month", "the average monthly revenue": each
+    # period's count or total, averaged over the periods (not the average row's)
+    total = "sum" if adds else "count" if counting else ""
+    if by is not None and kind == "mean" and total and not extreme and _periodic(view, by):
+        averaged = view.per_group(*by, total, column, averaged=True)
+        if averaged is not None:
+            return averaged
     # (asked for nothing computed, "the price per unit" is no group)
     if by is not None and column != by[0] and kind is not None:
         grouped = view.per_group(*by, kind, column, extreme, asked.rank)
@@ -1090,12 +1104,7 @@ class _View:
                 filters[join[0]], joined[join[0]] = join[1], join[2]
         keep = pd.Series(True, index=frame.index)
         for c, words in filters.items():
-            dates = _dates_of(words)
-            holds = frame[c].map(lambda cell, w=words, d=dates: _holds(str(cell), w, d))
-            # words one cell holds together are that cell ("aborted", "access": "Aborted -
-            # no access", not "Aborted - safety"); else any ("North", "South")
-            together = frame[c].map(lambda cell, w=words: w <= _words(str(cell)))
-            keep &= together if len(words) > 1 and together.any() else holds
+            keep &= _kept(frame[c], words)
         excluded: dict[int, tuple[str, ...]] = {}
         # (what any table's rows are, "lines", leaves none out)
         leaving = {t for t in asked.excluded - _ROW_NOUNS if _filtering(t)}
@@ -1300,16 +1309,21 @@ class _View:
         column: int | None,
         extreme: int = 0,
         rank: int = 1,
+        *,
+        averaged: bool = False,
     ) -> _Answer | None:
         """``kind`` (a count of rows, or "mean", "sum", ... of the numeric ``column``) for
         each group of the rows kept (``keys``: :meth:`grouped_by`'s, of ``by`` and ``then``,
         or of its dates' year or month, ``period``): counts the largest first (a date's years or
         months in order), the others in the order the table first has them; each group
         cited by its first row; only the highest (``extreme`` 1) or lowest (-1), or the
-        one ``rank`` places from it."""
+        one ``rank`` places from it. ``averaged``: the groups' counts or sums, averaged,
+        a year or month of dates between the first and last kept with none counted 0."""
         groups = keys[self.keep[keys.index]]
         if groups.empty:
             return None
+        if averaged:
+            return self._averaged(by, period, groups, kind, column)
         if kind == "count":  # the commonest first, as value_counts has them; years in order
             counts = groups.value_counts(sort=not period)
             counts = counts.sort_index() if period else counts
@@ -1341,6 +1355,40 @@ class _View:
             kind, firsts, -1 if column is None else column, f"{len(shown)}", self.scope, of,
             values=tuple(shown), by=by, period=period, extreme=extreme, then=then,
             rank=rank if extreme else 1,
+        )  # fmt: skip
+
+    def _averaged(
+        self, by: int, period: str, groups: pd.Series, kind: str, column: int | None
+    ) -> _Answer | None:
+        """:meth:`per_group`'s ``averaged``: the count or sum of each group, then their mean."""
+        import pandas as pd
+
+        if kind == "count":
+            totals, places = groups.value_counts(sort=False).sort_index(), 0
+        elif column is not None:
+            values, places = self.numeric[column]
+            values = values[values.index.isin(groups.index)]
+            if values.empty:
+                return None
+            totals = values.groupby(groups[values.index]).sum()
+        else:
+            return None
+        if period:  # each month or year of the dates asked for, none kept: counted 0
+            dated = self.calendar()
+            assert dated is not None  # a period groups the rows by it
+            within = dated[1]
+            if by in self.filters:
+                within = within[_kept(self.frame[by], self.filters[by])[within.index]]
+            spanned = pd.period_range(within.min(), within.max(), freq=period[0].upper())
+            between = spanned.strftime("%Y" if period == "year" else "%Y-%m")
+            totals = totals.reindex(between, fill_value=0)
+        shown = tuple(f"{g} {_format(v, places, 'sum')}" for g, v in totals.items())
+        first = groups[~groups.duplicated()]
+        firsts = tuple(int(first.index[first == g][0]) for g in totals.index if (first == g).any())
+        return _Answer(
+            "mean", firsts, -1 if column is None or kind == "count" else column,
+            _format(float(totals.mean()), places, "mean"), self.scope, len(groups),
+            values=shown, by=by, period=period, averaged=kind,
         )  # fmt: skip
 
     def mode(self, column: int, direction: int, rank: int = 1) -> _Answer | None:
@@ -1501,6 +1549,22 @@ class _View:
             shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values), rank=rank)
+
+
+def _kept(cells: pd.Series, words: frozenset[str]) -> pd.Series:
+    """The rows whose cell a column's filter words keep: words one cell holds together are
+    that cell ("aborted", "access": "Aborted - no access", not "Aborted - safety"); else
+    any ("North", "South")."""
+    dates = _dates_of(words)
+    holds = cells.map(lambda cell: _holds(str(cell), words, dates))
+    together = cells.map(lambda cell: words <= _words(str(cell)))
+    return together if len(words) > 1 and together.any() else holds
+
+
+def _periodic(view: _View, by: tuple[int, str, pd.Series, int]) -> bool:
+    """Whether rows are grouped by a period: a date's year or month, or a column named so
+    ("Month")."""
+    return bool(by[1]) or bool(_column_words(view.names[by[0]]) & _PERIODS)
 
 
 def _placed(values: pd.Series, rank: int, *, highest: bool) -> float | None:
@@ -1961,6 +2025,12 @@ def _shown(header: Sequence[str], row: Sequence[str]) -> str:
     return labelled_row(_column_names(header), row)
 
 
+def _groups(values: Sequence[str]) -> str:
+    """Each group's value, the first :data:`_GROUPS_SHOWN`, and how many more."""
+    hidden = len(values) - _GROUPS_SHOWN
+    return "; ".join(values[:_GROUPS_SHOWN]) + (f"; and {hidden} more" if hidden > 0 else "")
+
+
 def _rows(n: int) -> str:
     return f"{n:,} row" if n == 1 else f"{n:,} rows"
 
@@ -2010,14 +2080,21 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
             (f"Difference in {label}{column}{scope}, {' less '.join(sides)}: {answer.value} "
              f"({source}{some}) ", *(table.cites[i] for i in cited)),
         ]  # fmt: skip
+    if answer.averaged:
+        columns = _column_names(table.header)
+        by = f"{answer.period} of {columns[answer.by]}" if answer.period else columns[answer.by]
+        of = "rows" if answer.averaged == "count" else f"total {column}"
+        return [
+            (f"Average {of} per {by}{scope}: {answer.value} ({_groups(answer.values)}; "
+             f"of {_rows(answer.of)}, "
+             f"{source}{some}) ", *(table.cites[i] for i in cited)),
+        ]  # fmt: skip
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
         if answer.extreme:
             extreme = _EXTREME_LABELS["max" if answer.extreme > 0 else "min"]
             label = f"{_ranked(extreme, answer.rank)} {label[0].lower()}{label[1:]}"
-        groups = "; ".join(answer.values[:_GROUPS_SHOWN])
-        hidden = len(answer.values) - _GROUPS_SHOWN
-        groups += f"; and {hidden} more" if hidden > 0 else ""
+        groups = _groups(answer.values)
         columns = _column_names(table.header)
         by = f"{answer.period} of {columns[answer.by]}" if answer.period else columns[answer.by]
         by += f" and {columns[answer.then]}" if answer.then >= 0 else ""

@@ -23,6 +23,7 @@ from chatspace.service.engines.table_rows import answer_tables
 from chatspace.service.retrieval.extract import extract
 from chatspace.service.retrieval.search import Passage, query_of
 from chatspace.service.retrieval.tables import (
+    abbreviates,
     comma_numbers,
     computing_words,
     date_span,
@@ -2221,3 +2222,43 @@ def test_the_average_monthly_quantity_is_of_each_month_s_total() -> None:
     assert bullet[0].startswith(
         "Average price by month of date for product CP-410: 2025-07 9.25"
     ), bullet
+
+
+def test_the_average_monthly_amount_over_a_stretch_of_months(client: httpx.Client) -> None:
+    """ "the average monthly dispatched quantity of CP-410 over July to September" was
+    answered by nothing: its rows say neither "monthly" nor "July" (their days are ISO:
+    2025-07-03), so they fell under the cut, and "July to September" kept July and
+    September only. A period a computation is of counts as a word asking for it, a month
+    is held by the ISO days in it, a stretch of months keeps each month in it, and
+    "quantity" names ``qty``, which it contracts."""
+    products = ["CP-410", "CP-412", "AB-220", "VX-101"]
+    kinds = ["DISPATCH", "RECEIPT", "ADJUST"]
+    rows = [
+        (f"SM{n:05d}", f"2025-{7 + n // 4 % 4:02d}-{1 + n % 28:02d}T10:{n % 60:02d}:00",
+         products[n % 4], kinds[n % 3 if n % 5 else 0], -(n % 37 + 3) if n % 3 != 1 else n % 50)
+        for n in range(400)
+    ]  # fmt: skip
+    moves = pd.DataFrame(rows, columns=["movement_id", "posted_at", "product_code", "type", "qty"])
+    memo = (
+        "Courier charges per parcel went up by 6.5% in July when the new contract began.\n\n"
+        "The September stock count found 14 damaged cartons of CP-410."
+    )
+    upload(client, [("stock_movements.csv", moves.to_csv(index=False)), ("memo.txt", memo)])
+    question = "what's the average monthly dispatched quantity of CP-410 over July to September?"
+    content = str(_message(ask(client, question))["content"])
+    kept = moves[(moves["product_code"] == "CP-410") & (moves["type"] == "DISPATCH")]
+    kept = kept[kept["posted_at"].str[5:7].isin(["07", "08", "09"])]
+    totals = kept.groupby(kept["posted_at"].str[:7])["qty"].sum()
+    shown = "; ".join(f"{month} {total:,}" for month, total in totals.items())
+    assert len(totals) == 3, totals
+    assert f": {totals.mean():,.2f} ({shown}; of {len(kept)} rows" in content, content
+
+
+@pytest.mark.parametrize(
+    ("word", "term", "says"),
+    [("qty", "quantity", True), ("amt", "amount", True), ("pct", "percent", True),
+     ("hrs", "hours", True), ("set", "select", False), ("st", "street", False),
+     ("temp", "temperature", True), ("pop", "pot", False)],
+)  # fmt: skip
+def test_a_column_word_abbreviates_or_contracts_a_term(word: str, term: str, says: bool) -> None:
+    assert abbreviates(word, term) is says

@@ -816,9 +816,11 @@ class _Question:
         for m in _ABSENT.finditer(question[:_CONDITION_CHARS]):
             after = m[1].lower() in {"no", "without"}
             absent += [frozenset(w) for w in (_words(m[2]), set() if after else wanted) if w]
-        months = frozenset(
-            w.lower() for w in _WORD.findall(bare) if w.lower() in MONTHS and w != "may"
-        ) | _quarter_months(bare)
+        months = (
+            frozenset(w.lower() for w in _WORD.findall(bare) if w.lower() in MONTHS and w != "may")
+            | _quarter_months(bare)
+            | _month_stretch(bare)
+        )
         lead = _WHICH.match(question)
         return cls(
             frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
@@ -1644,6 +1646,25 @@ def _quarter_months(text: str) -> frozenset[str]:
     column of days is filtered to them, as to a month it names."""
     quarters = {int(w[1]) for w in _WORD.findall(text.lower()) if _QUARTER.fullmatch(w)}
     return frozenset(m for m, n in MONTHS.items() if _quarter_of(n) in quarters)
+
+
+_MONTH_STRETCH = re.compile(
+    r"\b([^\W\d_]{3,9})\.?\s*(?:to|through|till|until|-|–)\s*([^\W\d_]{3,9})\b", re.I
+)
+
+
+def _month_stretch(text: str) -> frozenset[str]:
+    """The months of the stretches of them ``text`` says ("July to September", "Jan to Jun
+    2025"; "Nov to Feb" over the new year), first and last included."""
+    numbers = {**MONTHS, **MONTH_CUTS}
+    found: set[str] = set()
+    names = list(MONTHS)
+    for m in _MONTH_STRETCH.finditer(text):
+        first, last = numbers.get(m[1].lower()), numbers.get(m[2].lower())
+        if first is not None and last is not None and "may" not in {m[1], m[2]}:
+            length = (last - first) % _MONTHS_IN_YEAR + 1
+            found |= {names[(first - 1 + k) % _MONTHS_IN_YEAR] for k in range(length)}
+    return frozenset(found)
 
 
 def _quarter_of(month: int) -> int:

@@ -715,7 +715,9 @@ def _lexical(
 
 @cache
 def _cut_month(month: str) -> re.Pattern[str]:
-    return re.compile(rf"\b{month_cut(month)}\b", re.I)
+    """A month as tables write it: cut ("Mar"), or the month of an ISO date's day
+    ("2025-03-14", "2025-03-14T09:00")."""
+    return re.compile(rf"\b{month_cut(month)}\b|\b\d{{4}}-{MONTHS[month]:02d}-\d{{2}}(?!\d)", re.I)
 
 
 def _names_a_column(p: Passage, terms: Sequence[str]) -> bool:

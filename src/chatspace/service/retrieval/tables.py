@@ -148,7 +148,16 @@ def computing_words(question: str) -> frozenset[str]:
     :data:`COMPUTING`, and the "standard" of "standard deviation"."""
     found = {w.lower() for w in _WORDS.findall(question)} & COMPUTING
     found -= {"mean"} if _MEANS.search(question) else set()
+    # the period a computation is of: "the average *monthly* quantity", "per *year*"
+    found |= {(m[1] or m[2]).lower() for m in _PER_PERIOD.finditer(question)} if found else set()
     return frozenset(found | ({"standard"} if _STANDARD_DEVIATION.search(question) else set()))
+
+
+_PER_PERIOD = re.compile(
+    r"\b(?:per|by|each|every)\s+(month|year|quarter|week)\b"
+    r"|\b(monthly|yearly|annual|annually|quarterly|weekly)\b",
+    re.I,
+)
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -309,7 +318,22 @@ def abbreviates(word: str, term: str) -> bool:
     long_enough = len(word) >= ABBREVIATION_CHARS or (
         len(word) > 2 and len(term) >= SHORT_ABBREVIATION_TERM
     )
-    return long_enough and term.startswith(word)
+    return (long_enough and term.startswith(word)) or _contracts(word, term)
+
+
+_CONTRACTION = re.compile(r"[a-z][b-df-hj-np-tv-z]+y?")
+
+
+def _contracts(word: str, term: str) -> bool:
+    """Whether ``word`` is ``term`` with its vowels and some consonants left out, first and
+    last letters kept: "qty" of "quantity", "amt" of "amount", "pct" of "percent" (not
+    "set" of "select": a contraction keeps no vowel but its first letter)."""
+    if len(word) < 3 or len(term) < len(word) + 2 or not _CONTRACTION.fullmatch(word):
+        return False
+    if word[0] != term[0] or word[-1] != term[-1]:
+        return False
+    rest = iter(term[1:])
+    return all(letter in rest for letter in word[1:])
 
 
 def name_words(name: str) -> list[str]:

@@ -50,6 +50,7 @@ SETS = {
     "set 4": DATA / "set4.py",
     "set 5": DATA / "set5.py",
     "set 6": DATA / "set6.py",
+    "set 7": DATA / "set7.py",
 }
 KINDS = ("lookup", "aggregate", "prose", "paraphrase")
 """The kinds of answerable questions, each with its own figures (sets 3 and 4 have

@@ -823,6 +823,38 @@ def test_a_notebook_s_outputs_are_read_as_its_reader_sees_them(
     assert _cited(answer)[0] == ("ageing.ipynb", "Education,3,91614.81")
 
 
+def test_a_notebook_s_printed_result_is_quoted_not_the_line_that_printed_it(
+    client: httpx.Client,
+) -> None:
+    """ "How many meters had continuous night flow on 3 or more nights in a row?" quoted
+    the ``print(f'...')`` that wrote the answer, not the "7 of 32" it printed: both say the
+    question's words, and the "3" the question says counted as the number it asks for."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    notebook = new_notebook(
+        cells=[
+            new_markdown_cell("# Night use pilot\nWe look for meters with continuous night flow."),
+            new_code_cell(
+                "flagged = runs[runs >= 3].index\nprint(f'Meters with continuous night flow"
+                " on 3 or more nights in a row: {len(flagged)} of {reads.meter.nunique()}')",
+                outputs=[
+                    new_output(
+                        "stream",
+                        text="Meters with continuous night flow on 3 or more nights in a row:"
+                        " 7 of 32\n",
+                    )
+                ],
+            ),
+        ]
+    )
+    upload(client, [("night_use.ipynb", nbformat.writes(notebook))])
+    question = "How many meters had continuous night flow on 3 or more nights in a row?"
+    cited = _cited(ask(client, question))
+    printed = "Meters with continuous night flow on 3 or more nights in a row: 7 of 32"
+    assert cited[0] == ("night_use.ipynb", printed), cited
+
+
 def test_a_chart_on_a_slide_is_read_as_its_data(tmp_path: Path, client: httpx.Client) -> None:
     """A deck's figures are often in a chart, whose numbers no text of the slide says."""
     from pptx import Presentation

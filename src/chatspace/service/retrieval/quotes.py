@@ -279,6 +279,7 @@ _COLUMN_TYPE = re.compile(
 float4", "amount numeric(10,2)", "most_common_freqs float4[]"): a label of its
 description, though it holds digits."""
 _MARKUP = re.compile(r"`[^`\n]*`|\{[^}\n]*\}")
+_TEMPLATE_SLOT = re.compile(r"\{[^}\n]*\}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _KEY_VALUE = re.compile(r"^[^:]{1,60}:\s+\S")
 """A table's key/value line ("Renewal: Automatic ..."): a fact, not a label."""
@@ -531,7 +532,10 @@ def _shape(question: str) -> Callable[[str], bool] | None:
     if _ASKS_LENGTH.search(question):
         return lambda sentence: _LENGTH.search(sentence) is not None
     if _ASKS_NUMBER.search(question):
-        return lambda sentence: bool(quantities_in(sentence))
+        # not only the question's own ("on 3 or more nights"), nor a template's slots:
+        # "print(f'... 3 or more nights: {len(flagged)}')" is not the "7 of 32" it printed
+        said = quantities_in(question)
+        return lambda sentence: bool(quantities_in(_TEMPLATE_SLOT.sub(" ", sentence)) - said)
     if _describes(question):  # "What happens *when* ...?" asks no date
         return lambda sentence: _PROSE.search(sentence) is not None and _said(sentence)
     if _ASKS_DATE.search(question):

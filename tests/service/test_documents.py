@@ -183,7 +183,7 @@ def test_markdown_is_read_without_what_never_shows(tmp_path: Path) -> None:
 
 
 def test_json_records_are_cut_between_whole_records(tmp_path: Path) -> None:
-    records = [{"region": f"R{i}", "budget": i, "notes": ["x" * 40]} for i in range(100)]
+    records = [{"region": f"R{i}", "budget": i, "notes": [["x" * 40]]} for i in range(100)]
     text = json.dumps(records, indent=1)
     found = _extract(tmp_path, "r.json", text)
     assert found is not None
@@ -204,7 +204,7 @@ def test_json_records_of_plain_values_are_a_table(tmp_path: Path) -> None:
     found = _extract(tmp_path, "cars.json", json.dumps(records))
     assert found is not None
     assert found.text == ("car,mpg,origin,diesel\ncorolla,31,Japan,\npinto,,,\ngolf,,Europe,True")
-    for nested in ([{"car": "golf", "tags": ["small"]}], [1, 2]):
+    for nested in ([{"car": "golf", "tags": [["small"]]}], [1, 2]):
         found = _extract(tmp_path, "other.json", json.dumps(nested))
         assert found is not None
         assert found.text == json.dumps(nested), "not a table"
@@ -237,6 +237,42 @@ def test_an_api_export_of_nested_records_is_a_table(tmp_path: Path) -> None:
         assert found.text == json.dumps(other), "not a table"
 
 
+def test_a_record_s_lists_are_a_cell_or_a_table_of_their_own(
+    tmp_path: Path, client: httpx.Client
+) -> None:
+    """A work order holding its crew (a list of objects) made the whole export JSON text,
+    so "Dara Quinn's hours on WO-25-03113" quoted ``"name": "Dara Quinn", ... "hours":
+    4.25`` of another order. A list of values is one cell; a list of objects is a table
+    after the records', a row an object beside its record's cells, as
+    ``json_normalize(record_path=..., meta=...)`` reads it; an empty list is no cell."""
+    orders = [
+        {"wo": "WO-11", "zone": "South", "tags": ["leak", "P1"], "parts": [],
+         "crew": [{"name": "Dara Quinn", "hours": 4.25}, {"name": "Ann Byrne", "hours": 2}]},
+        {"wo": "WO-13", "zone": "North", "tags": [], "parts": [{"item": "clamp", "qty": 2}],
+         "crew": [{"name": "Dara Quinn", "hours": 4.75}]},
+    ]  # fmt: skip
+    export = json.dumps({"export": {"count": 2}, "work_orders": orders}, indent=2)
+    found = _extract(tmp_path, "orders.json", export)
+    assert found is not None
+    assert found.text == (
+        "export.count: 2\n\nwo,zone,tags\nWO-11,South,leak; P1\nWO-13,North,\n\n"
+        "crew\nwo,zone,tags,crew.name,crew.hours\nWO-11,South,leak; P1,Dara Quinn,4.25\n"
+        "WO-11,South,leak; P1,Ann Byrne,2\nWO-13,North,,Dara Quinn,4.75\n\n"
+        "parts\nwo,zone,tags,parts.item,parts.qty\nWO-13,North,,clamp,2"
+    ), found.text
+    nested = json.dumps([{"a": 1, "b": [[1, 2]]}])
+    found = _extract(tmp_path, "lists.json", nested)
+    assert found is not None
+    assert found.text == nested, "a list of lists: not a table"
+    upload(client, [("orders.json", export)])
+    content = ask(client, "How many hours did Dara Quinn book on work order WO-13?")
+    content = content["choices"][0]["message"]["content"]
+    assert "crew.hours for crew.name Dara Quinn, wo WO-13: 4.75" in content, content
+    content = ask(client, "What were the total crew hours in the South zone?")
+    content = content["choices"][0]["message"]["content"]
+    assert "Total crew.hours for zone South: 6.25" in content, content
+
+
 def test_json_lines_of_records_are_a_table(tmp_path: Path, client: httpx.Client) -> None:
     """A log or an export of one JSON object a line (``.jsonl``, ``.ndjson``) was read
     as plain text, so "Who released batch B-17?" quoted a line of JSON and nothing was
@@ -254,7 +290,7 @@ def test_json_lines_of_records_are_a_table(tmp_path: Path, client: httpx.Client)
         "batch,event,by.name,units\nB-16,released,Aoife Byrne,40\n"
         "B-17,released,Lars Holm,25\nB-17,quarantined,Aoife Byrne,5"
     )
-    for other in ('{"a": 1}\n{"a": [1, 2]}', '{"a": 1}\nnot json', "[1, 2]"):
+    for other in ('{"a": 1}\n{"a": [[1, 2]]}', '{"a": 1}\nnot json', "[1, 2]"):
         found = _extract(tmp_path, "other.ndjson", other)
         assert found is not None
         assert found.text == other, "its lines"

@@ -507,7 +507,7 @@ def _json_lines(text: str, size: int) -> Iterator[Block]:
     yield from _plain(text, size) if found is None else found
 
 
-def _records(text: str, *, lines: bool) -> tuple[str, Table] | None:
+def _records(text: str, *, lines: bool) -> tuple[str | Table, ...] | None:
     """The table of records of a JSON file (of JSON Lines: one value a line), and what it
     says of itself (:func:`.tables.records_table`); None when the text is no JSON, or its
     JSON no such table."""

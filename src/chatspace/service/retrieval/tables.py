@@ -691,15 +691,19 @@ def key_value_text(rows: Iterable[Sequence[object]], *, header: bool | None = No
     return "\n".join(lines)
 
 
-def records_table(data: object) -> tuple[str, Table] | None:
+def records_table(data: object) -> tuple[str | Table, ...] | None:
     """A JSON array of records (objects of numbers, strings, booleans and nulls: what
     ``DataFrame.to_json(orient="records")`` writes, vega's datasets) as the table a data
     scientist reads it as, its keys the header in the order first seen, a nested object's
     keys as ``pandas.json_normalize`` names them (``cost.amount``). An API's export that
     wraps the array in an object with other values (``{"export": {...}, "records":
-    [...]}``) is that table, its other values ``key: value`` lines (the text returned).
-    None for any other JSON: a record holding a list, or more than :data:`MAX_COLUMNS`
-    keys, or objects nested deeper than :data:`_NESTING`."""
+    [...]}``) is that table, its other values ``key: value`` lines (the text returned,
+    first). A record's list of values is one cell (``"tags": ["a", "b"]``: ``a; b``); its
+    list of objects (a work order's ``crew``) is a table of its own after the records',
+    titled with its key, a row an object under the columns of its record
+    (:func:`_nested_tables`), as ``json_normalize(record_path=..., meta=...)`` reads it.
+    None for any other JSON: a list of lists, or more than :data:`MAX_COLUMNS` keys, or
+    objects nested deeper than :data:`_NESTING`."""
     facts: dict[str, object] = {}
     if isinstance(data, dict):
         arrays = [k for k, v in data.items() if isinstance(v, list) and _all_objects(v)]
@@ -710,20 +714,63 @@ def records_table(data: object) -> tuple[str, Table] | None:
         return None
     keys: dict[str, None] = {}
     records = []
-    for record in map(_flat, data):
-        if record is None or any(isinstance(v, list) for v in record.values()):
+    nested: dict[str, list[tuple[int, list[dict[str, object]]]]] = {}
+    for number, record in enumerate(map(_flat, data)):
+        if record is None:
             return None
+        for key, value in list(record.items()):
+            if not isinstance(value, list):
+                continue
+            if not value:  # none of either kind: no cell
+                del record[key]
+            elif _all_objects(value):
+                nested.setdefault(key, []).append((number, value))
+                del record[key]
+            elif _holds_more(value):
+                return None
+            else:
+                record[key] = "; ".join(_cell(v) for v in value)
         keys |= dict.fromkeys(record)
         if len(keys) > MAX_COLUMNS:
             return None
         records.append(record)
     header = list(keys)
-    rows = ([record.get(key) for key in header] for record in records)
+    rows = [[record.get(key) for key in header] for record in records]
     said = "\n".join(
         f"{key}: {json.dumps(v, ensure_ascii=False) if isinstance(v, list) else _cell(v)}"
         for key, v in facts.items()
     )
-    return said, Table(itertools.chain([header], rows), numbered=True)
+    # (its rows numbered when it is the file's one table: a row n of two would say neither)
+    table = Table(itertools.chain([header], rows), numbered=not nested)
+    return (said, table, *_nested_tables(header, rows, nested))
+
+
+def _nested_tables(
+    header: list[str],
+    rows: list[list[object]],
+    nested: Mapping[str, list[tuple[int, list[dict[str, object]]]]],
+) -> Iterator[Table]:
+    """Each key's lists of objects as a table: a row an object, after its record's cells
+    (a crew member's ``crew.hours`` beside the work order's ``wo_id``, ``dma.zone``), so
+    that "Dara Quinn's hours on WO-25-03113" is one row and "crew hours on South's leak
+    repairs" a sum of them. A key whose objects hold lists, or nest too deep, is left out."""
+    for key, lists in nested.items():
+        items = [(number, _flat(value)) for number, values in lists for value in values]
+        flats = [(number, flat) for number, flat in items if flat is not None]
+        if len(flats) < len(items) or any(_holds_more(flat) for _, flat in flats):
+            continue
+        inner = list(dict.fromkeys(name for _, flat in flats for name in flat))
+        if len(header) + len(inner) > MAX_COLUMNS:
+            continue
+        named = [*header, *(f"{key}.{name}" for name in inner)]
+        cells = [[*rows[number], *(flat.get(name) for name in inner)] for number, flat in flats]
+        yield Table([named, *cells], title=key)
+
+
+def _holds_more(values: Mapping[str, object] | list[object]) -> bool:
+    """Whether a record's (or a list's) values hold lists or objects."""
+    found = values.values() if isinstance(values, Mapping) else values
+    return any(isinstance(value, (list, dict)) for value in found)
 
 
 _NESTING = 4

@@ -193,6 +193,17 @@ def test_a_name_of_several_words_no_file_spells_together_is_not_cited(
     assert name_phrases("Is a REST API call to AWS S3 logged?") == {("aws", "s3")}
 
 
+def test_an_acronym_before_a_code_says_what_kind_of_thing_it_is(client: httpx.Client) -> None:
+    """ "ILI of DMA C204 in the 2024/25 water balance?" was answered by nothing: "DMA C204"
+    read as a product's name that a file must spell together, and the sheet writes the
+    code under its column ``DMA``. An acronym that leads a code says what kind it is."""
+    sheet = "DMA,Name,ILI\nC204,Ardcarne West,2.46\nC205,Ardcarne East,1.91\n"
+    upload(client, [("water_balance_2024-25.csv", sheet)])
+    answer = ask(client, "ILI of DMA C204 in the 2024/25 water balance?")
+    assert _cited(answer) == ["water_balance_2024-25.csv"], answer
+    assert _cited(ask(client, "What is the ILI of Microsoft SQL Server?")) == []
+
+
 SETTINGS_PAGE = (
     "# Memory\n\nThe default value of work_mem is four megabytes. The default value of "
     "shared_buffers is typically 128 megabytes.\n"

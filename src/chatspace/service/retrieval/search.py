@@ -788,8 +788,16 @@ def _unknown_spelling(query: Query, rows: Sequence[Hit]) -> bool:
 
 def _without_kind(roles: frozenset[str], words: tuple[str, ...]) -> tuple[str, ...]:
     """A name of several words without the acronym that ends it, when two words are left
-    ("Milan North DC": "Milan North", the distribution centre; "SQL Server" as it is)."""
+    ("Milan North DC": "Milan North", the distribution centre; "SQL Server" as it is), or
+    that leads a code ("DMA C204": the code, which a sheet writes under its column ``DMA``
+    and a report as "DMA: C204"; "AWS S3" as it is)."""
+    if len(words) == 2 and words[0] in roles and _CODE.fullmatch(words[1]):
+        return words[1:]
     return words[:-1] if len(words) > 2 and words[-1] in roles else words
+
+
+_CODE = re.compile(r"[a-z]{0,3}-?\d{2,}[\w-]*")
+"""A code: a few letters, then two digits or more ("c204", "po-4471")."""
 
 
 def _name_words(filename: str) -> frozenset[str]:

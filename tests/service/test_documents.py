@@ -891,6 +891,49 @@ def test_a_notebook_s_printed_result_is_quoted_not_the_line_that_printed_it(
     assert cited[0] == ("night_use.ipynb", printed), cited
 
 
+def test_a_slide_s_title_leads_the_chart_under_it(tmp_path: Path, client: httpx.Client) -> None:
+    """A slide's title over a chart without one ended the passage before it (the last
+    slide's notes), so "How many leaks did active leakage control repair in the South
+    zone in February 2025?" found the chart's rows by their words alone, under the cut."""
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    deck = Presentation()
+    first = deck.slides.add_slide(deck.slide_layouts[5])
+    first.shapes.title.text = "Leakage against target"
+    first.notes_slide.notes_text_frame.text = (
+        "All three zones are above target; the Central zone's gap is mostly Ardcarne."
+    )
+    data = CategoryChartData()
+    data.categories = ["Jan 2025", "Feb 2025", "Mar 2025"]
+    for zone, counts in [
+        ("North", (53, 44, 32)),
+        ("Central", (73, 53, 57)),
+        ("South", (30, 43, 30)),
+    ]:
+        data.add_series(zone, counts)
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Leaks repaired by active leakage control"
+    slide.shapes.add_chart(
+        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1.5), Inches(8), Inches(5), data
+    )
+    out = BytesIO()
+    deck.save(out)
+    found = _extract(tmp_path, "board.pptx", out.getvalue())
+    assert found is not None
+    assert found.passages[-1][1].startswith(
+        "Leaks repaired by active leakage control\n,North,Central,South\nJan 2025,53,73,30"
+    ), found.passages
+    upload(client, [("board.pptx", out.getvalue())])
+    question = (
+        "How many leaks did active leakage control repair in the South zone in February 2025?"
+    )
+    content = ask(client, question)["choices"][0]["message"]["content"]
+    assert "South for Feb: 43" in content, content
+
+
 def test_a_chart_on_a_slide_is_read_as_its_data(tmp_path: Path, client: httpx.Client) -> None:
     """A deck's figures are often in a chart, whose numbers no text of the slide says."""
     from pptx import Presentation
@@ -918,7 +961,7 @@ def test_a_chart_on_a_slide_is_read_as_its_data(tmp_path: Path, client: httpx.Cl
     deck.save(out)
     text = _text(tmp_path, "review.pptx", out.getvalue())
     assert text is not None
-    assert "Temperature excursions per depot\n\n,Q1 2025,Q2 2025\nGhent,14,12\n" in text, text
+    assert "Temperature excursions per depot\n,Q1 2025,Q2 2025\nGhent,14,12\n" in text, text
     assert "Door alarms fitted\nGhent: 5\nAntwerp: 3" in text, "one series: its facts"
     upload(client, [("review.pptx", out.getvalue())])
     question = "How many temperature excursions did Brussels have in Q1 2025?"

@@ -202,7 +202,7 @@ def test_parquet_tsv_and_json_records_are_located_too(tmp_path: Path) -> None:
     assert _at(_passages(tmp_path, "stock.tsv", tsv), "Nice\t7") == {"row": 2}
     records = '[\n  {"city": "Lyon"},\n  {"city": "Nice"}\n]'
     assert _at(_passages(tmp_path, "cities.json", records), "Nice") == {"row": 2}
-    records = '[\n  {"city": "Lyon", "zip": [69001]},\n  {"city": "Nice", "zip": [6000]}\n]'
+    records = '[\n  {"city": "Lyon", "zip": [[69001]]},\n  {"city": "Nice", "zip": [[6000]]}\n]'
     assert _at(_passages(tmp_path, "zips.json", records), '{"city": "Nice"') == {"line": 3}
 
 

@@ -1066,7 +1066,10 @@ def _trimmed(row: Sequence[object]) -> Sequence[object]:
 
 def _pptx(path: Path) -> Iterator[Block]:
     """Each slide's text (text boxes, groups), then its notes, a block per slide; its
-    tables as tables, between the text before and after them; all at the slide."""
+    tables as tables, between the text before and after them; all at the slide. A slide
+    whose only text before a table (a chart's data) is a line, its title, leads the table
+    with it: apart, the title "Leaks repaired by active leakage control" ended the
+    passage before, and the chart's row ``Feb 2025,44,53,43`` was never found for it."""
     from pptx import Presentation
 
     _every_plot_read()
@@ -1075,7 +1078,11 @@ def _pptx(path: Path) -> Iterator[Block]:
         texts: list[str] = []
         for item in _shape_blocks(slide.shapes):
             if isinstance(item, Table):
-                yield "\n".join(texts)
+                before = "\n".join(texts).strip()
+                if item.title is None and before and "\n" not in before:
+                    item = replace(item, title=before)
+                else:
+                    yield before
                 texts = []
                 yield item
             elif item.strip():
@@ -1102,11 +1109,13 @@ def _shape_blocks(shapes: Any) -> Iterator[str | Table]:
 
 
 def _chart_blocks(chart: Any) -> Iterator[str | Table]:
-    """A chart's title, then its data: a row per category and a column per series, as the
-    chart's own data sheet holds them; one series as ``category: value`` lines after its
-    name. A deck shows its figures in charts ("Temperature excursions per depot"), whose
-    numbers were in no text of the slide. A chart without categories (a scatter plot's
-    points) says nothing more.
+    """A chart's title leading its data, in one passage: a row per category and a column
+    per series, as the chart's own data sheet holds them; one series as ``category:
+    value`` lines after its name. Apart, the title ended the slide's passage before, and
+    "the leaks repaired by active leakage control in the South in February" did not find
+    the row ``Feb 2025,44,53,43``. A deck shows its figures in charts ("Temperature
+    excursions per depot"), whose numbers were in no text of the slide. A chart without
+    categories (a scatter plot's points) says nothing more.
 
     Its plots are read as their XML elements, each series as a bar chart's: python-pptx
     makes plot objects only of the types it can write and raises on the others (a 3-D
@@ -1117,8 +1126,7 @@ def _chart_blocks(chart: Any) -> Iterator[str | Table]:
 
     titled = chart.has_title and chart.chart_title.has_text_frame
     title = chart.chart_title.text_frame.text if titled else ""
-    if title:
-        yield title
+    leading = title  # leads the first plot's data, in its passage
     for plot in chart.element.chart.plotArea.iter_xCharts():
         series = [BarSeries(ser) for ser in plot.iter_sers()]
         categories = [str(c) for c in Categories(plot)]
@@ -1129,11 +1137,15 @@ def _chart_blocks(chart: Any) -> Iterator[str | Table]:
             for i, category in enumerate(categories)
         ]
         if len(series) > 1:
-            yield Table([["", *(s.name or "" for s in series)], *rows])
-            continue
-        name = series[0].name or ""
-        facts = key_value_text(rows, header=False) or ""
-        yield "\n".join(line for line in [name if name != title else "", facts] if line)
+            yield Table([["", *(s.name or "" for s in series)], *rows], title=leading or None)
+        else:
+            name = series[0].name or ""
+            facts = key_value_text(rows, header=False) or ""
+            lines = [leading, name if name != title else "", facts]
+            yield "\n".join(line for line in lines if line)
+        leading = ""
+    if leading:
+        yield leading
 
 
 @cache

@@ -2262,3 +2262,18 @@ def test_the_average_monthly_amount_over_a_stretch_of_months(client: httpx.Clien
 )  # fmt: skip
 def test_a_column_word_abbreviates_or_contracts_a_term(word: str, term: str, says: bool) -> None:
     assert abbreviates(word, term) is says
+
+
+def test_a_year_keeps_the_rows_of_a_column_of_its_periods() -> None:
+    """ "the open cut schemes starting in 2026" summed every open cut scheme: the column
+    ``Start`` of "Q1 2026", "H2 2026" is no column of dates, and a year is no filter word.
+    A year the question says keeps the rows whose period it is."""
+    text = (
+        "Scheme,Method,Cost (EUR k),Start\nRN-1,Open cut,100.5,Q2 2025\nRN-2,Open cut,200,Q1 2026\n"
+        "RN-3,Slip lining,50,Q3 2026\nRN-4,Open cut,300.25,H2 2026\nRN-5,Open cut,80,March 2027"
+    )
+    question = "What's the total estimated cost of the open cut renewal schemes starting in 2026?"
+    (bullet,) = _answered(question, ["estimated", "cost", "open", "cut", "schemes", "2026"], text)
+    assert bullet[0] == (
+        "Total Cost (EUR k) for Method Open cut, Start 2026: 500.25 (sum of 2 rows of t.csv) "
+    ), bullet

@@ -1840,7 +1840,19 @@ def _dated(
         found = frozenset(d for d in days or periods if cells.str.startswith(d).any())
         if found:
             return {int(c): found}
+    # a column of periods ("Start": "Q2 2025", "H1 2026", "Mar 2026") holds a year as a word
+    said = {d for d in dates if len(d) == 4}
+    for c, cells in filled.items():
+        kept = cells[cells != ""]
+        if said and not kept.empty and kept.str.fullmatch(_PERIOD_CELL).all():
+            found = frozenset(y for y in said if kept.str.endswith(y).any())
+            if found:
+                return {int(c): found}
     return {}
+
+
+_PERIOD_CELL = re.compile(r"(?:[QH]\d|[^\W\d_]{3,9}\.?)\s+(?:19|20)\d{2}", re.I)
+"""A cell that names a period of a year: "Q2 2025", "H1 2026", "March 2026"."""
 
 
 def _filter_words(filters: Mapping[int, frozenset[str]]) -> set[str]:

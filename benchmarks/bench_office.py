@@ -126,6 +126,12 @@ def _right_first(row: dict[str, Any]) -> bool:
     return _holds(bullets[1] if len(bullets) > 1 else row["content"], row["expect"])
 
 
+def _told(row: dict[str, Any]) -> bool:
+    """Whether the answer leads with what no file says of the thing asked ("No file
+    mentions "nitrate"."): its passages are then only the nearest."""
+    return str(row["content"]).startswith("No file mentions ")
+
+
 def _figures(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     answerable = [r for r in rows if r["expect"]]
     unanswerable = [r for r in rows if not r["expect"]]
@@ -135,6 +141,8 @@ def _figures(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
             "right_first": share([_right_first(r) for r in answerable]),
             "first_file": share([_first(r["cited"]) == r["file"] for r in answerable]),
             "silent": share([not r["cited"] for r in unanswerable]),
+            "told": share([not r["cited"] or _told(r) for r in unanswerable]),
+            "told_answerable": share([_told(r) for r in answerable]),
         },
         BM25S: {
             "right": share(
@@ -164,9 +172,13 @@ def run(size: dict[str, Any], scratch: Path) -> list[Section]:
                 "in its 5 best passages); right_first: in the answer's first bullet, what "
                 "the user reads first (bm25s: its best passage); first_file: the first "
                 "citation is the file asked about (bm25s: its best passage); silent: "
-                "questions no file answers cite nothing."
+                "questions no file answers cite nothing; told: they cite nothing, or lead "
+                'with the words of what they ask for that no file says ("No file mentions '
+                '"nitrate"."), the passages then only the nearest; told_answerable: '
+                "answerable questions that lead so (lower is better)."
             ),
         )
+        section.metric("told_answerable", lower_is_better=True)
         rows = _ask(script, scratch, script.stem)
         figures = _figures(rows)
         for name in (CHATSPACE, BM25S):

@@ -23,7 +23,7 @@ import pytest
 
 from chatspace.service.engines.attribution import attribute
 from chatspace.service.engines.table_rows import Computed, computed_for
-from chatspace.service.engines.upstream import NO_CONTEXT
+from chatspace.service.engines.upstream import CONTEXT_PREAMBLE, NEAREST, NO_CONTEXT
 from chatspace.service.retrieval.search import Passage, Retrieval, without_instructions
 from chatspace.types import FileCitation
 from support.chat import ask, assemble, client_for, stream, upload
@@ -314,10 +314,23 @@ def test_the_model_is_told_when_no_passage_is_relevant(
     c, _ = office
     answer = _said(fake, c, "What is the capital of Australia?", "Canberra [1].")
     sent = fake.last("model")["body"]["messages"]
-    # and which name no file says, as the user wrote it
-    said = f'{NO_CONTEXT} No file mentions "Australia".'
+    # and which name no file says, as the user wrote it, and what it asks for
+    said = f'{NO_CONTEXT} No file mentions "Australia" or "capital".'
     assert sent[0] == {"role": "system", "content": said}
     assert answer["choices"][0]["message"]["annotations"] == [], "a marker without a source"
+
+
+def test_the_model_is_told_what_no_file_says_of_the_thing_asked(
+    office: tuple[httpx.Client, dict[str, Any]], fake: FakeUpstream
+) -> None:
+    """A question about what no file says (its passages only near it) reached the model as
+    any other, and small models answer from what they are given."""
+    c, _ = office
+    _said(fake, c, "What nitrate level does the Acme contract set?", "None is set.")
+    context = fake.last("model")["body"]["messages"][0]["content"]
+    assert context.startswith(
+        f'{CONTEXT_PREAMBLE}\n\nNo file mentions "nitrate". {NEAREST}\n\n[1] '
+    )
 
 
 # ---------------------------------------------------------------- attribution

@@ -23,6 +23,7 @@ from chatspace.service.retrieval.search import (
 from chatspace.service.retrieval.terms import (
     MAX_OPTIONS,
     OPTION_CHARS,
+    asked_words,
     calls_in,
     flags_in,
     heading_names,
@@ -71,6 +72,49 @@ def test_a_question_no_file_answers_cites_nothing_and_says_so(client: httpx.Clie
     assert _content(answer) == said, "and the name no file knows, as the question writes it"
     assert _content(answer).startswith("Nothing in the files of workspace 'default' answers")
     assert answer["perception_usage"] is None
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        (
+            "What nitrate concentration did the Tullyroe East samples show?",
+            {"nitrate", "concentration"},
+        ),
+        ("Which contractor installs the smart meters?", {"contractor", "installs"}),
+        ("How long is the sewer network in the Central zone?", {"sewer", "network"}),
+        ("What's the mean time to repair a burst main?", {"mean", "time"}),
+        ("how many customer complaints were logged in March?", {"customer", "complaints"}),
+        ("When does the contract start?", set()),
+    ],
+)
+def test_the_thing_a_question_asks_for(question: str, asked: set[str]) -> None:
+    assert asked_words(question) == asked
+
+
+def test_what_no_file_says_of_the_thing_asked_leads_the_nearest_passages(
+    client: httpx.Client,
+) -> None:
+    """ "What nitrate concentration did the Tullyroe East samples show?" quoted a sample of
+    Tullyroe East as its answer: the files never say "nitrate", and every other word of
+    the question matched. The passages are still given, as the nearest (a question's word
+    is often not the file's: "deadline" of "ship by the end of September"), after what no
+    file says; a question whose words the files hold is answered as before."""
+    samples = (
+        "sample_id,sampled_at,dma,point,turbidity_ntu,free_chlorine_mg_l\n"
+        "WQ-1,2025-02-18,Tullyroe East,SP-S311-01,1.84,0.31\n"
+        "WQ-2,2025-02-19,Kilcolgan North,SP-N101-01,0.42,0.55\n"
+    )
+    upload(client, [("water_quality_samples_2025Q1.csv", samples)])
+    answer = ask(client, "What nitrate concentration did the Tullyroe East samples show?")
+    content = _content(answer)
+    assert content.startswith(
+        'No file mentions "nitrate" or "concentration". These passages of your files are the '
+        "nearest to your question:\n\n- "
+    ), content
+    assert _cited(answer) == ["water_quality_samples_2025Q1.csv"]
+    answer = ask(client, "What turbidity did the Tullyroe East samples show?")
+    assert _content(answer).startswith("Here is what I found in your files:"), answer
 
 
 def test_a_relevant_question_cites_the_file_that_answers(client: httpx.Client) -> None:

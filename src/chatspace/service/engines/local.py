@@ -47,6 +47,8 @@ from .table_rows import Cite, answer_tables, answering_row, computes, header_end
 __all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quotes_of"]
 
 NAME = DEFAULT_MODEL
+NEAREST = "These passages of your files are the nearest to your question:"
+"""The lead of an answer whose question asks for what no file says (after which words)."""
 LEADS = (
     "Here is what I found in your files:",
     "Your files say this:",
@@ -86,7 +88,9 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
     over them, with a marker per row cited) come from :func:`.table_rows.answer_tables`.
     None without a bullet: a table block's header alone, quoted, says nothing, nor does a
     heading alone after another bullet."""
-    content = lead + "\n"
+    # what it asks for, no file says: the passages are the nearest, not its answer
+    unsaid = retrieval.unknown_said
+    content = head = (f"{unsaid} {NEAREST}" if unsaid and retrieval.passages else lead) + "\n"
     annotations: list[Annotation] = []
     seen: list[str] = []  # a quote within one shown, or around it, says it again
     passages = retrieval.passages
@@ -132,7 +136,7 @@ def _compose(lead: str, retrieval: Retrieval) -> tuple[str, tuple[Annotation, ..
                     )
                 )
                 content += marker
-    return (content, tuple(annotations)) if content != lead + "\n" else None
+    return (content, tuple(annotations)) if content != head else None
 
 
 def _limit(content: str, request: ChatCompletionRequest) -> tuple[str, str]:

@@ -69,6 +69,10 @@ def new_client(upstream: Upstream) -> httpx.AsyncClient:
     )
 
 
+NEAREST = (
+    "The passages below are only the nearest to the question: if they do not answer it, "
+    "say that the files do not cover it."
+)
 NO_CONTEXT = (
     "No passage of the user's files is relevant to this question: if the answer depends on "
     "their files, say that they do not cover it, and cite no passage."
@@ -83,15 +87,18 @@ def context_message(
     numbered after them, or says that none of the files searched is relevant
     (:data:`NO_CONTEXT`, then ``unknown``: the names no file says,
     :attr:`~.search.Retrieval.unknown_said`), so that a model never cites passages it
-    was not sent."""
+    was not sent; with passages, ``unknown`` (words of what the question asks for that no
+    file says) leads them, with :data:`NEAREST`."""
     if not passages:
         return {"role": "system", "content": " ".join(filter(None, [NO_CONTEXT, unknown]))}
+    # what the question asks for, no file says: the passages are the nearest
+    preamble = f"{CONTEXT_PREAMBLE}\n\n{unknown} {NEAREST}" if unknown else CONTEXT_PREAMBLE
     blocks = [f"[{i}] {p.filename}\n{p.text}" for i, p in enumerate(passages, 1)]
     blocks += [
         f"[{i}] {c.filename}, computed over all its rows\n{c.text}"
         for i, c in enumerate(computed, len(passages) + 1)
     ]
-    return {"role": "system", "content": "\n\n".join([CONTEXT_PREAMBLE, *blocks])}
+    return {"role": "system", "content": "\n\n".join([preamble, *blocks])}
 
 
 def _message(m: ChatMessage) -> dict[str, Any]:

@@ -99,6 +99,7 @@ from .terms import (
     MAX_TERMS,
     MONTHS,
     WORD,
+    asked_words,
     calls_in,
     flags_in,
     heading_names,
@@ -315,6 +316,9 @@ class Query:
     called: frozenset[str] = frozenset()
     """The words it writes as calls ("head()"), lowercased: found whole, as identifiers
     are ("headings" is no ``head``)."""
+    asked: frozenset[str] = frozenset()
+    """The words of the thing it asks for (:func:`~.terms.asked_words`): one that no file
+    says is told with the nearest passages (:attr:`Retrieval.unknown_said`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +338,8 @@ class Retrieval:
     that none was relevant, not that there was nothing to look in)."""
     unknown: tuple[str, ...] = ()
     """The names the question writes that no file says (:attr:`Ranking.unknown`)."""
+    unsaid: tuple[str, ...] = ()
+    """The words of the thing it asks for that no file says (:attr:`Ranking.unsaid`)."""
     tables: tuple[Passage, ...] = ()
     """The other passages of the tables among ``passages`` (:func:`_rest_of_tables`), when
     the question (or the turns a follow-up continues) asks for a computation: the local
@@ -349,10 +355,12 @@ class Retrieval:
 
     @property
     def unknown_said(self) -> str:
-        """The names of the question that no file says, as it writes them, in a sentence
-        an answer without passages ends with ("No file mentions "Marseille"."): what to
-        check, or to spell otherwise; "" when there are none."""
-        said = [_as_written(self.question, name) for name in self.unknown]
+        """The names of the question, and the words of what it asks for, that no file
+        says, as it writes them, in a sentence ("No file mentions "Marseille"."): an answer
+        without passages ends with it, one with passages leads with it (they are the
+        nearest, not the answer): what to check, or to spell otherwise; "" when there are
+        none."""
+        said = [_as_written(self.question, word) for word in (*self.unknown, *self.unsaid)]
         names = " or ".join(f'"{name}"' for name in dict.fromkeys(said))
         return f"No file mentions {names}." if names else ""
 
@@ -532,6 +540,7 @@ def query_of(messages: Sequence[ChatMessage], *, context: bool = True) -> Query:
         asks_option(question),
         heading_names(question),
         frozenset(m.group(1).lower() for m in _CALLED.finditer(question)),
+        asked_words(question[:DENSE_CHARS]) - computing_words(question),
     )
 
 
@@ -632,6 +641,10 @@ class _Lexical:
     """The candidates without a rare name of the question (:data:`RARE_NAME_SHARE`)."""
     stems: Mapping[str, Sequence[str]] = field(default_factory=dict)
     """The stems of the candidates' matched tokens."""
+    unsaid: tuple[str, ...] = ()
+    """The words of the thing the question asks for (:attr:`Query.asked`) that no passage
+    of the workspace, nor a file's name, contains: "What *nitrate* concentration did the
+    samples show?" of files that never say "nitrate"."""
 
     def held_in(self, pid: int, p: Passage, spans: Sequence[tuple[int, int]]) -> float:
         """The share of the question's weight that candidate ``pid`` holds within ``spans``
@@ -677,6 +690,7 @@ def _lexical(
     # (only a question that asks for a computation reads them so)
     table = {pid for pid, p in rows if query.computing and _tabular(p)}
     unknown: list[str] = []
+    unsaid: list[str] = []
     lacking: set[int] = set()
     rare = RARE_NAME_SHARE * (weights.passages or 0)
     for term, share, df in zip(query.terms, weights.shares, weights.counts, strict=True):
@@ -690,6 +704,8 @@ def _lexical(
         nowhere = df == 0 or not any(whole.values())
         if nowhere and (term in query.names - query.roles or identifier):
             unknown += [term] if _no_file_named(conn, where, term) else []
+        elif df == 0 and term in query.asked:
+            unsaid += [term] if _no_file_named(conn, where, term) else []
         total += share
         asks = term in query.computing
         computing += share if asks else 0.0
@@ -705,12 +721,12 @@ def _lexical(
             elif required:
                 lacking.add(pid)
     if not total:
-        return _Lexical(dict.fromkeys(covered, 0.0), tuple(unknown))
+        return _Lexical(dict.fromkeys(covered, 0.0), tuple(unknown), unsaid=tuple(unsaid))
     rows_only = total - computing
     of = {pid: rows_only if rows_only and pid in table else total for pid in covered}
     coverage = {pid: c / of[pid] for pid, c in covered.items()}
     shares = {pid: [(s, share / of[pid]) for s, share in found] for pid, found in covers.items()}
-    return _Lexical(coverage, tuple(unknown), shares, frozenset(lacking), stems)
+    return _Lexical(coverage, tuple(unknown), shares, frozenset(lacking), stems, tuple(unsaid))
 
 
 @cache
@@ -1043,6 +1059,8 @@ class Ranking:
     unknown: tuple[str, ...] = ()
     """The names the question writes that no file says (:attr:`_Lexical.unknown`): what
     an answer without passages tells the user ("No file mentions "Marseille".")."""
+    unsaid: tuple[str, ...] = ()
+    """The words of what it asks for that no file says (:attr:`_Lexical.unsaid`)."""
 
 
 def rank(
@@ -1148,7 +1166,7 @@ def rank(
         for r in ranked[: scope.top_k]
     )
     cited = 0 if unknown else sum(1 for r in ranked[: scope.top_k] if not r.below)
-    return Ranking(best, cited, lexical.unknown)
+    return Ranking(best, cited, lexical.unknown, lexical.unsaid)
 
 
 def search(
@@ -1222,6 +1240,7 @@ def retrieve(
         weights=tuple(weights.shares),
         searched=bool(found.passages) or _has_files(conn, where),
         unknown=found.unknown,
+        unsaid=found.unsaid,
         tables=_rest_of_tables(conn, index.text, where, passages) if computes else (),
     )
 

@@ -26,6 +26,7 @@ __all__ = [
     "PERMALINK",
     "WEEKDAYS",
     "WORD",
+    "asked_words",
     "calls_in",
     "flags_in",
     "gives_value",
@@ -333,6 +334,32 @@ def _contracted(text: str, match: re.Match[str]) -> bool:
         return True
     negates = re.match(rf"[{_APOSTROPHES}][tT](?!\w)", text[end : end + 3]) is not None
     return negates and match.group()[-1] in "nN"
+
+
+_ASKED_THING = re.compile(
+    r"\b(?:what|which|how\s+(?:many|much|long|often|soon|far|big|large|old))(?:['\u2019]s)?"
+    r"((?:\s+[\w'\u2019-]+){1,6})",
+    re.I,
+)
+_ASKED_WORDS = 3
+
+
+def asked_words(question: str) -> frozenset[str]:
+    """The words of the thing a question asks for, lowercased: after "what", "which" or
+    "how many" (and the stop words that follow), up to the next stop word, at most
+    :data:`_ASKED_WORDS`: "What *nitrate concentration* did the samples show?", "Which
+    *contractor installs* the meters?", "How long is the *sewer network*?". A file that
+    never says one of them may be near the question, yet does not answer it."""
+    found: set[str] = set()
+    for m in _ASKED_THING.finditer(question):
+        words = [w.lower() for w in WORD.findall(m[1])]
+        while words and (words[0] in _STOP_WORDS or words[0] in _CLITICS):
+            words.pop(0)
+        for word in words[:_ASKED_WORDS]:
+            if word in _STOP_WORDS:
+                break
+            found.add(word)
+    return frozenset(found)
 
 
 def search_terms(question: str) -> tuple[str, ...]:

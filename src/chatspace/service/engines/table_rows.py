@@ -1375,9 +1375,8 @@ class _View:
             totals = values.groupby(groups[values.index]).sum()
         else:
             return None
-        if period:  # each month or year of the dates asked for, none kept: counted 0
-            dated = self.calendar()
-            assert dated is not None  # a period groups the rows by it
+        dated = self.calendar() if period else None
+        if dated is not None:  # each month or year of the dates asked for, none kept: 0
             within = dated[1]
             if by in self.filters:
                 within = within[_kept(self.frame[by], self.filters[by])[within.index]]
@@ -2058,6 +2057,13 @@ def _shown(header: Sequence[str], row: Sequence[str]) -> str:
     return labelled_row(_column_names(header), row)
 
 
+def _grouping(answer: _Answer, table: _Table) -> str:
+    """What an answer's groups are of: "species", "month of date", "species and sex"."""
+    columns = _column_names(table.header)
+    by = f"{answer.period} of {columns[answer.by]}" if answer.period else columns[answer.by]
+    return by + (f" and {columns[answer.then]}" if answer.then >= 0 else "")
+
+
 def _groups(values: Sequence[str]) -> str:
     """Each group's value, the first :data:`_GROUPS_SHOWN`, and how many more."""
     hidden = len(values) - _GROUPS_SHOWN
@@ -2114,13 +2120,11 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
              f"({source}{some}) ", *(table.cites[i] for i in cited)),
         ]  # fmt: skip
     if answer.averaged:
-        columns = _column_names(table.header)
-        by = f"{answer.period} of {columns[answer.by]}" if answer.period else columns[answer.by]
         of = "rows" if answer.averaged == "count" else f"total {column}"
         return [
-            (f"Average {of} per {by}{scope}: {answer.value} ({_groups(answer.values)}; "
-             f"of {_rows(answer.of)}, "
-             f"{source}{some}) ", *(table.cites[i] for i in cited)),
+            (f"Average {of} per {_grouping(answer, table)}{scope}: {answer.value} "
+             f"({_groups(answer.values)}; of {_rows(answer.of)}, {source}{some}) ",
+             *(table.cites[i] for i in cited)),
         ]  # fmt: skip
     if answer.by >= 0:
         label = _GROUP_LABELS[answer.kind] + (f" {column}" if answer.kind != "count" else "")
@@ -2128,9 +2132,7 @@ def _bullets(answer: _Answer, table: _Table, filename: str, *, told: bool = Fals
             extreme = _EXTREME_LABELS["max" if answer.extreme > 0 else "min"]
             label = f"{_ranked(extreme, answer.rank)} {label[0].lower()}{label[1:]}"
         groups = _groups(answer.values)
-        columns = _column_names(table.header)
-        by = f"{answer.period} of {columns[answer.by]}" if answer.period else columns[answer.by]
-        by += f" and {columns[answer.then]}" if answer.then >= 0 else ""
+        by = _grouping(answer, table)
         return [
             (f"{label} by {by}{scope}: {groups} (of {_rows(answer.of)}, {source}{some}) ",
              *(table.cites[i] for i in cited)),

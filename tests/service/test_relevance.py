@@ -86,6 +86,7 @@ def test_a_question_no_file_answers_cites_nothing_and_says_so(client: httpx.Clie
         ("What's the mean time to repair a burst main?", {"mean", "time"}),
         ("how many customer complaints were logged in March?", {"customer", "complaints"}),
         ("When does the contract start?", set()),
+        ("What was total headcount across all departments?", {"total", "headcount"}),
     ],
 )
 def test_the_thing_a_question_asks_for(question: str, asked: set[str]) -> None:

@@ -342,6 +342,12 @@ _ASKED_THING = re.compile(
     re.I,
 )
 _ASKED_WORDS = 3
+_ASKED_ENDS = frozenset(
+    {"across", "among", "around", "including", "like", "near", "per", "since", "versus", "via"}
+    | {"vs", "within", "without"}
+)
+"""Words that end the thing asked for as a stop word does ("total headcount *across* all
+departments")."""
 
 
 def asked_words(question: str) -> frozenset[str]:
@@ -356,7 +362,7 @@ def asked_words(question: str) -> frozenset[str]:
         while words and (words[0] in _STOP_WORDS or words[0] in _CLITICS):
             words.pop(0)
         for word in words[:_ASKED_WORDS]:
-            if word in _STOP_WORDS:
+            if word in _STOP_WORDS or word in _ASKED_ENDS:
                 break
             found.add(word)
     return frozenset(found)

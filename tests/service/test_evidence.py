@@ -526,6 +526,38 @@ def test_a_row_backs_the_figure_under_the_column_a_sentence_names(tmp_path: Path
         assert bool(attribute(sentence, retrieval, (computed,))) is cited, sentence
 
 
+def test_a_row_named_by_two_cells_each_in_other_rows_backs_its_own_figure(
+    tmp_path: Path,
+) -> None:
+    """A work order's crew, a row a member: SmolLM2's "Dara Quinn booked 4 hours on work
+    order WO-13." names her row of that order by two cells, each in other rows too, so it
+    named no row, and another row's figure backed it. The rows a sentence names are those
+    with the most cells it says."""
+    from chatspace.service.retrieval.extract import extract
+
+    table = tmp_path / "crew.csv"
+    table.write_text(
+        "wo,zone,crew.name,crew.hours\nWO-11,South,Dara Quinn,4.25\nWO-11,South,Ann Byrne,2\n"
+        "WO-13,North,Dara Quinn,4.75\nWO-14,North,Ann Byrne,4.25\n"
+    )
+    found = extract(table, filename="crew.csv", content_type="text/csv")
+    assert found is not None
+    ((start, text),) = found.passages
+    passage = Passage("crew", "crew.csv", 0, start, text, -1.0, locations=found.locations[0])
+    retrieval = Retrieval("How many hours did Dara Quinn book?", passages=(passage,))
+    for sentence, quotes in [
+        ("Dara Quinn booked 4.75 hours on WO-13.", ["WO-13,North,Dara Quinn,4.75"]),
+        (
+            "Dara Quinn booked 4.25 hours on WO-11.",
+            [text.split("\n", 2)[0] + "\n" + text.split("\n")[1]],
+        ),
+        ("Dara Quinn booked 4.25 hours on WO-13.", []),
+        ("Ann Byrne booked 4.75 hours on WO-14.", []),
+    ]:
+        notes = attribute(sentence, retrieval)
+        assert [n.file_citation.quote for n in notes if n.file_citation] == quotes, sentence
+
+
 def test_numbers_in_a_list_are_each_a_number_and_a_hex_one_is_whole() -> None:
     """SQLite's datatype3.html stores an integer "in 0, 1, 2, 3, 4, 6, or 8 bytes": read
     as one number "0,1,2,3,4,6", it backed no sentence that says one of them. SmolLM2's

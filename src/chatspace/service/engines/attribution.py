@@ -240,10 +240,7 @@ class _Judge:
         if not total:
             return None
         # the rows of each passage the sentence names by a cell of theirs
-        named = [
-            {at for at, cells in names.items() if any(c <= words for c in cells)}
-            for names in self.names
-        ]
+        named = [_named_rows(names, words | numbers) for names in self.names]
         best: _Support | None = None
         for span in self.spans:
             if passage is not None and span.passage != passage:
@@ -295,29 +292,51 @@ class _Judge:
 
 
 def _row_names(rows: dict[int, _Row]) -> dict[int, list[frozenset[str]]]:
-    """The words of each row's cells that name it: text that no other row of its column
-    holds ("Cormac Hegarty", not "Munster" of two rows). A sentence that names one row
-    is not backed by another's figure ("Cormac Hegarty's target was 4952.9.": Orla
-    Byrne's)."""
+    """The words of each row's cells that may name it: text that not every row of its
+    column holds ("Cormac Hegarty", "Munster" of two rows of three; not the "EUR" of
+    all of them), a code with its numbers ("WO-13": "wo" and "13"); not a figure."""
     if not rows:
         return {}
-    cells = {at: [claim_words(cell) for _, cell in row] for at, row in rows.items()}
+    cells = {at: [_naming(cell) for _, cell in row] for at, row in rows.items()}
     columns = list(zip(*cells.values(), strict=False))
     return {
         at: [
             words
             for c, words in enumerate(row)
-            if words and c < len(columns) and sum(words <= other for other in columns[c]) == 1
+            if words
+            and c < len(columns)
+            and sum(words <= other for other in columns[c]) < len(columns[c])
         ]
         for at, row in cells.items()
     }
+
+
+def _naming(cell: str) -> frozenset[str]:
+    """The words of a cell, and its numbers when it has words too (a code: "WO-13")."""
+    words = claim_words(cell)
+    return words | numbers_in(cell) if words else words
+
+
+def _named_rows(names: dict[int, list[frozenset[str]]], words: frozenset[str]) -> set[int]:
+    """The rows a sentence names: those with the most cells it says (:func:`_row_names`),
+    none when it says none. A sentence that names a row is not backed by another's figure
+    ("Cormac Hegarty's target was 4952.9.": Orla Byrne's), nor one that names a row by two
+    cells, each in other rows too ("Dara Quinn booked 4 hours on WO-25-03113": her row of
+    that order, not of another)."""
+    said = {at: sum(cell <= words for cell in cells) for at, cells in names.items()}
+    most = max(said.values(), default=0)
+    return {at for at, n in said.items() if n == most} if most else set()
 
 
 def _figured(span: _Span, words: frozenset[str], numbers: frozenset[str], named: set[int]) -> bool:
     """Whether each number a sentence states that a table row of ``span`` holds is in a
     row the sentence names (``named``: where they start), when it names one, and under a
     column it names, when it names one of that row's: a row's other figure, or another
-    row's, is not the one the sentence speaks of."""
+    row's, is not the one the sentence speaks of; and a span of rows holds each number
+    itself ("4.25 hours on WO-13" is not backed by WO-13's row of 4.75 because another
+    row of the passage says 4.25)."""
+    if span.rows and not numbers <= span.numbers:
+        return False
     for n in numbers:
         holding = [(at, cells) for at, cells in span.rows if any(n in held for _, held in cells)]
         if not holding:

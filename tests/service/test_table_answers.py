@@ -2277,3 +2277,46 @@ def test_a_year_keeps_the_rows_of_a_column_of_its_periods() -> None:
     assert bullet[0] == (
         "Total Cost (EUR k) for Method Open cut, Start 2026: 500.25 (sum of 2 rows of t.csv) "
     ), bullet
+
+
+PIPES = (
+    "asset_id,material,install_year,condition_grade,last_condition_assessment\n"
+    "W1,CI,1962,5,2024-03-02\nW2,CI,1975,5,2024-08-01\nW3,AC,1968,4,2024-05-05\n"
+    "W4,AC,1955,5,2023-02-02\nW5,CI,1969,5,2024-01-20"
+)
+"""A pipe asset extract, as a water utility's asset system exports it."""
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "said"),
+    [
+        (
+            "how many grade 5 pipes were installed before 1970?",
+            ["grade", "5", "pipes", "installed", "1970"],
+            "Rows with install_year < 1970, condition_grade = 5: 3 of 5 (t.csv) ",
+        ),
+        (
+            "How many pipes had their last condition assessment in the first half of 2024?",
+            ["pipes", "last", "condition", "assessment", "first", "half", "2024"],
+            "Rows with last_condition_assessment 2024-01 or 2024-03 or 2024-05: 3 of 5 (t.csv) ",
+        ),
+        (
+            "How many pipes were assessed in H2 2024?",
+            ["pipes", "assessed", "h2", "2024"],
+            "Rows with last_condition_assessment 2024-08: 1 of 5 (t.csv) ",
+        ),
+    ],
+)
+def test_a_count_of_pipes_by_grade_year_and_half(
+    question: str, terms: list[str], said: str
+) -> None:
+    """ "how many grade 5 pipes were installed before 1970?" summed ``condition_grade`` of
+    the pipes of 1970 (a year read as a filter, "before" as nothing, "grade 5" as no
+    condition); "How many pipes had their last condition assessment in the first half of
+    2024?" gave the latest assessment ("last" read as "latest") or summed the grades
+    ("condition" naming ``condition_grade``, which ``last_condition_assessment`` names
+    more wholly). A year after "before", "after" or "since" bounds the column the word
+    before it names; a category's word and number ("grade 5") select its rows; a half
+    ("H2", "the first half") is its six months; a count is no latest."""
+    (bullet,) = _answered(question, terms, PIPES)
+    assert bullet[0] == said, bullet

@@ -221,6 +221,19 @@ _COMPARISON = re.compile(
 """A condition on a numeric column: words that name it, then how it compares with a
 number ("a petal width above 2", "units of at least 500", "price < 10"), or the word
 after the number ("sold more than 500 units")."""
+_YEAR_BOUND = re.compile(
+    r"\b([^\W\d_]+)\s+(before|after|since|prior\s+to)\s+((?:19|20)\d{2})\b(?![-/.]\d)",
+    re.I,
+)
+"""A year that bounds a numeric column of years, which the word before it names ("pipes
+*installed before 1970*": ``install_year``)."""
+_YEAR_BOUNDS = {"before": "<", "prior to": "<", "after": ">", "since": ">="}
+_CATEGORY_NUMBER = re.compile(
+    r"\b(grade|class|level|category|tier|band|stage|phase|priority)\s+(\d{1,2})\b(?![-/.,]\d)",
+    re.I,
+)
+"""A category written as a word and its number ("*grade 5* pipes"): the column the word
+names equals the number."""
 _EQUAL = re.compile(
     r"\b(?:with|have|has|had|having)\s+(?:exactly\s+)?(\d[\d,]*(?:\.\d+)?)\s+([^\W\d_]+)", re.I
 )
@@ -664,6 +677,9 @@ class _Condition:
     """The word after the number, which names the column when those before do not."""
     whole: bool = False
     """Whether ``naming`` must say the column's whole name ("for ATA 30": ``ATA``)."""
+    soft: bool = False
+    """Whether it is dropped, not unmet, when no numeric column is named ("installed
+    *before 1970*" of a table whose years are dates)."""
 
     def holds(self, values: pd.Series) -> pd.Series:
         bound = number(self.value)
@@ -802,16 +818,30 @@ class _Question:
             _Condition(frozenset(_words(m[1])), "=", m[2], whole=True)
             for m in _NUMBERED.finditer(question[:_CONDITION_CHARS])
         )
+        bounds = list(_YEAR_BOUND.finditer(question[:_CONDITION_CHARS]))
+        conditions += tuple(
+            _Condition(
+                frozenset(_words(m[1])), _YEAR_BOUNDS[" ".join(m[2].lower().split())], m[3],
+                soft=True,
+            )
+            for m in bounds
+        )  # fmt: skip
+        conditions += tuple(
+            _Condition(frozenset({m[1].lower()}), "=", m[2], soft=True)
+            for m in _CATEGORY_NUMBER.finditer(question[:_CONDITION_CHARS])
+        )
+        found += bounds
         measured = _MEASURED.finditer(question[:_CONDITION_CHARS])
         conditions += tuple(
             _Condition(frozenset(_words(m[3] or "")), "=", m[1], frozenset(_words(m[2])))
             for m in measured
         )
         inside = set().union(*(_words(m[0]) for m in found))
-        only_inside = inside - _words(_COMPARISON.sub(" ", question[:_CONDITION_CHARS])) - measures
+        outside = _YEAR_BOUND.sub(" ", _COMPARISON.sub(" ", question[:_CONDITION_CHARS]))
+        only_inside = inside - _words(outside) - measures
         span = date_span(question[:_CONDITION_CHARS])
         dates = frozenset(dates_in(question[:_CONDITION_CHARS])) - set(span or ())
-        bare = DATES.sub(" ", _COMPARISON.sub(" ", question[:_CONDITION_CHARS]))
+        bare = DATES.sub(" ", outside)
         absent: list[frozenset[str]] = []
         for m in _ABSENT.finditer(question[:_CONDITION_CHARS]):
             after = m[1].lower() in {"no", "without"}
@@ -984,13 +1014,19 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
                 return view.distinct(counted)
     # (a stretch of days filters a column of times, each a row's own: not a row looked up)
     spanned = view.span[0] if view.span is not None else None
-    repeated = all(view.frame[c].nunique() < len(view.frame) for c in filters if c != spanned)
+    # (nor is a month or a year of a column of days: "assessed in the first half of 2024")
+    repeated = all(
+        view.frame[c].nunique() < len(view.frame)
+        for c, words in filters.items()
+        if c != spanned and not _all_dates(words)
+    )
     if counting and (filters or view.explained) and repeated and (view.keep & view.counted).any():
         return view.count(asked.sharing)
     if column is not None and asked.direction:
         return view.compute("max" if asked.direction > 0 else "min", column, asked.rank)
     # "What was the first egg date?": the row of the earliest date
-    dated = view.calendar(asked.wanted) if asked.when and column is None else None
+    # (not "How many pipes had their *last* condition assessment in ...?": a count)
+    dated = view.calendar(asked.wanted) if asked.when and column is None and not counting else None
     if dated is not None:
         return view.first(*dated, asked.when)
     text = {c: None for c in view.frame.columns if c not in view.numeric and c not in filters}
@@ -1123,7 +1159,8 @@ class _View:
         compared: dict[int, _Condition] = {}
         for condition in asked.conditions:
             on = _condition_column(names, numeric, condition, asked.wanted)
-            if on is None and condition.op == "=":  # "with 2 questions": no column's count
+            # "with 2 questions": no column's count; "installed before 1970" of dates
+            if on is None and (condition.op == "=" or condition.soft):
                 continue
             if on is None:  # a condition on no column ("a stem length over 3"): none holds
                 return None
@@ -1161,6 +1198,12 @@ class _View:
         else:
             totals = set()
         target = _named(names, others, asking)
+        # the words another column names more of are its own: "How many pipes had their
+        # last condition assessment in ...?" counts pipes, not ``condition_grade``
+        if target is not None:
+            rival = _named(names, {c: None for c in frame.columns if c not in others}, asking)
+            if rival is not None and _names(names[rival], asking) > _names(names[target], asking):
+                target = None
         if target is None and asked.counting:  # "How many kg ...": the quantity in kg
             target = _measured_in(names, others, filters)
         difference = asked.difference
@@ -1219,7 +1262,7 @@ class _View:
         kept = self.frame[self.matched]
         found = []
         for c, words in self.filters.items():
-            dated = len(_dates_of(words)) + len(words & MONTH_CUTS.keys()) == len(words)
+            dated = _all_dates(words)
             cut = sorted(w.title() if w in MONTH_CUTS else w for w in words)
             shown = cut if dated else list(kept[c].unique())
             more = [f"{len(shown) - _SHOWN_VALUES} more"] if len(shown) > _SHOWN_VALUES else []
@@ -1641,10 +1684,20 @@ def _month_columns(
 
 
 def _quarter_months(text: str) -> frozenset[str]:
-    """The months of the quarters ``text`` says ("in Q2 2025": April, May and June): a
-    column of days is filtered to them, as to a month it names."""
-    quarters = {int(w[1]) for w in _WORD.findall(text.lower()) if _QUARTER.fullmatch(w)}
-    return frozenset(m for m, n in MONTHS.items() if _quarter_of(n) in quarters)
+    """The months of the quarters or halves ``text`` says ("in Q2 2025": April, May and
+    June; "H1", "the first half of 2024": January to June): a column of days is filtered
+    to them, as to a month it names."""
+    lowered = text.lower()
+    quarters = {int(w[1]) for w in _WORD.findall(lowered) if _QUARTER.fullmatch(w)}
+    halves = {int(w[1]) for w in _WORD.findall(lowered) if _HALF.fullmatch(w)}
+    halves |= {1 if m[1] == "first" else 2 for m in _HALF_SAID.finditer(lowered)}
+    return frozenset(
+        m for m, n in MONTHS.items() if _quarter_of(n) in quarters or (n + 5) // 6 in halves
+    )
+
+
+_HALF = re.compile(r"h[12]")
+_HALF_SAID = re.compile(r"\b(first|second)\s+half\b")
 
 
 _MONTH_STRETCH = re.compile(
@@ -1852,6 +1905,11 @@ def _dated(
 
 _PERIOD_CELL = re.compile(r"(?:[QH]\d|[^\W\d_]{3,9}\.?)\s+(?:19|20)\d{2}", re.I)
 """A cell that names a period of a year: "Q2 2025", "H1 2026", "March 2026"."""
+
+
+def _all_dates(words: frozenset[str]) -> bool:
+    """Whether a column's filter words are all days, months or years ("2024-01", "mar")."""
+    return len(_dates_of(words)) + len(words & MONTH_CUTS.keys()) == len(words)
 
 
 def _filter_words(filters: Mapping[int, frozenset[str]]) -> set[str]:

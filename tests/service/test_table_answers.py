@@ -2320,3 +2320,17 @@ def test_a_count_of_pipes_by_grade_year_and_half(
     ("H2", "the first half") is its six months; a count is no latest."""
     (bullet,) = _answered(question, terms, PIPES)
     assert bullet[0] == said, bullet
+
+
+def test_a_period_in_a_sheet_s_name_or_a_fiscal_year_groups_and_filters_nothing() -> None:
+    """ "which DMA had the highest average MNF over 2024/25 in the monthly raw data?" read
+    "over 2024" as a condition on MNF, "monthly" as grouping by month and "2024/25" as
+    the year 2024: no row met it. A fiscal year is no year, a number before a slash no
+    bound, and "monthly" groups only an average of each month's total."""
+    text = (
+        "DMA,Month,MNF (l/s)\nN101,2024-04-01,7.8\nN101,2025-01-01,8.2\nC201,2024-04-01,11.5\n"
+        "C201,2025-02-01,12.1\nS305,2024-06-01,3.2\nS305,2025-03-01,3.4"
+    )
+    question = "which DMA had the highest average MNF over 2024/25 in the monthly raw data?"
+    (bullet,) = _answered(question, ["dma", "mnf", "2024", "25", "monthly", "raw", "data"], text)
+    assert bullet[0].startswith("Highest average MNF (l/s) by DMA: C201 11.800 (2 rows)"), bullet

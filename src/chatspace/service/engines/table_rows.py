@@ -214,13 +214,14 @@ _COMPARISON = re.compile(
     r"((?:[^\W\d_]+[\s_]+){1,3}?)(?:is\s+|are\s+|of\s+)?"
     r"(above|over|more than|greater than|higher than|larger than|at least|older than|"
     r"below|under|less than|lower than|smaller than|at most|younger than|>=|<=|>|<)"
-    r"\s*(-?\d[\d,]*(?:\.\d+)?)"
+    r"\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d/\u2013-])"
     r"(?:\s+([^\W\d_]+))?",
     re.I,
 )
 """A condition on a numeric column: words that name it, then how it compares with a
 number ("a petal width above 2", "units of at least 500", "price < 10"), or the word
-after the number ("sold more than 500 units")."""
+after the number ("sold more than 500 units"); not a period ("the highest MNF *over
+2024/25*")."""
 _YEAR_BOUND = re.compile(
     r"\b([^\W\d_]+)\s+(before|after|since|prior\s+to)\s+((?:19|20)\d{2})\b(?![-/.]\d)",
     re.I,
@@ -331,6 +332,8 @@ _MONTH_COLUMNS = 3
 _QUARTER = re.compile(r"q[1-4]")
 _PERIOD = re.compile(rf"{_QUARTER.pattern}|h[12]")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_FISCAL_YEAR = re.compile(r"\b(?:19|20)\d{2}\s*[/\u2013-]\s*\d{2}\b")
+"""A year of accounts across two ("2024/25"): no calendar year's rows."""
 _WHICH = re.compile(r"\W*(?:(?:in|on|at|for|from|during|of)\s+)?(?:which|what)\s+([^\W\d_]+)", re.I)
 _ADJECTIVE = re.compile(r"([^\W\d_]{2,}?)([^\W\d_aeiou])?\2?y$")
 """An adjective of a word a cell says: "rainy" of "rain", "sunny" of "sun", "foggy" of
@@ -786,6 +789,10 @@ class _Question:
     prefixes: tuple[str, ...] = ()
     """What it asks cells to start with (:data:`_STARTING`), lowercased: a column whose
     cells start so keeps those rows ("starting AB-22": AB-220 and AB-221, not AB-230)."""
+    periodic: frozenset[str] = frozenset()
+    """The period an adjective says ("the average *monthly* quantity": "month"): it groups
+    the rows only for an average of each period's total, not "which DMA had the highest
+    average MNF in the *monthly* raw data"."""
 
     @classmethod
     def of(cls, question: str, terms: Sequence[str]) -> _Question:
@@ -855,10 +862,9 @@ class _Question:
         return cls(
             frozenset(said) | carried, frozenset(phrases), frozenset(wanted),
             frozenset(earlier), conditions, frozenset(wanted - only_inside), dates,
-            frozenset(_YEAR.findall(bare)), months, tuple(absent),
+            frozenset(_YEAR.findall(_FISCAL_YEAR.sub(" ", bare))), months, tuple(absent),
             bool(_NEGATION.search(question[:_CONDITION_CHARS])),
-            frozenset().union(*(_words(m[1]) for m in _GROUPED.finditer(bare)))
-            | {_PERIODIC[w] for w in said if w in _PERIODIC},
+            frozenset().union(*(_words(m[1]) for m in _GROUPED.finditer(bare))),
             frozenset(_words(lead[1])) - _ASKING if lead else frozenset(),
             asks_overview(question),
             frozenset().union(*(_words(m[1]) for m in _COUNTED.finditer(question))),
@@ -872,6 +878,7 @@ class _Question:
                 m[2].lower() for m in _STARTING.finditer(question[:_CONDITION_CHARS])
                 if m[1] or re.search(r"[\d\-A-Z]", m[2])
             ),
+            frozenset(_PERIODIC[w] for w in said if w in _PERIODIC),
         )  # fmt: skip
 
     @property
@@ -949,8 +956,15 @@ def _answer_of(table: _Table, asked: _Question, view: _View) -> _Answer | None:
     # "the average number of defects per month", "the average monthly revenue": each
     # period's count or total, averaged over the periods (not the average row's)
     total = "sum" if adds else "count" if counting else ""
-    if by is not None and kind == "mean" and total and not extreme and _periodic(view, by):
-        averaged = view.per_group(*by, total, column, averaged=True)
+    periods = by if by is not None or not asked.periodic else view.grouped_by(asked.periodic)
+    if (
+        periods is not None
+        and kind == "mean"
+        and total
+        and not asked.direction
+        and _periodic(view, periods)
+    ):
+        averaged = view.per_group(*periods, total, column, averaged=True)
         if averaged is not None:
             return averaged
     # (asked for nothing computed, "the price per unit" is no group)

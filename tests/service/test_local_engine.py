@@ -781,3 +781,22 @@ def test_a_second_quote_that_says_nothing_new_is_not_shown() -> None:
     weights = {"office": 0.3, "opens": 0.3, "8:30": 0.4}
     spans = quote_spans(passage, weights, "Which office opens at 8:30 on weekdays?")
     assert [text[a:b] for a, b in spans] == ["The Paris office opens at 8:30 and closes at 18:00."]
+
+
+def test_a_numbered_heading_is_a_label() -> None:
+    """A Word report's heading "4 Step test in Tullyroe East" (its number written in its
+    text) was quoted for "On which night was the step test carried out?": its digit made
+    it no label. A heading's number before its capitalized title is no figure."""
+    text = (
+        "4 Step test in Tullyroe East\n\n"
+        "The network team closed six boundary valves in turn.\n\n"
+        "Footnote 3: The step test ran on the night of 11 to 12 March 2025."
+    )
+    passage = _passage(text, "Step", "test", "Tullyroe", "East", "step", "test", "night")
+    weights = {"tullyroe": 0.3, "east": 0.2, "step": 0.2, "test": 0.2, "night": 0.1}
+    question = "On which night was the Tullyroe East step test carried out?"
+    quote = best_quote(passage, weights, question)
+    assert quote == "Footnote 3: The step test ran on the night of 11 to 12 March 2025.", quote
+    assert is_label("3.2 Findings")
+    assert not is_label("4 pallets"), "a figure, not a heading's number"
+    assert not is_label("2025 Budget"), "a year"

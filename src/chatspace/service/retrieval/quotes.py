@@ -239,6 +239,8 @@ _CODE_SIGNATURE = re.compile(
     r"^(?:(?:async\s+)?def\s+|class\s+)?[\w.]+\s*\([^)]*[,=*][^)]*\)\s*(?:->.*|:)?$"
     r"|^[\w.]+\s*\((?:[^)'\d]|(?<=\w)\d)*\)\s*(?:->|\u2192)(?:[^'\d]|(?<=\w)\d)*$"
 )
+_NUMBERED_HEADING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?)\s+(?=[A-Z])")
+"""A heading's number before its capitalized title ("4 Step test", "3.2 Findings")."""
 _SECTION_NUMBER = re.compile(r"^(?:[A-Z]\.)?(?:\d+\.)+\d*$")
 """A heading's number, which ends a "sentence" of its own ("54.24." of "54.24.
 pg_settings", "F.4."): a label, not a fact to quote."""
@@ -517,7 +519,8 @@ def is_label(line: str) -> bool:
         return False  # "initcap('hi THOMAS') → Hi Thomas" says what the call gives
     # "max_connections (integer)" names a setting; "penguins.dropna()" is a call.
     ends = stripped[-1:] in ".!?\"'" or (stripped[-1:] == ")" and _CALL.search(stripped))
-    return not ends and len(stripped.split()) <= 6 and not _HAS_DIGIT.search(stripped)
+    titled = _NUMBERED_HEADING.sub("", stripped)  # "4 Step test in Tullyroe East"
+    return not ends and len(titled.split()) <= 6 and not _HAS_DIGIT.search(titled)
 
 
 def _said(sentence: str) -> bool:

@@ -934,6 +934,39 @@ def test_a_slide_s_title_leads_the_chart_under_it(tmp_path: Path, client: httpx.
     assert "South for Feb: 43" in content, content
 
 
+def test_a_file_named_by_its_kind_is_the_one_asked_about(client: httpx.Client) -> None:
+    """ "In the notebook's per-DMA output, what is the median daily consumption for N102?"
+    cited the daily reads the notebook was computed from: no file's name says "notebook".
+    A word that names a file's kind ("notebook", "deck", "workbook", "email") is its
+    name's."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    frame = (
+        "  dma_code  meters  median_daily_m3\n"
+        "0     C204       8            0.401\n"
+        "1     N102       8            0.463\n"
+    )
+    notebook = new_notebook(
+        cells=[
+            new_code_cell(
+                "per_dma = reads.groupby('dma_code')"
+                ".agg(median_daily_m3=('consumption_m3', 'median'))",
+                outputs=[
+                    new_output("execute_result", data={"text/plain": frame}, execution_count=1)
+                ],
+            )
+        ]
+    )
+    reads = "meter,dma_code,read_date,consumption_m3\n" + "".join(
+        f"GM-{i:04d},N102,2025-03-{1 + i % 28:02d},{0.2 + i % 7 / 10:.3f}\n" for i in range(300)
+    )
+    upload(client, [("night_use.ipynb", nbformat.writes(notebook)), ("daily_reads.csv", reads)])
+    question = "In the notebook's per-DMA output, what is the median daily consumption for N102?"
+    content = ask(client, question)["choices"][0]["message"]["content"]
+    assert content.split("\n- ")[1].startswith("median_daily_m3 for dma_code N102: 0.463"), content
+
+
 def test_a_chart_on_a_slide_is_read_as_its_data(tmp_path: Path, client: httpx.Client) -> None:
     """A deck's figures are often in a chart, whose numbers no text of the slide says."""
     from pptx import Presentation

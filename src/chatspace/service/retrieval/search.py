@@ -61,6 +61,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from itertools import pairwise
+from pathlib import PurePath
 from typing import TYPE_CHECKING, NamedTuple
 
 import sqlalchemy as sa
@@ -679,7 +680,8 @@ def _lexical(
     matched = {pid: {s for t in found for s in stems[t]} for pid, found in tokens.items()}
     # two words a file's name writes as one ("tech log": ``techlog_defects.tsv``)
     pairs = [(a, b) for a, b in pairwise(query.terms) if a.isalpha() and b.isalpha()]
-    named = {pid: _name_words(p.filename) for pid, p in rows}
+    # and what kind of file it is ("the AR ageing *notebook*", "the board *deck*")
+    named = {pid: _name_words(p.filename) | _kind_words(p.filename) for pid, p in rows}
     named = {
         pid: words | {w for a, b in pairs if a + b in words for w in (a, b)}
         for pid, words in named.items()
@@ -814,6 +816,25 @@ def _without_kind(roles: frozenset[str], words: tuple[str, ...]) -> tuple[str, .
 
 _CODE = re.compile(r"[a-z]{0,3}-?\d{2,}[\w-]*")
 """A code: a few letters, then two digits or more ("c204", "po-4471")."""
+
+
+_KINDS = {
+    "notebook": frozenset({".ipynb"}),
+    "deck": frozenset({".pptx"}),
+    "slides": frozenset({".pptx"}),
+    "presentation": frozenset({".pptx"}),
+    "workbook": frozenset({".xlsx", ".xlsm", ".xls", ".ods"}),
+    "spreadsheet": frozenset({".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv"}),
+    "email": frozenset({".eml"}),
+}
+"""The words a user names a file by its kind with, and the extensions of that kind."""
+
+
+def _kind_words(filename: str) -> frozenset[str]:
+    """The words that name the kind of ``filename`` (:data:`_KINDS`): "In the *notebook's*
+    per-DMA output" is about ``night_use_pilot.ipynb``, whose name does not say so."""
+    suffix = PurePath(filename).suffix.lower()
+    return frozenset(word for word, suffixes in _KINDS.items() if suffix in suffixes)
 
 
 def _name_words(filename: str) -> frozenset[str]:

@@ -706,7 +706,7 @@ def _lexical(
         nowhere = df == 0 or not any(whole.values())
         if nowhere and (term in query.names - query.roles or identifier):
             unknown += [term] if _no_file_named(conn, where, term) else []
-        elif df == 0 and term in query.asked:
+        elif df == 0 and term in query.asked and term not in _KINDS:
             unsaid += [term] if _no_file_named(conn, where, term) else []
         total += share
         asks = term in query.computing

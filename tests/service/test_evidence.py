@@ -556,6 +556,14 @@ def test_a_row_named_by_two_cells_each_in_other_rows_backs_its_own_figure(
     ]:
         notes = attribute(sentence, retrieval)
         assert [n.file_citation.quote for n in notes if n.file_citation] == quotes, sentence
+    # the row it names in one passage, another of hers in the next: not backed by that one
+    header, *lines = text.split("\n")
+    first, second = (
+        Passage("crew", "crew.csv", k, 0, "\n".join([header, *part]), -1.0)
+        for k, part in enumerate([lines[:2], lines[2:]])
+    )
+    split = Retrieval("How many hours did Dara Quinn book on WO-11?", passages=(first, second))
+    assert attribute("Dara Quinn booked 4.75 hours on WO-11.", split) == ()
 
 
 def test_numbers_in_a_list_are_each_a_number_and_a_hex_one_is_whole() -> None:

@@ -240,7 +240,7 @@ class _Judge:
         if not total:
             return None
         # the rows of each passage the sentence names by a cell of theirs
-        named = [_named_rows(names, words | numbers) for names in self.names]
+        named = _named_rows(self.names, words | numbers)
         best: _Support | None = None
         for span in self.spans:
             if passage is not None and span.passage != passage:
@@ -294,7 +294,8 @@ class _Judge:
 def _row_names(rows: dict[int, _Row]) -> dict[int, list[frozenset[str]]]:
     """The words of each row's cells that may name it: text that not every row of its
     column holds ("Cormac Hegarty", "Munster" of two rows of three; not the "EUR" of
-    all of them), a code with its numbers ("WO-13": "wo" and "13"); not a figure."""
+    all of them), and a code with its numbers, whatever rows hold it ("WO-13": "wo" and
+    "13", though every row of the passage is of that order); not a figure."""
     if not rows:
         return {}
     cells = {at: [_naming(cell) for _, cell in row] for at, row in rows.items()}
@@ -305,7 +306,11 @@ def _row_names(rows: dict[int, _Row]) -> dict[int, list[frozenset[str]]]:
             for c, words in enumerate(row)
             if words
             and c < len(columns)
-            and sum(words <= other for other in columns[c]) < len(columns[c])
+            and (
+                _coded(words)
+                or len(columns[c]) == 1  # a row alone: a table's computed answer
+                or sum(words <= other for other in columns[c]) < len(columns[c])
+            )
         ]
         for at, row in cells.items()
     }
@@ -317,18 +322,30 @@ def _naming(cell: str) -> frozenset[str]:
     return words | numbers_in(cell) if words else words
 
 
-def _named_rows(names: dict[int, list[frozenset[str]]], words: frozenset[str]) -> set[int]:
-    """The rows a sentence names: those with the most cells it says (:func:`_row_names`),
-    none when it says none. A sentence that names a row is not backed by another's figure
-    ("Cormac Hegarty's target was 4952.9.": Orla Byrne's), nor one that names a row by two
-    cells, each in other rows too ("Dara Quinn booked 4 hours on WO-25-03113": her row of
-    that order, not of another)."""
-    said = {at: sum(cell <= words for cell in cells) for at, cells in names.items()}
-    most = max(said.values(), default=0)
-    return {at for at, n in said.items() if n == most} if most else set()
+def _coded(words: frozenset[str]) -> bool:
+    """Whether a cell's naming words hold a number (:func:`_naming`: a code's)."""
+    return any(word[:1].isdigit() for word in words)
 
 
-def _figured(span: _Span, words: frozenset[str], numbers: frozenset[str], named: set[int]) -> bool:
+def _named_rows(
+    names: Sequence[dict[int, list[frozenset[str]]]], words: frozenset[str]
+) -> list[set[int] | None]:
+    """The rows of each passage a sentence names: those, of all passages, with the most
+    cells it says (:func:`_row_names`); None for each when it says none. A sentence that
+    names a row is not backed by another's figure ("Cormac Hegarty's target was 4952.9.":
+    Orla Byrne's), nor one that names a row by two cells, each in other rows too ("Dara
+    Quinn booked 4 hours on WO-25-03113": her row of that order, not of another, in this
+    passage or the next)."""
+    said = [{at: sum(cell <= words for cell in cells) for at, cells in n.items()} for n in names]
+    most = max((n for counts in said for n in counts.values()), default=0)
+    if not most:
+        return [None] * len(names)
+    return [{at for at, n in counts.items() if n == most} for counts in said]
+
+
+def _figured(
+    span: _Span, words: frozenset[str], numbers: frozenset[str], named: set[int] | None
+) -> bool:
     """Whether each number a sentence states that a table row of ``span`` holds is in a
     row the sentence names (``named``: where they start), when it names one, and under a
     column it names, when it names one of that row's: a row's other figure, or another
@@ -341,7 +358,7 @@ def _figured(span: _Span, words: frozenset[str], numbers: frozenset[str], named:
         holding = [(at, cells) for at, cells in span.rows if any(n in held for _, held in cells)]
         if not holding:
             continue
-        if named:
+        if named is not None:
             holding = [(at, cells) for at, cells in holding if at in named]
         if not any(_under_named(cells, words, n) for _, cells in holding):
             return False

@@ -48,7 +48,8 @@ __all__ = ["LEADS", "NO_MATCH", "LocalEngine", "answer", "quotes_of"]
 
 NAME = DEFAULT_MODEL
 NEAREST = "These passages of your files are the nearest to your question:"
-"""The lead of an answer whose question asks for what no file says (after which words)."""
+"""The lead of an answer whose question asks for what no file says, after the sentence
+that names those words (:attr:`~.search.Retrieval.unknown_said`)."""
 LEADS = (
     "Here is what I found in your files:",
     "Your files say this:",

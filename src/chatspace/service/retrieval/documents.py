@@ -927,15 +927,12 @@ def _docx_notes(part: Any) -> dict[tuple[str, str], str]:
         order = dict.fromkeys(r.get(_W_ID) for r in references if r.tag == tag)
         for number, key in enumerate(order, start=1):
             author, text = texts.get(key, (None, ""))
-            if text:
-                said = (
-                    f"{lead} ({author})"
-                    if author
-                    else lead
-                    if lead == "Comment"
-                    else f"{lead} {number}"
-                )
-                notes[(tag, key)] = f"{said}: {text}"
+            if not text:
+                continue
+            if lead == "Comment":  # a comment is its author's; a note, numbered
+                notes[(tag, key)] = f"Comment ({author}): {text}" if author else f"Comment: {text}"
+            else:
+                notes[(tag, key)] = f"{lead} {number}: {text}"
     return notes
 
 

@@ -2334,3 +2334,22 @@ def test_a_period_in_a_sheet_s_name_or_a_fiscal_year_groups_and_filters_nothing(
     question = "which DMA had the highest average MNF over 2024/25 in the monthly raw data?"
     (bullet,) = _answered(question, ["dma", "mnf", "2024", "25", "monthly", "raw", "data"], text)
     assert bullet[0].startswith("Highest average MNF (l/s) by DMA: C201 11.800 (2 rows)"), bullet
+
+
+def test_a_column_the_question_names_more_of_takes_only_the_words_it_holds() -> None:
+    """A column named by more of a question's words takes a numeric column's words only
+    when it holds them all: "the total amount credited ... in the credits export" is the
+    sum of ``amount_gbp``, though "credited" and "credits" name ``credit_id``."""
+    text = (
+        "credit_id,region,reason,amount_gbp\nCR-1,Scotland,Billing error,103.94\n"
+        "CR-2,Wales,Billing error,50.00\nCR-3,Scotland,Billing error,249.92\n"
+        "CR-4,Scotland,Goodwill,20.00"
+    )
+    question = (
+        "What is the total amount credited for billing errors in Scotland in the credits export?"
+    )
+    terms = ["amount", "credited", "billing", "errors", "scotland", "credits", "export"]
+    (bullet,) = _answered(question, terms, text)
+    assert bullet[0].startswith(
+        "Total amount_gbp for region Scotland, reason Billing error: 353.86"
+    ), bullet

@@ -1212,11 +1212,12 @@ class _View:
         else:
             totals = set()
         target = _named(names, others, asking)
-        # the words another column names more of are its own: "How many pipes had their
-        # last condition assessment in ...?" counts pipes, not ``condition_grade``
+        # the words naming it that another column's name holds with more of the question's
+        # are that column's: "How many pipes had their last condition assessment in ...?"
+        # counts pipes, not ``condition_grade``
         if target is not None:
             rival = _named(names, {c: None for c in frame.columns if c not in others}, asking)
-            if rival is not None and _names(names[rival], asking) > _names(names[target], asking):
+            if rival is not None and _naming(names[target], asking) < _naming(names[rival], asking):
                 target = None
         if target is None and asked.counting:  # "How many kg ...": the quantity in kg
             target = _measured_in(names, others, filters)
@@ -1607,6 +1608,11 @@ class _View:
             shown = _format(computed(), places, kind)
         cited = tuple(int(i) for i in rows)
         return _Answer(kind, cited, column, shown, self.scope, len(values), rank=rank)
+
+
+def _naming(column: str, words: frozenset[str]) -> frozenset[str]:
+    """Those of ``words`` that a column's name holds (:func:`_names`)."""
+    return frozenset(w for w in words if _names(column, frozenset({w})))
 
 
 def _kept(cells: pd.Series, words: frozenset[str]) -> pd.Series:

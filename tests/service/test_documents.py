@@ -891,14 +891,30 @@ def test_a_notebook_s_printed_result_is_quoted_not_the_line_that_printed_it(
     assert cited[0] == ("night_use.ipynb", printed), cited
 
 
+def _chart_slide(
+    deck: Any, title: str, categories: list[str], series: dict[str, tuple[int, ...]]
+) -> None:
+    """A slide of ``deck`` titled ``title`` with a column chart of ``series``, untitled."""
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    data = CategoryChartData()
+    data.categories = categories
+    for name, values in series.items():
+        data.add_series(name, values)
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = title
+    slide.shapes.add_chart(
+        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1.5), Inches(8), Inches(5), data
+    )
+
+
 def test_a_slide_s_title_leads_the_chart_under_it(tmp_path: Path, client: httpx.Client) -> None:
     """A slide's title over a chart without one ended the passage before it (the last
     slide's notes), so "How many leaks did active leakage control repair in the South
     zone in February 2025?" found the chart's rows by their words alone, under the cut."""
     from pptx import Presentation
-    from pptx.chart.data import CategoryChartData
-    from pptx.enum.chart import XL_CHART_TYPE
-    from pptx.util import Inches
 
     deck = Presentation()
     first = deck.slides.add_slide(deck.slide_layouts[5])
@@ -906,19 +922,9 @@ def test_a_slide_s_title_leads_the_chart_under_it(tmp_path: Path, client: httpx.
     first.notes_slide.notes_text_frame.text = (
         "All three zones are above target; the Central zone's gap is mostly Ardcarne."
     )
-    data = CategoryChartData()
-    data.categories = ["Jan 2025", "Feb 2025", "Mar 2025"]
-    for zone, counts in [
-        ("North", (53, 44, 32)),
-        ("Central", (73, 53, 57)),
-        ("South", (30, 43, 30)),
-    ]:
-        data.add_series(zone, counts)
-    slide = deck.slides.add_slide(deck.slide_layouts[5])
-    slide.shapes.title.text = "Leaks repaired by active leakage control"
-    slide.shapes.add_chart(
-        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1.5), Inches(8), Inches(5), data
-    )
+    zones = {"North": (53, 44, 32), "Central": (73, 53, 57), "South": (30, 43, 30)}
+    categories = ["Jan 2025", "Feb 2025", "Mar 2025"]
+    _chart_slide(deck, "Leaks repaired by active leakage control", categories, zones)
     out = BytesIO()
     deck.save(out)
     found = _extract(tmp_path, "board.pptx", out.getvalue())
@@ -1006,19 +1012,9 @@ def test_a_chart_python_pptx_cannot_plot_is_read_and_the_deck_with_it(tmp_path: 
     """A 3-D column chart (python-pptx reads only the plot types it can write) made the
     whole deck unreadable: its slides' text was lost with the chart."""
     from pptx import Presentation
-    from pptx.chart.data import CategoryChartData
-    from pptx.enum.chart import XL_CHART_TYPE
-    from pptx.util import Inches
 
-    data = CategoryChartData()
-    data.categories = ["Cork", "Leeds"]
-    data.add_series("Recalls", (4, 7))
     deck = Presentation()
-    slide = deck.slides.add_slide(deck.slide_layouts[5])
-    slide.shapes.title.text = "Recalls by site"
-    slide.shapes.add_chart(
-        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1), Inches(6), Inches(4), data
-    )
+    _chart_slide(deck, "Recalls by site", ["Cork", "Leeds"], {"Recalls": (4, 7)})
     flat = BytesIO()
     deck.save(flat)
     out = BytesIO()

@@ -486,23 +486,30 @@ def test_attribution_judges_each_sentence_on_its_own() -> None:
         assert note.file_citation.quote in passages[0].text + passages[1].text
 
 
+def _csv_passage(tmp_path: Path, name: str, text: str) -> Passage:
+    """The one passage of a small CSV file, as the service reads and locates it."""
+    from chatspace.service.retrieval.extract import extract
+
+    table = tmp_path / name
+    table.write_text(text)
+    found = extract(table, filename=name, content_type="text/csv")
+    assert found is not None
+    ((start, passage),) = found.passages
+    return Passage(name, name, 0, start, passage, -1.0, locations=found.locations[0])
+
+
 def test_a_row_backs_the_figure_under_the_column_a_sentence_names(tmp_path: Path) -> None:
     """A CSV row's numbers were read as one ("5683.5,5341.4,73,15.2"), so no figure of a
     row backed a sentence; and a row's other figure must not back one either: SmolLM2
     answered "Cormac Hegarty's FY2025 target was 73.", his practices visited, not his
     target. A row's numbers are its cells', each under its column."""
-    from chatspace.service.retrieval.extract import extract
-
-    table = tmp_path / "reps.csv"
-    table.write_text(
+    passage = _csv_passage(
+        tmp_path,
+        "reps.csv",
         "Rep,Territory,Target FY2025 (EUR k),Actual FY2025 (EUR k),Practices visited\n"
         "Orla Byrne,Leinster South,4952.9,5012.5,63\n"
-        "Cormac Hegarty,Munster East,5683.5,5341.4,73\n"
+        "Cormac Hegarty,Munster East,5683.5,5341.4,73\n",
     )
-    found = extract(table, filename="reps.csv", content_type="text/csv")
-    assert found is not None
-    ((start, text),) = found.passages
-    passage = Passage("reps", "reps.csv", 0, start, text, -1.0, locations=found.locations[0])
     question = "What was Cormac Hegarty's FY2025 target?"
     row = "Cormac Hegarty,Munster East,5683.5,5341.4,73"
     for sentence, quotes in [
@@ -533,17 +540,13 @@ def test_a_row_named_by_two_cells_each_in_other_rows_backs_its_own_figure(
     order WO-13." names her row of that order by two cells, each in other rows too, so it
     named no row, and another row's figure backed it. The rows a sentence names are those
     with the most cells it says."""
-    from chatspace.service.retrieval.extract import extract
-
-    table = tmp_path / "crew.csv"
-    table.write_text(
+    passage = _csv_passage(
+        tmp_path,
+        "crew.csv",
         "wo,zone,crew.name,crew.hours\nWO-11,South,Dara Quinn,4.25\nWO-11,South,Ann Byrne,2\n"
-        "WO-13,North,Dara Quinn,4.75\nWO-14,North,Ann Byrne,4.25\n"
+        "WO-13,North,Dara Quinn,4.75\nWO-14,North,Ann Byrne,4.25\n",
     )
-    found = extract(table, filename="crew.csv", content_type="text/csv")
-    assert found is not None
-    ((start, text),) = found.passages
-    passage = Passage("crew", "crew.csv", 0, start, text, -1.0, locations=found.locations[0])
+    text = passage.text
     retrieval = Retrieval("How many hours did Dara Quinn book?", passages=(passage,))
     for sentence, quotes in [
         ("Dara Quinn booked 4.75 hours on WO-13.", ["WO-13,North,Dara Quinn,4.75"]),

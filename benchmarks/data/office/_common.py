@@ -1,5 +1,5 @@
-"""What the office sets' generator scripts (set2.py ... set5.py) share: where they write, the forms an
-answer may take, the question list, fixed zip timestamps, slide helpers and the read-back checks.
+"""What the office sets' generator scripts (set2.py ... set7.py) share: where they write, the forms an
+answer may take, the question list, fixed zip timestamps, slide and notebook helpers and the read-back checks.
 A script imports it as ``from _common import ...`` (its own directory is on sys.path when it is run
 as ``python path/to/setN.py DIR``). One process runs one set, so the question list lives here."""
 import functools
@@ -146,6 +146,40 @@ def write_json(path, obj, indent):
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         json.dump(obj, f, indent=indent, ensure_ascii=False)
         f.write("\n")
+
+
+def md_cell(cid, text):
+    """A notebook's markdown cell, as Jupyter saves it."""
+    return {"cell_type": "markdown", "id": cid, "metadata": {}, "source": text.splitlines(keepends=True)}
+
+
+def code_cell(cid, n, code, outputs):
+    """A notebook's code cell run as the ``n``th (None: never run) with its ``outputs``."""
+    return {"cell_type": "code", "execution_count": n, "id": cid, "metadata": {},
+            "outputs": outputs, "source": code.splitlines(keepends=True)}
+
+
+def stream(text):
+    """A printed output."""
+    return {"name": "stdout", "output_type": "stream", "text": text.splitlines(keepends=True)}
+
+
+def result(n, data):
+    """A cell's result, by MIME type ({"text/plain": ...})."""
+    return {"data": {k: v.splitlines(keepends=True) for k, v in data.items()}, "execution_count": n,
+            "metadata": {}, "output_type": "execute_result"}
+
+
+def notebook(cells, python):
+    """A notebook of ``cells`` as JupyterLab saves it, run by Python ``python`` ("3.12.4")."""
+    return {"cells": cells,
+            "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                        "name": "python3"},
+                         "language_info": {"codemirror_mode": {"name": "ipython", "version": 3},
+                                           "file_extension": ".py", "mimetype": "text/x-python",
+                                           "name": "python", "nbconvert_exporter": "python",
+                                           "pygments_lexer": "ipython3", "version": python}},
+            "nbformat": 4, "nbformat_minor": 5}
 
 
 def add_slide(prs, layout, title, subtitle=None):

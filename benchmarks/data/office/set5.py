@@ -25,9 +25,10 @@ import os, re, io, csv, random, sys, zipfile, unicodedata, datetime as dt
 os.environ["SOURCE_DATE_EPOCH"] = "1752138000"  # 2025-07-10 09:00 UTC
 import numpy as np
 import pandas as pd
-from _common import (add_slide, addq, avg_alts, bullets, int_alts, money_alts, norm, notes, odt_lines,
-                     one_dp_alts, out_files, pptx_chart_rows, question_problems, save_doc, slide_table,
-                     stamped, text_of, unique_arg, write_json, write_questions, write_text)
+from _common import (add_slide, addq, avg_alts, bullets, code_cell, int_alts, md_cell, money_alts, norm, notebook,
+                     notes, odt_lines, one_dp_alts, out_files, pptx_chart_rows, question_problems, result,
+                     save_doc, slide_table, stamped, stream, text_of, unique_arg, write_json, write_questions,
+                     write_text)
 
 BASE = sys.argv[1]
 p = out_files(BASE)
@@ -903,24 +904,6 @@ S8_REC = "Recommendation: move Zorgcentrum De Linde to weekly direct debit from 
 assert "Zorgcentrum De Linde" in set(top8.customer) and "Restaurant Sablon Doré" in set(top8.customer)
 
 
-def md_cell(cid, text):
-    return {"cell_type": "markdown", "id": cid, "metadata": {}, "source": text.splitlines(keepends=True)}
-
-
-def code_cell(cid, n, code, outputs):
-    return {"cell_type": "code", "execution_count": n, "id": cid, "metadata": {},
-            "outputs": outputs, "source": code.splitlines(keepends=True)}
-
-
-def stream(text):
-    return {"name": "stdout", "output_type": "stream", "text": text.splitlines(keepends=True)}
-
-
-def result(n, data):
-    return {"data": {k: v.splitlines(keepends=True) for k, v in data.items()}, "execution_count": n,
-            "metadata": {}, "output_type": "execute_result"}
-
-
 with pd.option_context("display.width", 120, "display.max_columns", 20):
     seg_txt = seg8.to_string() + "\n"
     top_plain = top8.to_string()
@@ -960,12 +943,7 @@ cells8 = [
             "- Re-run after the July payment runs of the hospitals."),
     code_cell("b2e1d3c7", None, "", []),
 ]
-nb8 = {"cells": cells8,
-       "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-                    "language_info": {"codemirror_mode": {"name": "ipython", "version": 3}, "file_extension": ".py",
-                                      "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
-                                      "pygments_lexer": "ipython3", "version": "3.11.9"}},
-       "nbformat": 4, "nbformat_minor": 5}
+nb8 = notebook(cells8, "3.11.9")
 write_json(p(F8), nb8, indent=1)
 
 # ============ File 9: Parquet reefer logger readings ==========================

@@ -33,9 +33,9 @@ import os, re, csv, json, random, sys, zipfile, datetime as dt
 os.environ["SOURCE_DATE_EPOCH"] = "1747213200"  # 2025-05-14 09:00 UTC
 import numpy as np
 import pandas as pd
-from _common import (add_slide, addq, avg_alts, bullets, date_alts, int_alts, norm, notes, one_dp_alts,
-                     out_files, pptx_chart_rows, question_problems, save_doc, slide_table, stamped,
-                     text_of, unique_arg, write_json, write_questions, write_text)
+from _common import (add_slide, addq, avg_alts, bullets, code_cell, date_alts, int_alts, md_cell, norm, notebook,
+                     notes, one_dp_alts, out_files, pptx_chart_rows, question_problems, result, save_doc,
+                     slide_table, stamped, stream, text_of, unique_arg, write_json, write_questions, write_text)
 
 BASE = sys.argv[1]
 p = out_files(BASE)
@@ -360,24 +360,6 @@ NB_LETTER = ("Customers whose meter is flagged get a letter offering a free leak
              "approved list, and repairs on the customer side are paid up to EUR 300.")
 
 
-def md_cell(cid, text):
-    return {"cell_type": "markdown", "id": cid, "metadata": {}, "source": text.splitlines(keepends=True)}
-
-
-def code_cell(cid, n, code, outputs):
-    return {"cell_type": "code", "execution_count": n, "id": cid, "metadata": {}, "outputs": outputs,
-            "source": code.splitlines(keepends=True)}
-
-
-def stream(text):
-    return {"name": "stdout", "output_type": "stream", "text": text.splitlines(keepends=True)}
-
-
-def result(n, plain):
-    return {"data": {"text/plain": plain.splitlines(keepends=True)}, "execution_count": n, "metadata": {},
-            "output_type": "execute_result"}
-
-
 with pd.option_context("display.width", 120, "display.max_columns", 20):
     per_txt = per.to_string()
 cells2 = [
@@ -387,7 +369,7 @@ cells2 = [
             f"{NB_MD} This extract holds a sample of 32 meters, 8 in each DMA (N101, N102, C204 and S311)."),
     code_cell("7c1e0a02", 1, "import pandas as pd\n\n"
               "reads = pd.read_csv('smart_meter_daily_reads_2025-03.tsv', sep='\\t', parse_dates=['read_date'])\n"
-              "reads.shape", [result(1, f"({len(t4)}, {t4.shape[1]})")]),
+              "reads.shape", [result(1, {"text/plain": f"({len(t4)}, {t4.shape[1]})"})]),
     md_cell("7c1e0a03", "## Consumption by DMA\n\nOne row per meter and day; `consumption_m3` is the difference "
             "between two midnight register reads. Estimated reads are kept in the totals."),
     code_cell("7c1e0a04", 2, "per_dma = (reads.groupby('dma_code')\n"
@@ -395,7 +377,7 @@ cells2 = [
               "                total_m3=('consumption_m3', 'sum'), median_daily_m3=('consumption_m3', 'median'),\n"
               "                flow_nights=('read_flag', lambda s: int((s == 'continuous_flow').sum())))\n"
               "           .round({'total_m3': 3, 'median_daily_m3': 3}))\n"
-              "per_dma", [result(2, per_txt)]),
+              "per_dma", [result(2, {"text/plain": per_txt})]),
     md_cell("7c1e0a05", "## Continuous night flow\n\nA meter whose lowest hourly flow between 01:00 and 05:00 stays "
             "above 5 litres per hour has water running all night: usually a leaking cistern or a burst "
             "supply pipe. We flag a meter when that happens on at least three nights in a row."),
@@ -421,12 +403,7 @@ cells2 = [
             "notebook)."),
     code_cell("7c1e0a08", None, "", []),
 ]
-nb2 = {"cells": cells2,
-       "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-                    "language_info": {"codemirror_mode": {"name": "ipython", "version": 3}, "file_extension": ".py",
-                                      "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
-                                      "pygments_lexer": "ipython3", "version": "3.12.4"}},
-       "nbformat": 4, "nbformat_minor": 5}
+nb2 = notebook(cells2, "3.12.4")
 write_json(p(F2), nb2, indent=1)
 
 # ============ File 3: XLSX DMA water balance (pivot-style summary + raw) ==========

@@ -1383,7 +1383,7 @@ class _View:
         if groups.empty:
             return None
         if averaged:
-            return self._averaged(by, period, groups, kind, column)
+            return self._averaged(by, period, keys, groups, kind, column)
         if kind == "count":  # the commonest first, as value_counts has them; years in order
             counts = groups.value_counts(sort=not period)
             counts = counts.sort_index() if period else counts
@@ -1418,9 +1418,16 @@ class _View:
         )  # fmt: skip
 
     def _averaged(
-        self, by: int, period: str, groups: pd.Series, kind: str, column: int | None
+        self,
+        by: int,
+        period: str,
+        keys: pd.Series,
+        groups: pd.Series,
+        kind: str,
+        column: int | None,
     ) -> _Answer | None:
-        """:meth:`per_group`'s ``averaged``: the count or sum of each group, then their mean."""
+        """:meth:`per_group`'s ``averaged``: the count or sum of each group (``groups``, the
+        kept rows' of ``keys``), then their mean."""
         import pandas as pd
 
         if kind == "count":
@@ -1433,9 +1440,8 @@ class _View:
             totals = values.groupby(groups[values.index]).sum()
         else:
             return None
-        dated = self.calendar() if period else None
-        if dated is not None:  # each month or year of the dates asked for, none kept: 0
-            within = dated[1]
+        if period:  # each month or year of the dates asked for, none kept: 0
+            within = keys  # every row's, read once by :meth:`grouped_by`
             if by in self.filters:
                 within = within[_kept(self.frame[by], self.filters[by])[within.index]]
             spanned = pd.period_range(within.min(), within.max(), freq=period[0].upper())
@@ -1725,14 +1731,17 @@ _MONTH_STRETCH = re.compile(
 )
 
 
+_MONTH_NUMBERS = {**MONTHS, **MONTH_CUTS}
+"""A month's number by its name, whole or cut ("september", "sep")."""
+
+
 def _month_stretch(text: str) -> frozenset[str]:
     """The months of the stretches of them ``text`` says ("July to September", "Jan to Jun
     2025"; "Nov to Feb" over the new year), first and last included."""
-    numbers = {**MONTHS, **MONTH_CUTS}
     found: set[str] = set()
     names = list(MONTHS)
     for m in _MONTH_STRETCH.finditer(text):
-        first, last = numbers.get(m[1].lower()), numbers.get(m[2].lower())
+        first, last = _MONTH_NUMBERS.get(m[1].lower()), _MONTH_NUMBERS.get(m[2].lower())
         if first is not None and last is not None and "may" not in {m[1], m[2]}:
             length = (last - first) % _MONTHS_IN_YEAR + 1
             found |= {names[(first - 1 + k) % _MONTHS_IN_YEAR] for k in range(length)}
